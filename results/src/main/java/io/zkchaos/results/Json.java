@@ -1,0 +1,40 @@
+package io.zkchaos.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** JSON files of a run, written atomically (a temp file renamed into place) so a crash never leaves half a file. */
+public final class Json {
+
+    public static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private Json() {
+    }
+
+    public static void write(Path file, Object value) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            RunDirectory.createDirectories(file.toAbsolutePath().getParent());
+            MAPPER.writeValue(tmp.toFile(), value);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static JsonNode read(Path file) {
+        try {
+            return MAPPER.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.zkchaos.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.check.CheckResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * One scenario run's directory, with a fixed layout written in phases so that a crash keeps what was recorded:
+ *
+ * <pre>
+ * config.json     the run configuration, written at start
+ * history.jsonl   the history, appended as the run goes
+ * nemesis.json    the fault schedule and the seed
+ * nodes/          per node: data dir, config, log file, pid file
+ * results.json    the checkers' results, written after checking
+ * index.html      the report, rendered last (and re-renderable from the files above)
+ * </pre>
+ */
+public final class RunDirectory {
+
+    public static final String CONFIG = "config.json";
+    public static final String HISTORY = "history.jsonl";
+    public static final String NEMESIS = "nemesis.json";
+    public static final String RESULTS = "results.json";
+    public static final String REPORT = "index.html";
+    public static final String NODES = "nodes";
+
+    private final Path path;
+
+    public RunDirectory(Path path) {
+        this.path = Objects.requireNonNull(path, "path").toAbsolutePath().normalize();
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Path configFile() {
+        return path.resolve(CONFIG);
+    }
+
+    public Path historyFile() {
+        return path.resolve(HISTORY);
+    }
+
+    public Path nemesisFile() {
+        return path.resolve(NEMESIS);
+    }
+
+    public Path resultsFile() {
+        return path.resolve(RESULTS);
+    }
+
+    public Path reportFile() {
+        return path.resolve(REPORT);
+    }
+
+    /** The directory of one node's data, config, log and pid file; created on demand. */
+    public Path nodeDir(String node) {
+        return createDirectories(path.resolve(NODES).resolve(node));
+    }
+
+    /** Writes the run configuration (any Jackson-serialisable value, typically a record). */
+    public void writeConfig(Object config) {
+        Json.write(configFile(), config);
+    }
+
+    /** Writes the nemesis schedule and seed. */
+    public void writeNemesis(Object schedule) {
+        Json.write(nemesisFile(), schedule);
+    }
+
+    /** Writes the checkers' verdict. */
+    public void writeResults(CheckResult result) {
+        Json.write(resultsFile(), ResultsFile.of(result));
+    }
+
+    /** Reads the saved verdict back as a tree (details are checker-specific). */
+    public JsonNode readResults() {
+        return Json.read(resultsFile());
+    }
+
+    public boolean hasResults() {
+        return Files.isRegularFile(resultsFile());
+    }
+
+    static Path createDirectories(Path dir) {
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return path.toString();
+    }
+}

@@ -1,0 +1,63 @@
+package io.zkchaos.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zkchaos.check.CheckResult;
+import io.zkchaos.check.Validity;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunStoreTest {
+
+    @TempDir
+    Path tmp;
+
+    record Config(String workload, long seed) {
+    }
+
+    record Lost(List<Long> values) {
+    }
+
+    @Test
+    void createsRunDirectoriesWithLatestLinks() throws Exception {
+        RunStore store = new RunStore(tmp);
+        Instant t = Instant.parse("2026-11-29T18:00:00Z");
+        RunDirectory first = store.create("set-kill-leader", t);
+        RunDirectory second = store.create("set-kill-leader", t);
+        assertThat(first.path()).isNotEqualTo(second.path());
+        assertThat(first.path().getFileName().toString()).isEqualTo("20261129T180000.000Z");
+        assertThat(tmp.resolve("set-kill-leader/latest").toRealPath()).isEqualTo(second.path().toRealPath());
+        assertThat(tmp.resolve("latest").toRealPath()).isEqualTo(second.path().toRealPath());
+        assertThat(store.runs()).extracting(RunDirectory::path).containsExactly(first.path(), second.path());
+    }
+
+    @Test
+    void writesConfigAndResultsAsJson() throws Exception {
+        RunDirectory run = new RunStore(tmp).create("register-none", Instant.now());
+        run.writeConfig(new Config("register", 42));
+        CheckResult result = new CheckResult("all", Validity.INVALID, "lost 2 values", null,
+                List.of(CheckResult.of("no-lost-commit", Validity.INVALID, "lost 2 values", new Lost(List.of(3L, 4L))),
+                        CheckResult.of("timeline", Validity.UNKNOWN, "ran out of time", null)));
+        run.writeResults(result);
+        assertThat(Files.readString(run.configFile())).contains("\"seed\" : 42");
+        var saved = run.readResults();
+        assertThat(saved.get("valid").asBoolean(true)).isFalse();
+        assertThat(saved.get("parts").get(0).get("details").get("values").get(1).asLong()).isEqualTo(4);
+        assertThat(saved.get("parts").get(1).get("valid").asText()).isEqualTo("unknown");
+        assertThat(run.nodeDir("n1")).isDirectory().startsWith(run.path());
+        assertThat(tmp.resolve(run.path().getParent().getFileName()).toFile().list())
+                .noneMatch(name -> name.endsWith(".tmp"));
+    }
+
+    @Test
+    void rejectsScenarioNamesThatAreNotFileNames() {
+        assertThatThrownBy(() -> new RunStore(tmp).create("../escape", Instant.now()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("../escape");
+    }
+}
