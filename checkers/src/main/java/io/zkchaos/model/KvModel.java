@@ -1,0 +1,145 @@
+package io.zkchaos.model;
+
+import io.zkchaos.history.Operation;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A string key-value store as in Porcupine's kv model: {@code get} returns the key's value, {@code put} replaces
+ * it, {@code append} appends to it; every key starts as {@code ""}. Partitioned by key; checked unpartitioned, the
+ * state is the whole map. A get that completed with nil constrains nothing.
+ */
+public final class KvModel implements Model<KvModel.State> {
+
+    @Override
+    public String name() {
+        return "kv";
+    }
+
+    @Override
+    public State init() {
+        return State.EMPTY;
+    }
+
+    @Override
+    public State step(State state, Operation op) {
+        String key = op.key() == null ? "" : op.key();
+        switch (op.f()) {
+            case "get": {
+                if (!op.isOk() || op.output() == null) {
+                    return state;
+                }
+                return state.get(key).equals(String.valueOf(op.output())) ? state : null;
+            }
+            case "put":
+                return state.with(key, text(op.input()));
+            case "append":
+                return state.with(key, state.get(key).concat(text(op.input())));
+            default:
+                throw new IllegalArgumentException(
+                        "kv model: unknown function '" + op.f() + "' (known: get, put, append) in " + op);
+        }
+    }
+
+    private static String text(Object v) {
+        return v == null ? "" : String.valueOf(v);
+    }
+
+    @Override
+    public boolean isReadOnly(Operation op) {
+        return "get".equals(op.f());
+    }
+
+    @Override
+    public List<List<Operation>> partition(List<Operation> operations) {
+        return ByKey.partition(operations);
+    }
+
+    @Override
+    public String describeState(State state) {
+        return state.toString();
+    }
+
+    /**
+     * An immutable map from key to string, stored as sorted arrays (per-key partitions hold one key, so copying on
+     * write is cheap). Keys whose value is {@code ""} are left out so that equal maps have one representation.
+     */
+    public static final class State {
+
+        static final State EMPTY = new State(new String[0], new String[0]);
+
+        private final String[] keys;
+        private final String[] values;
+        private final int hash;
+
+        private State(String[] keys, String[] values) {
+            this.keys = keys;
+            this.values = values;
+            this.hash = 31 * Arrays.hashCode(keys) + Arrays.hashCode(values);
+        }
+
+        /** The value of {@code key}; {@code ""} if never written. */
+        public String get(String key) {
+            int i = Arrays.binarySearch(keys, key);
+            return i >= 0 ? values[i] : "";
+        }
+
+        State with(String key, String value) {
+            int i = Arrays.binarySearch(keys, key);
+            if (i >= 0) {
+                if (value.isEmpty()) {
+                    String[] k = new String[keys.length - 1];
+                    String[] v = new String[keys.length - 1];
+                    System.arraycopy(keys, 0, k, 0, i);
+                    System.arraycopy(keys, i + 1, k, i, keys.length - i - 1);
+                    System.arraycopy(values, 0, v, 0, i);
+                    System.arraycopy(values, i + 1, v, i, keys.length - i - 1);
+                    return new State(k, v);
+                }
+                String[] v = values.clone();
+                v[i] = value;
+                return new State(keys, v);
+            }
+            if (value.isEmpty()) {
+                return this;
+            }
+            int at = -i - 1;
+            String[] k = new String[keys.length + 1];
+            String[] v = new String[keys.length + 1];
+            System.arraycopy(keys, 0, k, 0, at);
+            System.arraycopy(values, 0, v, 0, at);
+            k[at] = key;
+            v[at] = value;
+            System.arraycopy(keys, at, k, at + 1, keys.length - at);
+            System.arraycopy(values, at, v, at + 1, keys.length - at);
+            return new State(k, v);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof State s && s.hash == hash && Arrays.equals(s.keys, keys)
+                    && Arrays.equals(s.values, values);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        /** {@code {"k" "v", ...}}; a single key's value alone when only one key was written. */
+        @Override
+        public String toString() {
+            if (keys.length == 0) {
+                return "all keys \"\"";
+            }
+            StringBuilder sb = new StringBuilder("{");
+            for (int i = 0; i < keys.length; i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                sb.append('"').append(keys[i]).append("\" \"").append(values[i]).append('"');
+            }
+            return sb.append('}').toString();
+        }
+    }
+}

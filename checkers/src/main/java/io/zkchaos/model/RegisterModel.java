@@ -1,0 +1,66 @@
+package io.zkchaos.model;
+
+import io.zkchaos.history.Operation;
+import java.util.List;
+
+/**
+ * A read/write register ({@code read}, {@code write}), partitioned by key when operations carry one.
+ *
+ * <p>As in Knossos, a read that completed with value nil constrains nothing: Jepsen histories record reads whose
+ * answer was lost that way. To check that a register really was empty, give it a non-nil initial value.
+ */
+public final class RegisterModel implements Model<Object> {
+
+    private final Object init;
+
+    /** @param init the register's value before any operation (null for nil) */
+    public RegisterModel(Object init) {
+        this.init = Values.state(init);
+    }
+
+    @Override
+    public String name() {
+        return "register";
+    }
+
+    @Override
+    public Object init() {
+        return init;
+    }
+
+    @Override
+    public Object step(Object state, Operation op) {
+        switch (op.f()) {
+            case "read":
+                return RegisterModel.read(state, op);
+            case "write":
+                return Values.state(op.input());
+            default:
+                throw new IllegalArgumentException(
+                        "register model: unknown function '" + op.f() + "' (known: read, write) in " + op);
+        }
+    }
+
+    /** A read takes effect only if it saw the current value (or its answer is unknown). */
+    static Object read(Object state, Operation op) {
+        if (!op.isOk() || op.output() == null) {
+            return state;
+        }
+        return Values.state(op.output()).equals(state) ? state : null;
+    }
+
+    @Override
+    public boolean isReadOnly(Operation op) {
+        return "read".equals(op.f());
+    }
+
+    @Override
+    public List<List<Operation>> partition(List<Operation> operations) {
+        return ByKey.partition(operations);
+    }
+
+    @Override
+    public String describeState(Object state) {
+        return Values.describe(state);
+    }
+}
