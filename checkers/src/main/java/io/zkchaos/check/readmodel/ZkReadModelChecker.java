@@ -6,6 +6,9 @@ import io.zkchaos.check.Checkers;
 import io.zkchaos.check.Validity;
 import io.zkchaos.history.History;
 import io.zkchaos.history.Op;
+import io.zkchaos.linear.LinearizabilityChecker;
+import io.zkchaos.model.Models;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -46,6 +49,20 @@ public final class ZkReadModelChecker implements Checker {
         this.init = init;
         this.strict = strict;
         this.linearizability = Objects.requireNonNull(linearizability, "linearizability");
+    }
+
+    /**
+     * The read model with writes, cas and sync-reads checked by the WGL {@link LinearizabilityChecker} against
+     * {@code Models.byName("cas-register", init)}.
+     *
+     * @param timeLimit budget of the linearizability search (null: none); past it that part is unknown
+     */
+    public static ZkReadModelChecker of(Object init, boolean strict, Duration timeLimit) {
+        LinearizabilityChecker.Builder b = LinearizabilityChecker.builder(Models.byName("cas-register", init));
+        if (timeLimit != null) {
+            b.timeLimit(timeLimit);
+        }
+        return new ZkReadModelChecker(init, strict, b.build());
     }
 
     @Override
