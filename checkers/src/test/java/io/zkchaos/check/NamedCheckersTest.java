@@ -66,6 +66,15 @@ class NamedCheckersTest {
     }
 
     @Test
+    void aHistoryWithoutTheCheckersOperationsIsUnknownNotValid() {
+        History unrelated = new HistoryBuilder().okOp(1, "put", 1L, null, 0).build();
+        for (String name : NamedCheckers.names()) {
+            CheckResult r = NamedCheckers.byName(name, Map.of()).check(unrelated);
+            assertThat(r.validity()).as(name).isEqualTo(Validity.UNKNOWN);
+        }
+    }
+
+    @Test
     void composesWithCheckers() {
         Checker all = Checkers.compose("all", List.of(NamedCheckers.byName("no-lost-commit", Map.of()),
                 NamedCheckers.byName("fenced-writes", Map.of())));

@@ -51,6 +51,10 @@ public final class FencedWritesChecker implements Checker {
                 log = op;
             }
         }
+        if (writes.isEmpty()) {
+            return CheckResult.of(name(), Validity.UNKNOWN, "No fenced-write operation in the history: nothing to "
+                    + "check (is this a fenced-writes workload?).", null);
+        }
         List<FencedViolation> violations = new ArrayList<>();
         // real time: acknowledged after a higher token was acknowledged before this write's invoke
         for (Write w : writes) {

@@ -79,6 +79,10 @@ public final class SingleLeaderChecker implements Checker {
 
     @Override
     public CheckResult check(History history) {
+        if (history.operations().stream().noneMatch(op -> op.f().equals("acquire"))) {
+            return CheckResult.of(name(), Validity.UNKNOWN, "No acquire operation in the history: nothing to check "
+                    + "(is this an election workload?).", null);
+        }
         List<Acquisition> acquisitions = new ArrayList<>();
         List<LeaderInterval> intervals = intervals(history, acquisitions);
         List<String> violations = new ArrayList<>();

@@ -36,6 +36,9 @@ import java.util.Objects;
  */
 public final class ZkReadModelChecker implements Checker {
 
+    private static final java.util.Set<String> REGISTER_FUNCTIONS = java.util.Set.of("write", "cas", "read",
+            "sync-read");
+
     private final Object init;
     private final boolean strict;
     private final Checker linearizability;
@@ -72,6 +75,10 @@ public final class ZkReadModelChecker implements Checker {
 
     @Override
     public CheckResult check(History history) {
+        if (history.operations().stream().noneMatch(op -> REGISTER_FUNCTIONS.contains(op.f()))) {
+            return CheckResult.of(name(), Validity.UNKNOWN, "No write, cas, read or sync-read in the history: "
+                    + "nothing to check (is this a register workload?).", null);
+        }
         CheckResult lin = Checkers.runSafely(linearizability, linearizablePart(history));
         SessionReport sessions = SessionOrder.analyse(history, init);
         ReadModelReport report = new ReadModelReport(strict, sessions.plainReads(), sessions.syncReads(),
