@@ -311,11 +311,16 @@ public final class SingleLeaderChecker implements Checker {
 
     private static Failover afterHeal(Op heal, List<LeaderInterval> intervals, List<Acquisition> acquisitions,
                                       long boundNanos, long endNanos) {
+        // of the leaders in force at the heal, name the newest: an older one may be a stale leader yet to learn
+        LeaderInterval inForce = null;
         for (LeaderInterval i : intervals) {
-            if (i.holdsAt(heal.index())) {
-                return new Failover("heal", heal.index(), heal.time(), i, heal.time() < 0 ? -1 : 0,
-                        heal.time() < 0 ? null : Boolean.TRUE);
+            if (i.holdsAt(heal.index()) && (inForce == null || i.token() > inForce.token())) {
+                inForce = i;
             }
+        }
+        if (inForce != null) {
+            return new Failover("heal", heal.index(), heal.time(), inForce, heal.time() < 0 ? -1 : 0,
+                    heal.time() < 0 ? null : Boolean.TRUE);
         }
         Acquisition next = nextAcquisition(heal.index(), acquisitions);
         if (heal.time() < 0) {

@@ -88,7 +88,7 @@ public final class ZkReadModelChecker implements Checker {
         Validity validity = own.merge(lin.validity());
         StringBuilder s = new StringBuilder();
         if (lin.validity() != Validity.VALID) {
-            s.append("writes, cas and sync-reads: ").append(lin.summary()).append(' ');
+            s.append("writes, cas and sync-reads (a sync-read shows as read): ").append(lin.summary()).append(' ');
         }
         if (!sessions.violations().isEmpty()) {
             s.append(sessions.violations().size()).append(" plain read(s) break ZooKeeper's guarantees: ");

@@ -95,7 +95,10 @@ class SingleLeaderCheckerTest {
                 + "n1 (token 1, process 1) still believed it led after n2 (token 2, process 2) acquired; "
                 + "fencing tokens would have rejected every stale leader's writes; reported, not failed");
         // a leader (both, in fact) held at the heal: failover 0
-        assertThat(d.failovers()).singleElement().satisfies(f -> assertThat(f.failoverNanos()).isZero());
+        assertThat(d.failovers()).singleElement().satisfies(f -> {
+            assertThat(f.failoverNanos()).isZero();
+            assertThat(f.leader().node()).isEqualTo("n2"); // the newest of the two, not the stale one
+        });
     }
 
     @Test
