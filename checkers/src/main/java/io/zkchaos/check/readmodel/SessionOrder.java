@@ -1,0 +1,295 @@
+package io.zkchaos.check.readmodel;
+
+import io.zkchaos.check.Values;
+import io.zkchaos.history.History;
+import io.zkchaos.history.Operation;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The plain-read half of ZooKeeper's read model: per session, reads never go backwards in time, never return a value
+ * that was never written (or was written only in the future), and may be stale.
+ *
+ * <p>Since every write and cas writes a value unique per key, a read identifies the write it saw. "Backwards" and
+ * "stale" need the order in which writes took effect; that order is derived, per key, from facts true in every
+ * linearization of the writes, cas and sync-reads (which the other half checks): the initial value comes first; an
+ * acknowledged write precedes every write invoked after its ack (real time); a cas {@code [e n]} follows the write of
+ * {@code e}; a sync-read returning {@code v} follows every write acknowledged before it began and precedes every
+ * write invoked after it completed, so the write of {@code v} is ordered likewise. A read is judged only against
+ * this derived order, so it is never accused on a guess (sound, not complete: two writes the facts leave unordered
+ * are never held against each other).
+ */
+final class SessionOrder {
+
+    private SessionOrder() {
+    }
+
+    /** A write (or cas, or the initial value) of one key: a node of the derived order. */
+    private static final class W {
+        final Operation op; // null for the initial value
+        final Object value;
+        final long invokeIndex;
+        final long ackIndex; // Long.MAX_VALUE when not acknowledged: then it precedes nothing by real time
+        final List<W> after = new ArrayList<>();
+        final List<Long> precedesInvokedAfter = new ArrayList<>();
+        int pos;
+        BitSet reach;
+
+        W(Operation op, Object value, long invokeIndex, long ackIndex) {
+            this.op = op;
+            this.value = value;
+            this.invokeIndex = invokeIndex;
+            this.ackIndex = ackIndex;
+        }
+    }
+
+    /** The derived order of one key's writes. */
+    private static final class Key {
+        final String key;
+        final List<W> writes = new ArrayList<>(); // sorted by invokeIndex once built
+        final Map<Object, W> byValue = new HashMap<>();
+        final Set<Object> failedValues = new HashSet<>();
+        long[] invokes;
+
+        Key(String key) {
+            this.key = key;
+        }
+
+        void add(W w, Operation op) {
+            W previous = byValue.putIfAbsent(w.value, w);
+            if (previous != null) {
+                throw Values.malformed(op, "value " + w.value + " is written twice on key " + key
+                        + (previous.op == null ? " (it is the initial value)" : " (also by process "
+                        + previous.op.process() + " at history index " + previous.op.invokeIndex() + ")")
+                        + "; the read model needs every write of a key to write a unique value");
+            }
+            writes.add(w);
+        }
+
+        void seal() {
+            writes.sort((a, b) -> Long.compare(a.invokeIndex, b.invokeIndex));
+            invokes = new long[writes.size()];
+            for (int i = 0; i < writes.size(); i++) {
+                writes.get(i).pos = i;
+                invokes[i] = writes.get(i).invokeIndex;
+            }
+        }
+
+        /** Position of the first write invoked after history index {@code index}. */
+        int firstInvokedAfter(long index) {
+            int lo = 0;
+            int hi = invokes.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (invokes[mid] > index) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
+
+        /** Whether {@code a} took effect before {@code b} in every linearization (per the derived facts). */
+        boolean before(W a, W b) {
+            return a != b && reach(a).get(b.pos);
+        }
+
+        private BitSet reach(W from) {
+            if (from.reach != null) {
+                return from.reach;
+            }
+            BitSet seen = new BitSet(writes.size());
+            Deque<W> todo = new ArrayDeque<>();
+            todo.push(from);
+            while (!todo.isEmpty()) {
+                W x = todo.pop();
+                if (x.ackIndex != Long.MAX_VALUE) {
+                    visitSuffix(firstInvokedAfter(x.ackIndex), seen, todo);
+                }
+                for (long threshold : x.precedesInvokedAfter) {
+                    visitSuffix(firstInvokedAfter(threshold), seen, todo);
+                }
+                for (W y : x.after) {
+                    if (!seen.get(y.pos)) {
+                        seen.set(y.pos);
+                        todo.push(y);
+                    }
+                }
+            }
+            from.reach = seen;
+            return seen;
+        }
+
+        private void visitSuffix(int start, BitSet seen, Deque<W> todo) {
+            for (int i = seen.nextClearBit(start); i < writes.size(); i = seen.nextClearBit(i + 1)) {
+                seen.set(i);
+                todo.push(writes.get(i));
+            }
+        }
+    }
+
+    static SessionReport analyse(History history, Object init) {
+        Object initValue = Values.normalise(init);
+        Map<String, Key> keys = new HashMap<>();
+        int plainReads = 0;
+        int syncReads = 0;
+        int writes = 0;
+        for (Operation op : history.operations()) {
+            if (!op.f().equals("write") && !op.f().equals("cas")) {
+                if (op.f().equals("read") || op.f().equals("sync-read")) {
+                    key(keys, op.key(), initValue);
+                }
+                continue;
+            }
+            Key k = key(keys, op.key(), initValue);
+            Object value = written(op);
+            if (op.isFail()) {
+                k.failedValues.add(value);
+                continue;
+            }
+            writes++;
+            k.add(new W(op, value, op.invokeIndex(), op.isOk() ? op.completeIndex() : Long.MAX_VALUE), op);
+        }
+        keys.values().forEach(Key::seal);
+        // order facts from cas and sync-reads
+        for (Operation op : history.operations()) {
+            if (op.f().equals("cas") && !op.isFail()) {
+                Key k = keys.get(op.key());
+                W expected = k.byValue.get(Values.normalise(Values.list(op.input(), "the cas argument", op).get(0)));
+                if (expected != null) {
+                    expected.after.add(k.byValue.get(written(op)));
+                }
+            } else if (op.f().equals("sync-read") && op.isOk()) {
+                syncReads++;
+                Key k = keys.get(op.key());
+                W read = k.byValue.get(Values.normalise(op.output()));
+                if (read == null) {
+                    continue; // a value never written: the linearizability half reports it
+                }
+                for (W w : k.writes) {
+                    if (w != read && w.ackIndex < op.invokeIndex()) {
+                        w.after.add(read);
+                    }
+                }
+                read.precedesInvokedAfter.add(op.completeIndex());
+            }
+        }
+        // sessions, in program order
+        Map<Integer, Map<String, List<Seen>>> seenBy = new HashMap<>();
+        List<StaleRead> stale = new ArrayList<>();
+        List<ReadViolation> violations = new ArrayList<>();
+        for (Operation op : history.operations()) {
+            if (!op.isOk()) {
+                continue;
+            }
+            Key k = keys.get(op.key());
+            if (k == null) {
+                continue;
+            }
+            List<Seen> seen = seenBy.computeIfAbsent(op.process(), p -> new HashMap<>())
+                    .computeIfAbsent(op.key(), x -> new ArrayList<>());
+            switch (op.f()) {
+                case "read" -> {
+                    plainReads++;
+                    W w = plainRead(op, k, seen, stale, violations);
+                    if (w != null) {
+                        seen.add(new Seen(w, op.completeIndex()));
+                    }
+                }
+                case "sync-read" -> {
+                    W w = k.byValue.get(Values.normalise(op.output()));
+                    if (w != null) {
+                        seen.add(new Seen(w, op.completeIndex()));
+                    }
+                }
+                case "write" -> seen.add(new Seen(k.byValue.get(written(op)), op.completeIndex()));
+                case "cas" -> {
+                    W expected = k.byValue.get(Values.normalise(((List<?>) op.input()).get(0)));
+                    if (expected != null) {
+                        seen.add(new Seen(expected, op.completeIndex()));
+                    }
+                    seen.add(new Seen(k.byValue.get(written(op)), op.completeIndex()));
+                }
+                default -> {
+                }
+            }
+        }
+        return new SessionReport(plainReads, syncReads, writes, stale, violations);
+    }
+
+    /** A write a session has observed (read, or written itself), and where. */
+    private record Seen(W write, long index) {
+    }
+
+    private static W plainRead(Operation op, Key k, List<Seen> seen, List<StaleRead> stale,
+                               List<ReadViolation> violations) {
+        Object v = Values.normalise(op.output());
+        String where = "process " + op.process() + " read " + v + " from "
+                + (k.key == null ? "the register" : "key " + k.key) + " at index "
+                + op.completeIndex();
+        W w = k.byValue.get(v);
+        if (w == null) {
+            boolean failed = k.failedValues.contains(v);
+            violations.add(new ReadViolation(failed ? "failed-write" : "never-written", k.key, op.process(),
+                    op.completeIndex(), v, null, -1, where + (failed ? ", a value whose only write failed"
+                    : ", a value never written")));
+            return null;
+        }
+        if (w.invokeIndex > op.completeIndex()) {
+            violations.add(new ReadViolation("future-read", k.key, op.process(), op.completeIndex(), v, null, -1,
+                    where + ", but its write was invoked only at index " + w.invokeIndex));
+            return w;
+        }
+        for (Seen s : seen) {
+            if (k.before(w, s.write())) {
+                violations.add(new ReadViolation("read-backwards", k.key, op.process(), op.completeIndex(), v,
+                        s.write().value, s.index(), where + ", older than " + s.write().value
+                        + " which the same session had already seen at index " + s.index()));
+                return w;
+            }
+        }
+        W newer = null;
+        for (W b : k.writes) {
+            if (b.ackIndex < op.invokeIndex() && k.before(w, b) && (newer == null || b.ackIndex < newer.ackIndex)) {
+                newer = b;
+            }
+        }
+        if (newer != null) {
+            long staleness = op.invokeTime() >= 0 && newer.op.completeTime() >= 0
+                    ? op.invokeTime() - newer.op.completeTime() : -1;
+            stale.add(new StaleRead(k.key, op.process(), op.invokeIndex(), v, newer.value, newer.ackIndex, staleness,
+                    "stale read, allowed by ZooKeeper's guarantees: " + where + ", though " + newer.value
+                    + " had been acknowledged at index " + newer.ackIndex + ", " + Values.human(staleness)
+                    + " before the read began"));
+        }
+        return w;
+    }
+
+    private static Key key(Map<String, Key> keys, String key, Object init) {
+        return keys.computeIfAbsent(key, name -> {
+            Key k = new Key(name);
+            k.add(new W(null, init, Long.MIN_VALUE, Long.MIN_VALUE + 1), null);
+            return k;
+        });
+    }
+
+    /** The value a write or cas writes. */
+    private static Object written(Operation op) {
+        if (op.f().equals("write")) {
+            return Values.normalise(op.input());
+        }
+        List<?> pair = Values.list(op.input(), "the cas argument [expected new]", op);
+        if (pair.size() != 2) {
+            throw Values.malformed(op, "the cas argument must be [expected new] but is " + pair);
+        }
+        return Values.normalise(pair.get(1));
+    }
+}
