@@ -1,0 +1,40 @@
+package io.zkchaos.cluster.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zkchaos.cluster.ClusterConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The version under test is a setting: a 3.8 server resolved from Maven Central runs; a missing one is named. */
+class OtherVersionIT {
+
+    @TempDir
+    Path runs;
+
+    @Test
+    void runsA38Server() throws Exception {
+        ServerClasspath cp = ZooKeeperResolver.fromEnvironment().resolve("3.8.4");
+        assertThat(cp.jars().get(0).getFileName().toString()).isEqualTo("zookeeper-3.8.4.jar");
+        assertThat(cp.jars()).anyMatch(p -> p.getFileName().toString().startsWith("metrics-core"))
+                .anyMatch(p -> p.getFileName().toString().startsWith("snappy-java"));
+
+        ClusterConfig config = ClusterConfig.builder().nodes(1).version("3.8.4").proxied(false)
+                .runDirectory(runs.resolve("v38")).build();
+        try (LocalCluster cluster = LocalCluster.start(config)) {
+            String srvr = FourLetterWords.ask(new java.net.InetSocketAddress("127.0.0.1",
+                    Integer.parseInt(cluster.connectString("n1").split(":")[1])), "srvr", Duration.ofSeconds(2));
+            assertThat(srvr).contains("Zookeeper version: 3.8.4").contains("Mode: standalone");
+        }
+    }
+
+    @Test
+    void aVersionCentralDoesNotServeFailsNamingIt() {
+        assertThatThrownBy(() -> ZooKeeperResolver.fromEnvironment().resolve("3.99.0"))
+                .isInstanceOf(VersionResolutionException.class)
+                .hasMessageContaining("ZooKeeper version '3.99.0' cannot be resolved");
+    }
+}

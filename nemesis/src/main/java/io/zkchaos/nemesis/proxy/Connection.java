@@ -1,0 +1,246 @@
+package io.zkchaos.nemesis.proxy;
+
+import io.zkchaos.nemesis.net.Stream;
+import io.zkchaos.nemesis.net.Toxic;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+
+/**
+ * One accepted client connection and its connection to the upstream server, with a {@link Pipe} each way.
+ * Proxy thread only.
+ *
+ * <p>The upstream connection is opened at once, except while the upstream stream is black-holed (a timeout toxic
+ * applies): then the server sees nothing, as with a real partition, and the client sees an open connection that
+ * carries nothing. Removing that toxic closes the connection, so the deferred connect never happens.
+ */
+final class Connection {
+    private final FaultProxy proxy;
+    private final ProxyLink link;
+    private final long id;
+    private final SocketChannel client;
+    private SocketChannel upstream;
+    private SelectionKey clientKey;
+    private SelectionKey upstreamKey;
+    private boolean upstreamConnected;
+    private boolean closed;
+    final Pipe up;
+    final Pipe down;
+
+    Connection(FaultProxy proxy, ProxyLink link, long id, SocketChannel client, int maxQueued) {
+        this.proxy = proxy;
+        this.link = link;
+        this.id = id;
+        this.client = client;
+        this.up = new Pipe(this, Stream.UPSTREAM, maxQueued);
+        this.down = new Pipe(this, Stream.DOWNSTREAM, maxQueued);
+    }
+
+    FaultProxy proxy() {
+        return proxy;
+    }
+
+    ProxyLink link() {
+        return link;
+    }
+
+    long id() {
+        return id;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    Pipe pipe(Stream s) {
+        return s == Stream.UPSTREAM ? up : down;
+    }
+
+    /** Registers the client, applies the link's toxics (each drawn against its toxicity) and connects upstream. */
+    void start(List<Toxic> toxics, long now) throws IOException {
+        client.configureBlocking(false);
+        client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        clientKey = client.register(proxy.selector(), 0, this);
+        for (Toxic t : toxics) {
+            if (proxy.draw(t.toxicity())) {
+                pipe(t.stream()).addStage(t, now);
+            }
+        }
+        if (!closed && !up.blackholed()) {
+            connectUpstream();
+        }
+        updateInterest();
+    }
+
+    private void connectUpstream() throws IOException {
+        upstream = SocketChannel.open();
+        upstream.configureBlocking(false);
+        upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        upstreamConnected = upstream.connect(link.upstreamAddress());
+        upstreamKey = upstream.register(proxy.selector(), 0, this);
+    }
+
+    /** A toxic was added to the link: applies it to this connection if the draw says so. */
+    void toxicAdded(Toxic t, long now) {
+        if (proxy.draw(t.toxicity())) {
+            pipe(t.stream()).addStage(t, now);
+        }
+    }
+
+    void toxicRemoved(Toxic t) {
+        pipe(t.stream()).removeStage(t.name());
+        if (!closed && upstream == null && !up.blackholed()) {
+            try {
+                connectUpstream();
+            } catch (IOException e) {
+                close("connect to upstream " + link.upstreamAddress() + " failed: " + e.getMessage());
+            }
+        }
+        pump();
+    }
+
+    /** Handles readiness of either socket. */
+    void ready(SelectionKey key, ByteBuffer scratch) {
+        if (closed) {
+            return;
+        }
+        long now = System.nanoTime();
+        try {
+            if (key == upstreamKey && key.isConnectable()) {
+                upstream.finishConnect();
+                upstreamConnected = true;
+            }
+            if (key == clientKey && key.isReadable() && up.wantsRead()) {
+                if (!up.read(client, scratch, now)) {
+                    return;
+                }
+            }
+            if (key == upstreamKey && upstreamConnected && key.isReadable() && down.wantsRead()) {
+                if (!down.read(upstream, scratch, now)) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            // A reset or refusal from either side: pass the abortive close on.
+            if (key == upstreamKey && !upstreamConnected) {
+                close("connect to upstream " + link.upstreamAddress() + " failed: " + e.getMessage());
+            } else {
+                reset("I/O error: " + e.getMessage());
+            }
+            return;
+        }
+        pump();
+    }
+
+    /** Writes what is due both ways, closes when both directions ended, and refreshes interest. */
+    void pump() {
+        if (closed) {
+            return;
+        }
+        long now = System.nanoTime();
+        try {
+            up.flush(upstreamConnected ? upstream : null, now);
+            if (!closed) {
+                down.flush(client, now);
+            }
+        } catch (IOException e) {
+            reset("write failed: " + e.getMessage());
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        if (up.finished() && down.finished()) {
+            close("both sides closed");
+            return;
+        }
+        if (up.finished() && upstream == null) {
+            close("client closed while the link was black-holed");
+            return;
+        }
+        updateInterest();
+    }
+
+    private void updateInterest() {
+        if (closed) {
+            return;
+        }
+        int clientOps = 0;
+        // No reading from the client until there is somewhere to put the bytes, unless they are dropped anyway.
+        if (up.wantsRead() && (upstreamConnected || up.blackholed())) {
+            clientOps |= SelectionKey.OP_READ;
+        }
+        if (down.wantsWrite()) {
+            clientOps |= SelectionKey.OP_WRITE;
+        }
+        setOps(clientKey, clientOps);
+        if (upstreamKey != null) {
+            int upOps;
+            if (!upstreamConnected) {
+                upOps = SelectionKey.OP_CONNECT;
+            } else {
+                upOps = (down.wantsRead() ? SelectionKey.OP_READ : 0) | (up.wantsWrite() ? SelectionKey.OP_WRITE : 0);
+            }
+            setOps(upstreamKey, upOps);
+        }
+    }
+
+    private static void setOps(SelectionKey key, int ops) {
+        if (key.isValid() && key.interestOps() != ops) {
+            key.interestOps(ops);
+        }
+    }
+
+    /** Orderly close of both sockets (FIN). */
+    void close(String why) {
+        shutdown(false, why);
+    }
+
+    /** Abortive close of both sockets (RST, by SO_LINGER 0). */
+    void reset(String why) {
+        shutdown(true, why);
+    }
+
+    private void shutdown(boolean abort, String why) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        FaultProxy.LOG.debug("link {} connection {} {}: {}", link.name(), id, abort ? "reset" : "closed", why);
+        link.countDropped(up.queuedBytes() + down.queuedBytes());
+        closeChannel(client, abort);
+        if (upstream != null) {
+            closeChannel(upstream, abort);
+        }
+        link.connectionClosed(this);
+        StreamTap tap = link.tap();
+        if (tap != null) {
+            try {
+                tap.onClosed(link.name(), id);
+            } catch (RuntimeException e) {
+                FaultProxy.LOG.warn("tap on link {} failed on close of connection {}", link.name(), id, e);
+            }
+        }
+    }
+
+    private static void closeChannel(SocketChannel ch, boolean abort) {
+        try {
+            if (abort && ch.isOpen()) {
+                ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+            }
+        } catch (ClosedChannelException ignored) {
+            // already closed
+        } catch (IOException | UnsupportedOperationException e) {
+            FaultProxy.LOG.debug("could not set SO_LINGER 0", e);
+        }
+        try {
+            ch.close();
+        } catch (IOException e) {
+            FaultProxy.LOG.debug("close failed", e);
+        }
+    }
+}

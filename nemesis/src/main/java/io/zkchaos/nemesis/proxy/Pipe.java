@@ -1,0 +1,221 @@
+package io.zkchaos.nemesis.proxy;
+
+import io.zkchaos.nemesis.net.Stream;
+import io.zkchaos.nemesis.net.Toxic;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * One direction of one proxied connection: reads from the source socket, lets the tap see the bytes, runs the
+ * toxics that apply, queues the result with release times and writes it to the sink socket when due.
+ *
+ * <p>Backpressure: at most {@code maxQueued} bytes wait in the queue; while it is full the source is not read, so
+ * TCP flow control pushes back on the sender. Proxy thread only.
+ */
+final class Pipe {
+    private final Connection connection;
+    private final Stream stream;
+    private final int maxQueued;
+    /** Toxics that apply to this pipe, in the link's order, by name. */
+    private final Map<String, Stage> stages = new LinkedHashMap<>();
+    private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
+    private long queuedBytes;
+    private long lastRelease;
+    private boolean sourceEof;
+    private boolean outputShut;
+    private boolean wantWrite;
+    private boolean closeWhenFlushed;
+    private long wakeAt = Long.MAX_VALUE;
+    private boolean tapFailed;
+
+    Pipe(Connection connection, Stream stream, int maxQueued) {
+        this.connection = connection;
+        this.stream = stream;
+        this.maxQueued = maxQueued;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    Stream stream() {
+        return stream;
+    }
+
+    RandomGenerator random() {
+        return connection.proxy().random();
+    }
+
+    void schedule(long at, Runnable action) {
+        connection.proxy().schedule(at, () -> {
+            if (!connection.isClosed()) {
+                action.run();
+            }
+        });
+    }
+
+    void dropped(long n) {
+        connection.link().countDropped(n);
+    }
+
+    void closeWhenFlushed() {
+        closeWhenFlushed = true;
+    }
+
+    boolean hasStage(Stage s) {
+        return stages.get(s.toxic.name()) == s;
+    }
+
+    /** Applies the toxic to this pipe. */
+    void addStage(Toxic toxic, long now) {
+        Stage s = Stage.create(toxic, this);
+        stages.put(toxic.name(), s);
+        s.installed(now);
+    }
+
+    /** Stops applying the named toxic, if it applied. */
+    void removeStage(String name) {
+        Stage s = stages.remove(name);
+        if (s != null) {
+            s.removed();
+        }
+    }
+
+    /** Whether a stage drops every byte: nothing would reach the sink. */
+    boolean blackholed() {
+        for (Stage s : stages.values()) {
+            if (s.blocksAll()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the source should be read now. */
+    boolean wantsRead() {
+        return !sourceEof && queuedBytes < maxQueued;
+    }
+
+    boolean wantsWrite() {
+        return wantWrite;
+    }
+
+    boolean finished() {
+        return sourceEof && queue.isEmpty();
+    }
+
+    long queuedBytes() {
+        return queuedBytes;
+    }
+
+    /**
+     * Reads what the source has (bounded by the free queue space) and admits it.
+     *
+     * @return false when the connection was closed while doing so
+     */
+    boolean read(SocketChannel source, ByteBuffer scratch, long now) throws IOException {
+        scratch.clear();
+        scratch.limit((int) Math.min(scratch.capacity(), maxQueued - queuedBytes));
+        int n = source.read(scratch);
+        if (n < 0) {
+            sourceEof = true;
+            return true;
+        }
+        if (n == 0) {
+            return true;
+        }
+        scratch.flip();
+        byte[] bytes = new byte[n];
+        scratch.get(bytes);
+        ByteBuffer data = ByteBuffer.wrap(bytes);
+        tap(data);
+        admit(new Chunk(data, now), now);
+        return !connection.isClosed();
+    }
+
+    private void tap(ByteBuffer data) {
+        StreamTap tap = connection.link().tap();
+        if (tap == null || tapFailed) {
+            return;
+        }
+        try {
+            tap.onBytes(connection.link().name(), connection.id(), stream, data.asReadOnlyBuffer());
+        } catch (RuntimeException e) {
+            tapFailed = true;
+            FaultProxy.LOG.warn("tap on link {} failed on connection {}; not called again for it",
+                    connection.link().name(), connection.id(), e);
+        }
+    }
+
+    private void admit(Chunk chunk, long now) {
+        List<Chunk> current = new ArrayList<>(1);
+        current.add(chunk);
+        for (Stage s : new ArrayList<>(stages.values())) {
+            List<Chunk> next = new ArrayList<>(current.size());
+            s.apply(current, next, now);
+            current = next;
+            if (current.isEmpty() || connection.isClosed()) {
+                return;
+            }
+        }
+        for (Chunk c : current) {
+            // Release times never go backwards: order is kept whatever the jitter.
+            c.releaseAt = Math.max(c.releaseAt, lastRelease);
+            lastRelease = c.releaseAt;
+            queue.addLast(c);
+            queuedBytes += c.length();
+        }
+    }
+
+    /**
+     * Writes every due chunk the sink accepts; schedules a wake-up for the next one not yet due.
+     *
+     * @param sink null while the upstream is not connected (nothing is written then)
+     */
+    void flush(SocketChannel sink, long now) throws IOException {
+        if (sink == null) {
+            return;
+        }
+        wantWrite = false;
+        while (!queue.isEmpty()) {
+            Chunk head = queue.peekFirst();
+            if (head.releaseAt > now) {
+                if (head.releaseAt < wakeAt) {
+                    wakeAt = head.releaseAt;
+                    connection.proxy().schedule(wakeAt, () -> {
+                        wakeAt = Long.MAX_VALUE;
+                        connection.pump();
+                    });
+                }
+                break;
+            }
+            int before = head.length();
+            sink.write(head.data);
+            int written = before - head.length();
+            queuedBytes -= written;
+            connection.link().countDelivered(stream, written);
+            if (head.data.hasRemaining()) {
+                wantWrite = true;
+                break;
+            }
+            queue.pollFirst();
+        }
+        if (queue.isEmpty()) {
+            if (closeWhenFlushed) {
+                connection.close("limit_data reached on the " + stream.wireName() + " stream");
+                return;
+            }
+            if (sourceEof && !outputShut) {
+                outputShut = true;
+                sink.shutdownOutput();
+            }
+        }
+    }
+}
