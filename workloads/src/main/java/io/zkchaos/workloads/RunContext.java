@@ -1,0 +1,29 @@
+package io.zkchaos.workloads;
+
+import io.zkchaos.history.HistoryRecorder;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a workload's main phase needs; one immutable value.
+ *
+ * @param target      where to connect
+ * @param recorder    where every operation goes (thread-safe)
+ * @param seed        the seed of every random choice the workload makes
+ * @param concurrency how many client processes run at once (each retired process is replaced)
+ * @param duration    how long the main phase lasts
+ */
+public record RunContext(Target target, HistoryRecorder recorder, long seed, int concurrency, Duration duration) {
+
+    public RunContext {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(recorder, "recorder");
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+        }
+        Objects.requireNonNull(duration, "duration");
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("duration must be positive, got " + duration);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.zkchaos.workloads.election;
+
+import io.zkchaos.history.HistoryRecorder;
+import io.zkchaos.history.OpType;
+import io.zkchaos.workloads.Outcomes;
+import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.Workload;
+import io.zkchaos.workloads.Znodes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.ZooKeeper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code election} / {@code election-curator} / {@code fenced-writes}: {@code concurrency} candidate processes
+ * volunteer under one ELECTION znode; a leader holds for a seeded random time in [holdMin, holdMax], resigns
+ * ({@code close}) and volunteers again.
+ *
+ * <p>History of a candidate process (one ZooKeeper session): {@code acquire} invoke (value null) when it volunteers;
+ * ok {@code {"token", "czxid", "node"}} when it learns it leads; fail if it gave up (resigned, run over) before
+ * leading; info if its session ended first. {@code release} invoke {@code {"token", "reason"}} when it stops
+ * believing it leads ({@code closed}, {@code session-expired}, {@code disconnected}, {@code node-deleted}), ok when
+ * done. After a session expiry the process is retired and a new process number with a new session volunteers.
+ * With a {@link LeaderTask} (fenced writes) the leader also works while it leads; a release is recorded once that
+ * work's current operation completes (one operation outstanding per process).
+ */
+public final class ElectionWorkload implements Workload {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ElectionWorkload.class);
+
+    private final String name;
+    private final String electionPath;
+    private final CandidateFactory factory;
+    private final LeaderTask task;
+    private final Duration holdMin;
+    private final Duration holdMax;
+    private final HerdCounters counters = new HerdCounters();
+
+    /**
+     * @param name         the workload's CLI name
+     * @param electionPath the ELECTION znode
+     * @param factory      the recipe
+     * @param task         what a leader does while leading, or null
+     * @param holdMin      shortest leadership before resigning
+     * @param holdMax      longest leadership before resigning
+     */
+    public ElectionWorkload(String name, String electionPath, CandidateFactory factory, LeaderTask task,
+                            Duration holdMin, Duration holdMax) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.electionPath = Objects.requireNonNull(electionPath, "electionPath");
+        this.factory = Objects.requireNonNull(factory, "factory");
+        this.task = task;
+        this.holdMin = Objects.requireNonNull(holdMin, "holdMin");
+        this.holdMax = Objects.requireNonNull(holdMax, "holdMax");
+        if (holdMin.isNegative() || holdMax.compareTo(holdMin) < 0) {
+            throw new IllegalArgumentException("need 0 <= holdMin <= holdMax, got " + holdMin + ", " + holdMax);
+        }
+    }
+
+    /** The project's herd-free recipe ({@code election}). */
+    public static ElectionWorkload election(String electionPath) {
+        return new ElectionWorkload("election", electionPath, OwnRecipe.herdFree(), null, Duration.ofMillis(300),
+                Duration.ofMillis(1500));
+    }
+
+    /** Curator's LeaderLatch ({@code election-curator}). */
+    public static ElectionWorkload curator(String electionPath) {
+        return new ElectionWorkload("election-curator", electionPath, new CuratorLatch(), null,
+                Duration.ofMillis(300), Duration.ofMillis(1500));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** Watch notifications and getChildren calls of every candidate so far. */
+    public HerdCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public void setup(Target target) throws Exception {
+        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
+        try {
+            Znodes.deleteRecursive(zk, electionPath);
+            Znodes.ensurePath(zk, electionPath);
+        } finally {
+            Sessions.closeQuietly(zk);
+        }
+    }
+
+    @Override
+    public void run(RunContext ctx) throws InterruptedException {
+        long deadline = System.nanoTime() + ctx.duration().toNanos();
+        SplittableRandom seeds = new SplittableRandom(ctx.seed());
+        List<Thread> threads = new ArrayList<>();
+        for (int slot = 0; slot < ctx.concurrency(); slot++) {
+            int first = slot;
+            SplittableRandom random = seeds.split();
+            Thread t = new Thread(() -> candidate(ctx, first, random, deadline), name + "-candidate-" + slot);
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /** Events from the recipe's thread to the candidate's own thread. */
+    private record Event(String kind, Leadership term) {
+    }
+
+    private void candidate(RunContext ctx, int slot, SplittableRandom random, long deadline) {
+        int process = slot;
+        try {
+            while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+                CandidateSession session;
+                try {
+                    session = factory.open("p" + process, electionPath, ctx.target(), counters);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    LOG.debug("candidate p{} could not open a session: {}", process, Outcomes.describe(e));
+                    TimeUnit.MILLISECONDS.sleep(200);
+                    continue;
+                }
+                try {
+                    runSession(ctx.recorder(), process, session, random, deadline);
+                } finally {
+                    session.close();
+                }
+                process += ctx.concurrency(); // the session is over: a new process takes the slot
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Candidacies on one session until it ends, the process must retire, or the run is over. */
+    private void runSession(HistoryRecorder recorder, int process, CandidateSession session,
+                            SplittableRandom random, long deadline) throws InterruptedException {
+        ProcessLog log = new ProcessLog(recorder, process);
+        while (System.nanoTime() < deadline) {
+            BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+            session.startCandidacy(recordingListener(log, events));
+            long resignAt = Long.MAX_VALUE;
+            Leadership term = null;
+            boolean retire = false;
+            while (true) {
+                long now = System.nanoTime();
+                if (now >= deadline || now >= resignAt) {
+                    break;
+                }
+                long waitNanos = Math.min(deadline, resignAt) - now;
+                if (term != null && task != null) {
+                    waitNanos = Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(50));
+                }
+                Event e = events.poll(waitNanos, TimeUnit.NANOSECONDS);
+                if (e != null) {
+                    switch (e.kind()) {
+                        case "acquired" -> {
+                            term = e.term();
+                            long hold = holdMin.toNanos()
+                                    + (holdMax.equals(holdMin) ? 0 : random.nextLong(holdMax.minus(holdMin).toNanos()));
+                            resignAt = System.nanoTime() + hold;
+                        }
+                        case "releasing" -> {
+                            term = null;
+                            resignAt = Long.MAX_VALUE; // it will volunteer again by itself, or end
+                        }
+                        case "ended" -> retire = true;
+                        default -> throw new IllegalStateException(e.kind());
+                    }
+                    if (retire) {
+                        break;
+                    }
+                    continue;
+                }
+                if (term != null && task != null && !task.step(term, log)) {
+                    retire = true; // the leader's operation ended info: this process is done
+                    break;
+                }
+            }
+            session.resign(); // records release "closed" if it still leads; fails an outstanding acquire
+            if (retire) {
+                return;
+            }
+        }
+    }
+
+    private LeaderElection.Listener recordingListener(ProcessLog log, BlockingQueue<Event> events) {
+        return new LeaderElection.Listener() {
+            @Override
+            public void volunteering() {
+                log.invoke("acquire", null);
+            }
+
+            @Override
+            public void acquired(Leadership leadership) {
+                log.complete("acquire", OpType.OK, leadership.toValue(), null);
+                events.add(new Event("acquired", leadership));
+            }
+
+            @Override
+            public void releasing(Leadership leadership, ReleaseReason reason) {
+                events.add(new Event("releasing", leadership));
+                log.invoke("release", releaseValue(leadership, reason));
+            }
+
+            @Override
+            public void released(Leadership leadership, ReleaseReason reason) {
+                log.complete("release", OpType.OK, releaseValue(leadership, reason), null);
+            }
+
+            @Override
+            public void ended(String why) {
+                // Resigned before leading: it certainly never believed it led. Session over: unknown.
+                log.complete("acquire", why.equals("closed") ? OpType.FAIL : OpType.INFO, null, why);
+                if (!why.equals("closed")) {
+                    events.add(new Event("ended", null));
+                }
+            }
+        };
+    }
+
+    static Map<String, Object> releaseValue(Leadership l, ReleaseReason reason) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("token", l.token());
+        m.put("reason", reason.wireName());
+        return m;
+    }
+
+    @Override
+    public void finalPhase(Target target, HistoryRecorder recorder) throws InterruptedException {
+        // Leadership has no final read; the fenced-writes workload reads its log (see FencedWritesWorkload).
+    }
+
+    @Override
+    public void teardown(Target target) {
+        // Candidates' nodes are ephemeral and go with their sessions.
+    }
+}

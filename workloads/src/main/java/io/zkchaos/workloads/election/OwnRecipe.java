@@ -1,0 +1,71 @@
+package io.zkchaos.workloads.election;
+
+import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.Target;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.zookeeper.ZooKeeper;
+
+/** Candidate sessions running {@link LeaderElection}: one ZooKeeper session, a new recipe per candidacy. */
+public final class OwnRecipe implements CandidateFactory {
+
+    private final LeaderElection.Watching watching;
+    private final LeaderElection.Hooks hooks;
+    private final Sessions.Factory sessions;
+
+    public OwnRecipe(LeaderElection.Watching watching, LeaderElection.Hooks hooks, Sessions.Factory sessions) {
+        this.watching = Objects.requireNonNull(watching, "watching");
+        this.hooks = Objects.requireNonNull(hooks, "hooks");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+    }
+
+    /** The herd-free recipe on real sessions. */
+    public static OwnRecipe herdFree() {
+        return new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, Sessions.REAL);
+    }
+
+    /** The naive watch-the-smallest recipe, for the herd measurement. */
+    public static OwnRecipe naive() {
+        return new OwnRecipe(LeaderElection.Watching.SMALLEST, LeaderElection.Hooks.NONE, Sessions.REAL);
+    }
+
+    @Override
+    public CandidateSession open(String name, String electionPath, Target target, HerdCounters counters)
+            throws Exception {
+        AtomicReference<LeaderElection> current = new AtomicReference<>();
+        ZooKeeper zk = Sessions.open(sessions, target.connectString(), target, event -> {
+            LeaderElection e = current.get();
+            if (e != null) {
+                e.sessionEvent(event);
+            }
+        });
+        Duration closeTimeout = target.requestTimeout().multipliedBy(2);
+        return new CandidateSession() {
+            @Override
+            public void startCandidacy(LeaderElection.Listener listener) {
+                LeaderElection e = new LeaderElection(zk, electionPath, name, watching, listener, counters, hooks,
+                        closeTimeout);
+                LeaderElection previous = current.getAndSet(e);
+                if (previous != null) {
+                    previous.close();
+                }
+                e.start();
+            }
+
+            @Override
+            public void resign() {
+                LeaderElection e = current.getAndSet(null);
+                if (e != null) {
+                    e.close();
+                }
+            }
+
+            @Override
+            public void close() {
+                resign();
+                Sessions.closeQuietly(zk);
+            }
+        };
+    }
+}

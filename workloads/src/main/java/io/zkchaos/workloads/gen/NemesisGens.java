@@ -1,0 +1,60 @@
+package io.zkchaos.workloads.gen;
+
+import io.zkchaos.workloads.gen.Gen.Cursor;
+import io.zkchaos.workloads.gen.Gen.Next;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** Nemesis schedules as generators of {@link FaultStep}s: pure, reproducible from the seed. */
+public final class NemesisGens {
+
+    private NemesisGens() {
+    }
+
+    /**
+     * Endless cycles: wait {@code healFor} first (so clients settle), then start a fault chosen at random from
+     * {@code faults} (uniformly, from the seed), hold it for {@code faultFor}, stop it, wait {@code healFor}, repeat.
+     * Bound it with {@link Gen#timeLimit}; the run loop heals whatever is still active when the schedule ends.
+     */
+    public static Gen<FaultStep> cycle(Duration faultFor, Duration healFor, List<String> faults) {
+        long fault = Gens.positive(faultFor, "fault duration").toNanos();
+        long heal = Gens.positive(healFor, "heal duration").toNanos();
+        List<String> choices = List.copyOf(faults);
+        if (choices.isEmpty()) {
+            throw new IllegalArgumentException("a nemesis cycle needs at least one fault");
+        }
+        return seed -> new Cursor<>() {
+            final SplittableRandom random = new SplittableRandom(seed);
+            long next = -1;
+            String active;
+
+            @Override
+            public Next<FaultStep> next(long now) {
+                if (next < 0) {
+                    next = now + heal;
+                }
+                if (now < next) {
+                    return new Next.Pending<>(next);
+                }
+                if (active == null) {
+                    active = choices.get(random.nextInt(choices.size()));
+                    next = now + fault;
+                    return new Next.Emit<>(FaultStep.start(active));
+                }
+                String stopped = active;
+                active = null;
+                next = now + heal;
+                return new Next.Emit<>(FaultStep.stop(stopped));
+            }
+        };
+    }
+
+    /** One fault: start it after {@code after}, stop it {@code faultFor} later. */
+    public static Gen<FaultStep> once(String fault, Duration after, Duration faultFor) {
+        return Gens.<FaultStep>sleep(after)
+                .then(Gens.each(List.of(FaultStep.start(fault))))
+                .then(Gens.sleep(faultFor))
+                .then(Gens.each(List.of(FaultStep.stop(fault))));
+    }
+}

@@ -1,0 +1,122 @@
+package io.zkchaos.workloads;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * A real ZooKeeper ensemble in this JVM (Curator's TestingCluster: real QuorumPeers on loopback ports), with a short
+ * tick so sessions can be short. Closing it stops every server and deletes their data dirs.
+ */
+public final class Ensemble implements AutoCloseable {
+
+    /** Tick 200 ms: the minimum session timeout is 2 ticks, so tests can use sessions of a second or two. */
+    private static final int TICK_MS = 200;
+
+    private final TestingCluster cluster;
+    private final List<InstanceSpec> specs = new ArrayList<>();
+
+    public Ensemble(int size) throws Exception {
+        for (int id = 1; id <= size; id++) {
+            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MS, 200));
+        }
+        cluster = new TestingCluster(specs);
+        cluster.start();
+    }
+
+    /** The whole ensemble, sessions of {@code session}, calls bounded by {@code request}. */
+    public Target target(Duration session, Duration request) {
+        Map<String, String> servers = new LinkedHashMap<>();
+        for (InstanceSpec s : specs) {
+            servers.put("n" + s.getServerId(), s.getConnectString());
+        }
+        return new Target(cluster.getConnectString(), servers, session, request);
+    }
+
+    public Target target() {
+        return target(Duration.ofSeconds(3), Duration.ofSeconds(2));
+    }
+
+    /** A target whose clients all connect to server {@code n} (1-based) only. */
+    public Target onlyServer(int n, Duration session, Duration request) {
+        Target all = target(session, request);
+        return new Target(spec(n).getConnectString(), all.servers(), session, request);
+    }
+
+    public InstanceSpec spec(int n) {
+        return specs.get(n - 1);
+    }
+
+    public void kill(int n) throws Exception {
+        if (!cluster.killServer(spec(n))) {
+            throw new IllegalStateException("server " + n + " was not running");
+        }
+    }
+
+    public void restart(int n) throws Exception {
+        if (!cluster.restartServer(spec(n))) {
+            throw new IllegalStateException("server " + n + " could not be restarted");
+        }
+    }
+
+    /** Whether server {@code n} alone answers a sync (it has a leader and serves clients). */
+    public boolean serves(int n, Target target) {
+        ZooKeeper zk = null;
+        try {
+            zk = Sessions.open(spec(n).getConnectString(), target, null);
+            zk.sync("/");
+            return true;
+        } catch (Exception e) {
+            return false;
+        } finally {
+            Sessions.closeQuietly(zk);
+        }
+    }
+
+    /** Which server {@code zk} is connected to (1-based), or -1. */
+    public int serverOf(ZooKeeper zk) throws Exception {
+        InstanceSpec s = cluster.findConnectionInstance(zk);
+        return s == null ? -1 : s.getServerId();
+    }
+
+    /**
+     * Expires {@code zk}'s session for real: another handle attaches to the same session and closes it, so the
+     * servers delete its ephemerals and the original handle sees Expired when it next talks to a server.
+     */
+    public void expire(ZooKeeper zk, Target target) throws Exception {
+        ZooKeeper twin = new ZooKeeper(target.connectString(), (int) target.sessionTimeout().toMillis(), e -> { },
+                zk.getSessionId(), zk.getSessionPasswd());
+        try {
+            eventually(Duration.ofSeconds(10), () -> twin.getState().isConnected(), "twin session connects");
+        } finally {
+            twin.close();
+        }
+    }
+
+    /** Polls {@code condition} every 20 ms for at most {@code bound}; fails naming {@code what}. */
+    public static void eventually(Duration bound, BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + bound + ": " + what);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for: " + what);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}

@@ -1,0 +1,99 @@
+package io.zkchaos.workloads.register;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.history.History;
+import io.zkchaos.history.InMemoryRecorder;
+import io.zkchaos.history.Operation;
+import io.zkchaos.workloads.Ensemble;
+import io.zkchaos.workloads.HistoryAssertions;
+import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.Target;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class RegisterWorkloadIT {
+
+    private static Ensemble ensemble;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ensemble = new Ensemble(3);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        ensemble.close();
+    }
+
+    @Test
+    void withoutFaultsEveryOperationCompletesAndReadsNameRealWrites() throws Exception {
+        RegisterWorkload w = new RegisterWorkload("/it/register-a", 3, RegisterWorkload.ReadMode.SYNC);
+        Target target = ensemble.target();
+        w.setup(target);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        w.run(new RunContext(target, rec, 7L, 4, Duration.ofSeconds(2)));
+        History h = HistoryAssertions.wellFormed(rec::history);
+
+        List<Operation> ops = h.operations();
+        assertThat(ops).hasSizeGreaterThan(50);
+        assertThat(ops).noneMatch(Operation::isInfo);
+        assertThat(ops).anyMatch(o -> o.f().equals("sync-read") && o.isOk() && o.output() != null);
+        assertThat(ops).anyMatch(o -> o.f().equals("cas") && o.isOk());
+        assertThat(ops).anyMatch(o -> o.f().equals("write") && o.isOk());
+        Set<String> written = new HashSet<>();
+        for (Operation o : ops) {
+            if (o.f().equals("write")) {
+                written.add(o.key() + "=" + o.input());
+            } else if (o.f().equals("cas")) {
+                written.add(o.key() + "=" + ((List<?>) o.input()).get(1));
+            }
+        }
+        for (Operation o : ops) {
+            if (o.f().equals("sync-read") && o.output() != null) {
+                assertThat(written).as("read %s names a write to its key", o).contains(o.key() + "=" + o.output());
+            }
+        }
+        // A failed cas says why, and no cas fails for a reason other than a value or version mismatch.
+        assertThat(ops).filteredOn(o -> o.f().equals("cas") && o.isFail())
+                .allMatch(o -> o.error().startsWith("value was") || o.error().startsWith("bad-version"));
+    }
+
+    @Test
+    void killingTheServerTheClientsUseGivesInfoAndReplacementProcesses() throws Exception {
+        RegisterWorkload w = new RegisterWorkload("/it/register-b", 2, RegisterWorkload.ReadMode.PLAIN);
+        Target all = ensemble.target();
+        w.setup(all);
+        Target onN1 = ensemble.onlyServer(1, Duration.ofSeconds(3), Duration.ofSeconds(2));
+        InMemoryRecorder rec = new InMemoryRecorder();
+        Thread runner = new Thread(() -> {
+            try {
+                w.run(new RunContext(onN1, rec, 11L, 3, Duration.ofSeconds(6)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        runner.start();
+        Ensemble.eventually(Duration.ofSeconds(5), () -> rec.history().operations().size() > 20, "clients work");
+        ensemble.kill(1);
+        Ensemble.eventually(Duration.ofSeconds(5),
+                () -> rec.history().operations().stream().anyMatch(Operation::isInfo), "an info outcome");
+        ensemble.restart(1);
+        runner.join(20_000);
+        assertThat(runner.isAlive()).isFalse();
+
+        History h = HistoryAssertions.wellFormed(rec::history);
+        List<Operation> ops = h.operations();
+        assertThat(ops).filteredOn(Operation::isInfo)
+                .allMatch(o -> o.error().contains("connection-loss") || o.error().contains("timeout"));
+        // Replacement processes (numbers >= concurrency) did work after the restart.
+        assertThat(ops).anyMatch(o -> o.process() >= 3 && o.isOk());
+        // Nothing was recorded as fail because of the kill: fails are definite mismatches or unsent cas writes.
+        assertThat(ops).filteredOn(Operation::isFail).allMatch(o -> o.f().equals("cas"));
+    }
+}
