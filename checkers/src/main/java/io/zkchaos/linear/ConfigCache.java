@@ -1,124 +1,194 @@
 package io.zkchaos.linear;
 
+import java.util.Arrays;
+
 /**
- * The WGL memo: the set of configurations (linearized-operations bitset, model state) already explored.
+ * The WGL memo: the configurations (linearized operations, model state) the search has visited.
  *
- * <p>An open-addressing hash table over entries kept in flat arrays: each entry's bitset lives in a paged
- * {@code long} arena (no object per bitset), its state in an object array. The caller supplies a Zobrist hash of
- * the bitset (XOR of a random word per linearized operation), maintained incrementally, so a probe costs
- * O(1) hashing plus one bitset comparison on a hash hit. Not thread-safe: one cache per partition search.
+ * <p>A configuration is keyed by its <em>node</em> — the set of linearized determinate operations plus the state —
+ * and within a node by the set of linearized indeterminate operations (a <em>variant</em>). A new configuration is
+ * pruned if it was visited before, or if a <em>finished</em> variant of its node (one whose whole subtree was
+ * searched without success) linearized a subset of its indeterminate operations: indeterminate operations are
+ * optional, so every completion of the new configuration is also a completion of that one, which has none.
+ * Only finished variants may prune this way (an unfinished one is an ancestor still being searched).
+ *
+ * <p>Storage is flat: bitsets live in paged {@code long} arenas (no object per bitset), states in an object array.
+ * The caller supplies a Zobrist hash of the determinate set (XOR of a fixed random word per operation), kept
+ * incrementally, so a probe costs O(1) hashing plus one bitset comparison on a hash hit. Not thread-safe: one
+ * cache per partition search.
  */
 final class ConfigCache {
 
     private static final int PAGE_LONGS = 1 << 16;
 
-    private final int words;
-    private final int entriesPerPage;
-    private long[][] pages = new long[4][];
-    private Object[] states = new Object[64];
-    private long[] entryHash = new long[64];
-    private int size;
+    private final int detWords;
+    private final int infoWords;
+    private final LongArena nodeBits;
+    private final LongArena variantBits;
 
-    private int[] table = new int[128]; // entry index + 1; 0 = empty
+    private Object[] nodeState = new Object[64];
+    private long[] nodeHash = new long[64];
+    private int[] nodeFirstVariant = new int[64];
+    private int nodes;
+
+    private int[] variantNext = new int[64];
+    private long[] variantFinished = new long[1];
+    private int variants;
+
+    private int[] table = new int[128]; // node index + 1; 0 = empty
     private long[] tableHash = new long[128];
 
-    ConfigCache(int bits) {
-        this.words = Math.max(1, (bits + 63) >>> 6);
-        this.entriesPerPage = Math.max(1, PAGE_LONGS / words);
+    ConfigCache(int determinate, int indeterminate) {
+        this.detWords = Math.max(1, (determinate + 63) >>> 6);
+        this.infoWords = (indeterminate + 63) >>> 6;
+        this.nodeBits = new LongArena(detWords);
+        this.variantBits = new LongArena(infoWords);
     }
 
+    /** Configurations stored. */
     int size() {
-        return size;
+        return variants;
     }
 
-    /** Approximate heap bytes per entry, for the memory guard. */
+    /** Approximate heap bytes per configuration, for the memory guard. */
     long bytesPerEntry() {
-        return words * 8L + 8 + 4 + 24;
+        return detWords * 8L + infoWords * 8L + 48;
     }
 
     /**
-     * Adds the configuration ({@code bits} with bit {@code flip} set, {@code state}) unless present.
+     * Records a visit to the configuration (det, info, state) unless it must be pruned.
      *
-     * @param bits     the current linearized set, with bit {@code flip} still clear
-     * @param bitsHash the Zobrist hash of the set with {@code flip} set
-     * @return true if it was added (not explored before)
+     * @param det     the linearized determinate operations
+     * @param detHash the Zobrist hash of {@code det}
+     * @param info    the linearized indeterminate operations (length {@code infoWords}; may be empty)
+     * @return the configuration's id, to {@link #finish} when its subtree is exhausted; -1 if pruned
      */
-    boolean addIfAbsent(long[] bits, int flip, long bitsHash, Object state) {
-        long h = mix(bitsHash + 0x9E3779B97F4A7C15L * state.hashCode());
+    int visit(long[] det, long detHash, long[] info, Object state) {
+        long h = mix(detHash + 0x9E3779B97F4A7C15L * state.hashCode());
         int mask = table.length - 1;
         int i = (int) h & mask;
-        int flipWord = flip >>> 6;
-        long flipMask = 1L << flip;
         while (true) {
-            int e = table[i];
-            if (e == 0) {
+            int n = table[i] - 1;
+            if (n < 0) {
                 break;
             }
-            if (tableHash[i] == h && sameBits(e - 1, bits, flipWord, flipMask) && states[e - 1].equals(state)) {
-                return false;
+            if (tableHash[i] == h && nodeBits.equalsAt(n, det) && nodeState[n].equals(state)) {
+                return addVariant(n, info);
             }
             i = (i + 1) & mask;
         }
-        int e = size++;
-        store(e, bits, flipWord, flipMask, state, h);
-        table[i] = e + 1;
+        int n = nodes++;
+        if (n == nodeState.length) {
+            int size = n * 2;
+            nodeState = Arrays.copyOf(nodeState, size);
+            nodeHash = Arrays.copyOf(nodeHash, size);
+            nodeFirstVariant = Arrays.copyOf(nodeFirstVariant, size);
+        }
+        nodeBits.store(n, det);
+        nodeState[n] = state;
+        nodeHash[n] = h;
+        nodeFirstVariant[n] = -1;
+        table[i] = n + 1;
         tableHash[i] = h;
-        if (size * 2L > table.length) {
+        if (nodes * 2L > table.length) {
             grow();
         }
-        return true;
+        return addVariant(n, info);
     }
 
-    private boolean sameBits(int e, long[] bits, int flipWord, long flipMask) {
-        long[] page = pages[e / entriesPerPage];
-        int off = (e % entriesPerPage) * words;
-        for (int w = 0; w < words; w++) {
-            long b = w == flipWord ? bits[w] | flipMask : bits[w];
-            if (page[off + w] != b) {
-                return false;
+    private int addVariant(int node, long[] info) {
+        for (int v = nodeFirstVariant[node]; v >= 0; v = variantNext[v]) {
+            if (infoWords == 0 || (isFinished(v) ? variantBits.subsetAt(v, info) : variantBits.equalsAt(v, info))) {
+                return -1;
             }
         }
-        return true;
+        int v = variants++;
+        if (v == variantNext.length) {
+            variantNext = Arrays.copyOf(variantNext, v * 2);
+        }
+        if ((v >>> 6) >= variantFinished.length) {
+            variantFinished = Arrays.copyOf(variantFinished, variantFinished.length * 2);
+        }
+        variantBits.store(v, info);
+        variantNext[v] = nodeFirstVariant[node];
+        nodeFirstVariant[node] = v;
+        return v;
     }
 
-    private void store(int e, long[] bits, int flipWord, long flipMask, Object state, long h) {
-        int p = e / entriesPerPage;
-        if (p >= pages.length) {
-            long[][] np = new long[pages.length * 2][];
-            System.arraycopy(pages, 0, np, 0, pages.length);
-            pages = np;
-        }
-        if (pages[p] == null) {
-            pages[p] = new long[entriesPerPage * words];
-        }
-        int off = (e % entriesPerPage) * words;
-        System.arraycopy(bits, 0, pages[p], off, words);
-        pages[p][off + flipWord] |= flipMask;
-        if (e >= states.length) {
-            int n = states.length * 2;
-            states = java.util.Arrays.copyOf(states, n);
-            entryHash = java.util.Arrays.copyOf(entryHash, n);
-        }
-        states[e] = state;
-        entryHash[e] = h;
+    /** Marks configuration {@code id} as searched without success. */
+    void finish(int id) {
+        variantFinished[id >>> 6] |= 1L << id;
+    }
+
+    private boolean isFinished(int v) {
+        return (variantFinished[v >>> 6] & (1L << v)) != 0;
     }
 
     private void grow() {
-        int n = table.length * 2;
-        int[] t = new int[n];
-        long[] th = new long[n];
-        int mask = n - 1;
-        for (int e = 0; e < size; e++) {
-            long h = entryHash[e];
+        int size = table.length * 2;
+        int[] t = new int[size];
+        long[] th = new long[size];
+        int mask = size - 1;
+        for (int n = 0; n < nodes; n++) {
+            long h = nodeHash[n];
             int i = (int) h & mask;
             while (t[i] != 0) {
                 i = (i + 1) & mask;
             }
-            t[i] = e + 1;
+            t[i] = n + 1;
             th[i] = h;
         }
         table = t;
         tableHash = th;
+    }
+
+    /** Fixed-width bitsets stored back to back in pages of longs. */
+    private static final class LongArena {
+        private final int words;
+        private final int perPage;
+        private long[][] pages = new long[4][];
+
+        LongArena(int words) {
+            this.words = words;
+            this.perPage = Math.max(1, PAGE_LONGS / Math.max(1, words));
+        }
+
+        void store(int index, long[] bits) {
+            if (words == 0) {
+                return;
+            }
+            int p = index / perPage;
+            if (p >= pages.length) {
+                pages = Arrays.copyOf(pages, Math.max(p + 1, pages.length * 2));
+            }
+            if (pages[p] == null) {
+                pages[p] = new long[perPage * words];
+            }
+            System.arraycopy(bits, 0, pages[p], (index % perPage) * words, words);
+        }
+
+        boolean equalsAt(int index, long[] bits) {
+            long[] page = pages[index / perPage];
+            int off = (index % perPage) * words;
+            for (int w = 0; w < words; w++) {
+                if (page[off + w] != bits[w]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Whether the stored set is a subset of {@code bits}. */
+        boolean subsetAt(int index, long[] bits) {
+            long[] page = pages[index / perPage];
+            int off = (index % perPage) * words;
+            for (int w = 0; w < words; w++) {
+                if ((page[off + w] & ~bits[w]) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** Stafford's variant 13 of the SplitMix64 finaliser: a cheap, well-spread 64-bit mix. */

@@ -5,6 +5,7 @@ import io.zkchaos.check.Checker;
 import io.zkchaos.check.Validity;
 import io.zkchaos.history.History;
 import io.zkchaos.history.Operation;
+import io.zkchaos.model.KvModel;
 import io.zkchaos.model.Model;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,7 +83,17 @@ public final class LinearizabilityChecker implements Checker {
                 maxCacheEntries, maxCacheBytes);
 
         List<Operation> all = history.operations();
-        List<List<Operation>> raw = partitioned ? model.partition(all) : List.of(all);
+        Model<Object> searched = model;
+        List<List<Operation>> raw = model.partition(all);
+        if (!partitioned) {
+            if (raw.size() > 1 && !(((Object) model) instanceof KvModel)) {
+                // one search over independent objects: give it a state per key (kv's state is a map already)
+                @SuppressWarnings({"unchecked", "rawtypes"})
+                Model<Object> perKey = (Model) new PerKeyModel(model);
+                searched = perKey;
+            }
+            raw = List.of(all);
+        }
         List<List<Operation>> parts = new ArrayList<>(raw.size());
         int operations = 0;
         for (List<Operation> part : raw) {
@@ -101,7 +112,7 @@ public final class LinearizabilityChecker implements Checker {
         // Biggest first, so the long searches start early and do not finish last alone.
         parts.sort(Comparator.comparingInt((List<Operation> p) -> p.size()).reversed());
 
-        List<Outcome> outcomes = runAll(parts, control);
+        List<Outcome> outcomes = runAll(searched, parts, control);
 
         Outcome invalid = null;
         Outcome stopped = null;
@@ -119,7 +130,7 @@ public final class LinearizabilityChecker implements Checker {
         long elapsed = control.elapsedMillis();
         String partitionNoun = parts.size() == 1 ? "partition" : "partitions";
         if (invalid != null) {
-            Counterexample cx = explain(invalid);
+            Counterexample cx = explain(invalid, searched);
             LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(),
                     operations, checked, elapsed, control.peakCacheEntries(), cx, null);
             return CheckResult.of(name(), Validity.INVALID, sentence(cx, invalid.result), d);
@@ -143,12 +154,12 @@ public final class LinearizabilityChecker implements Checker {
     private record Outcome(List<Operation> partition, PartitionSearch.Result result, SearchControl.Stop stop) {
     }
 
-    private Outcome searchOne(List<Operation> part, SearchControl control) {
+    private Outcome searchOne(Model<Object> searched, List<Operation> part, SearchControl control) {
         try {
             if (control.isCancelled()) {
                 return new Outcome(part, null, new SearchControl.Stop(SearchControl.Reason.CANCELLED, "cancelled"));
             }
-            PartitionSearch.Result r = new PartitionSearch(model, part, control).run();
+            PartitionSearch.Result r = new PartitionSearch(searched, part, control).run();
             if (!r.linearizable()) {
                 control.cancel();
             }
@@ -162,12 +173,12 @@ public final class LinearizabilityChecker implements Checker {
         }
     }
 
-    private List<Outcome> runAll(List<List<Operation>> parts, SearchControl control) {
+    private List<Outcome> runAll(Model<Object> searched, List<List<Operation>> parts, SearchControl control) {
         List<Outcome> outcomes = new ArrayList<>(parts.size());
         int threads = Math.min(parallelism, parts.size());
         if (threads <= 1) {
             for (List<Operation> part : parts) {
-                Outcome o = searchOne(part, control);
+                Outcome o = searchOne(searched, part, control);
                 outcomes.add(o);
                 if (o.result != null && !o.result.linearizable()) {
                     break;
@@ -185,7 +196,7 @@ public final class LinearizabilityChecker implements Checker {
             ExecutorCompletionService<Outcome> done = new ExecutorCompletionService<>(pool);
             List<Future<Outcome>> futures = new ArrayList<>(parts.size());
             for (List<Operation> part : parts) {
-                futures.add(done.submit(() -> searchOne(part, control)));
+                futures.add(done.submit(() -> searchOne(searched, part, control)));
             }
             for (int i = 0; i < parts.size(); i++) {
                 try {
@@ -212,12 +223,12 @@ public final class LinearizabilityChecker implements Checker {
         }
     }
 
-    private Counterexample explain(Outcome o) {
+    private Counterexample explain(Outcome o, Model<Object> searched) {
         PartitionSearch.Result r = o.result;
         List<Operation> prefix = r.prefix();
         int omitted = Math.max(0, prefix.size() - MAX_PREFIX_SHOWN);
         List<OpView> shown = prefix.subList(omitted, prefix.size()).stream().map(this::view).toList();
-        List<String> states = r.states().stream().map(model::describeState).toList();
+        List<String> states = r.states().stream().map(searched::describeState).toList();
         List<OpView> concurrent = r.concurrent().stream().limit(MAX_CONCURRENT_SHOWN).map(this::view).toList();
         return new Counterexample(partitionKey(o.partition), view(r.blocked()), shown, prefix.size(), omitted,
                 states, r.statesTruncated(), concurrent);

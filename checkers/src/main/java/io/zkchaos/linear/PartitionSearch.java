@@ -9,15 +9,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The Wing–Gong/Lowe search over one partition, as Porcupine runs it: the history as a doubly linked list of call
- * and return entries in real-time (history) order; a call is linearized by "lifting" it and its return out of the
- * list, undone on backtracking; a cache of (linearized set, state) prunes configurations already explored.
+ * The Wing–Gong/Lowe search over one partition, as Porcupine runs it: the determinate operations as a doubly
+ * linked list of call and return entries in real-time (history) order; a call is linearized by "lifting" it and its
+ * return out of the list, undone on backtracking; a cache of visited configurations prunes repeats.
  *
- * <p>Indeterminate operations get their return at +infinity: they may be linearized anywhere after their invoke,
- * or never, and the search succeeds once every determinate operation is linearized.
+ * <p>Indeterminate operations have their return at +infinity: they may be linearized anywhere after their invoke,
+ * or never, and the search succeeds once the list of determinate operations is empty. They live in a list of their
+ * own and are tried <em>lazily</em>: in each configuration only after every determinate call before the first
+ * pending return failed. So the search first assumes they did not happen and places one just in time when nothing
+ * else fits, and the cache's dominance rule (see {@link ConfigCache}) stops it re-exploring a configuration that
+ * differs from a finished one only by extra indeterminate operations.
  *
- * <p>Everything the loop touches is an {@code int} array indexed by entry or operation; the only objects are the
- * model's states.
+ * <p>Everything the loop touches is an {@code int} or {@code long} array; the only objects are the model's states.
  */
 final class PartitionSearch {
 
@@ -25,57 +28,60 @@ final class PartitionSearch {
     static final int MAX_STATES = 32;
     private static final int POLL_EVERY = 1 << 12;
 
-    /** What the search found. {@code blocked} etc. are null when linearizable. */
+    /** What the search found. {@code blocked} etc. are null/empty when linearizable. */
     record Result(boolean linearizable, long configurations, Operation blocked, List<Operation> prefix,
                   List<Object> states, boolean statesTruncated, List<Operation> concurrent) {
     }
 
     private final Model<Object> model;
     private final SearchControl control;
-    private final Operation[] ops;
-    private final boolean[] info;
-    private final int determinate;
-    private final int[] opOf;      // entry -> operation
-    private final int[] match;     // call entry -> its return entry; -1 for a return entry
-    private final int[] callOf;    // operation -> its call entry
+    private final Operation[] det;     // determinate operations, in invoke order
+    private final Operation[] info;    // indeterminate operations, in invoke order
+    private final long[] infoInvoke;   // their invoke indices
+    private final int[] opOf;          // entry -> determinate operation
+    private final int[] match;         // call entry -> its return entry; -1 for a return entry
+    private final int[] callOf;        // determinate operation -> its call entry
 
     PartitionSearch(Model<Object> model, List<Operation> operations, SearchControl control) {
         this.model = model;
         this.control = control;
-        int n = operations.size();
         Operation[] sorted = operations.toArray(new Operation[0]);
         if (!inInvokeOrder(sorted)) {
-            sorted = sorted.clone();
             Arrays.sort(sorted, (a, b) -> Long.compare(a.invokeIndex(), b.invokeIndex()));
         }
-        this.ops = sorted;
-        this.info = new boolean[n];
-        long[] returns = new long[n];
-        int nr = 0;
-        for (int i = 0; i < n; i++) {
-            Operation op = ops[i];
-            info[i] = op.isInfo() || op.completeIndex() < 0;
-            if (!info[i]) {
+        List<Operation> d = new ArrayList<>(sorted.length);
+        List<Operation> x = new ArrayList<>();
+        for (Operation op : sorted) {
+            if (op.isInfo() || op.completeIndex() < 0) {
+                x.add(op);
+            } else {
                 if (op.completeIndex() > Integer.MAX_VALUE || op.completeIndex() <= op.invokeIndex()) {
                     throw new IllegalArgumentException("operation " + op + " completes at index "
                             + op.completeIndex() + ", not after its invoke");
                 }
-                returns[nr++] = (op.completeIndex() << 32) | i;
+                d.add(op);
             }
         }
-        this.determinate = nr;
-        Arrays.sort(returns, 0, nr);
-        int e = 2 * n;
-        this.opOf = new int[e];
-        this.match = new int[e];
+        this.det = d.toArray(new Operation[0]);
+        this.info = x.toArray(new Operation[0]);
+        this.infoInvoke = new long[info.length];
+        for (int i = 0; i < info.length; i++) {
+            infoInvoke[i] = info[i].invokeIndex();
+        }
+        int n = det.length;
+        long[] returns = new long[n];
+        for (int i = 0; i < n; i++) {
+            returns[i] = (det[i].completeIndex() << 32) | i;
+        }
+        Arrays.sort(returns);
+        this.opOf = new int[2 * n];
+        this.match = new int[2 * n];
         this.callOf = new int[n];
-        // Merge calls (in invoke order) with returns (in completion order); indeterminate returns go last.
+        // Merge calls (in invoke order) with returns (in completion order).
         int c = 0;
         int r = 0;
-        int k = 0;
-        while (c < n || r < nr) {
-            boolean takeCall = c < n && (r >= nr || ops[c].invokeIndex() < (returns[r] >>> 32));
-            if (takeCall) {
+        for (int k = 0; k < 2 * n; k++) {
+            if (c < n && (r >= n || det[c].invokeIndex() < (returns[r] >>> 32))) {
                 opOf[k] = c;
                 callOf[c] = k;
                 c++;
@@ -84,15 +90,6 @@ final class PartitionSearch {
                 opOf[k] = i;
                 match[k] = -1;
                 match[callOf[i]] = k;
-            }
-            k++;
-        }
-        for (int i = 0; i < n; i++) {
-            if (info[i]) {
-                opOf[k] = i;
-                match[k] = -1;
-                match[callOf[i]] = k;
-                k++;
             }
         }
     }
@@ -106,17 +103,14 @@ final class PartitionSearch {
         return true;
     }
 
-    int size() {
-        return ops.length;
-    }
-
     /**
      * Runs the search.
      *
      * @throws SearchControl.Stop when a budget ran out or the check was cancelled
      */
     Result run() {
-        final int n = ops.length;
+        final int n = det.length;
+        final int k = info.length;
         final int entries = 2 * n;
         final int head = entries;
         final int[] next = new int[entries + 1];
@@ -126,22 +120,33 @@ final class PartitionSearch {
             prev[i] = i == 0 ? head : i - 1;
         }
         next[head] = entries > 0 ? 0 : -1;
-        prev[head] = -1;
+        final int ihead = k;
+        final int[] inext = new int[k + 1];
+        final int[] iprev = new int[k + 1];
+        for (int i = 0; i < k; i++) {
+            inext[i] = i + 1 < k ? i + 1 : -1;
+            iprev[i] = i == 0 ? ihead : i - 1;
+        }
+        inext[ihead] = k > 0 ? 0 : -1;
 
         final int[] opOf = this.opOf;
         final int[] match = this.match;
-        final Operation[] ops = this.ops;
-        final boolean[] info = this.info;
+        final Operation[] det = this.det;
+        final Operation[] info = this.info;
+        final long[] infoInvoke = this.infoInvoke;
         final Model<Object> model = this.model;
 
-        final long[] bits = new long[Math.max(1, (n + 63) >>> 6)];
-        long bitsHash = 0;
-        final int[] stackEntry = new int[n];
-        final Object[] stackState = new Object[n];
+        final long[] detBits = new long[Math.max(1, (n + 63) >>> 6)];
+        final long[] infoBits = new long[(k + 63) >>> 6];
+        long detHash = 0;
+        final int depthMax = n + k;
+        final int[] stackEntry = new int[depthMax];      // determinate call entry, or -(info index + 1)
+        final Object[] stackState = new Object[depthMax];
+        final int[] stackId = new int[depthMax];          // the pushed configuration's cache id
+        final int[] stackReturn = new int[depthMax];      // first pending return when an info op was pushed
         int depth = 0;
-        int linearized = 0;
 
-        // The explanation: the furthest return entry the search got stuck at, and what it knew there.
+        // For the explanation: the furthest return the search got stuck at, and what it knew there.
         int maxProgress = -1;
         int[] snapshot = new int[16];
         int snapshotLength = 0;
@@ -150,107 +155,156 @@ final class PartitionSearch {
         Set<Object> stuckStates = new LinkedHashSet<>();
         boolean statesTruncated = false;
 
-        ConfigCache cache = new ConfigCache(n);
+        ConfigCache cache = new ConfigCache(n, k);
         long bytesEach = cache.bytesPerEntry();
         int reported = 0;
         int untilPoll = POLL_EVERY;
         Object state = model.init();
         int entry = next[head];
+        boolean infoPhase = false;
+        int firstReturn = -1;
+        int ientry = -1;
         try {
-            while (linearized < determinate) {
+            while (next[head] >= 0) {
                 if (--untilPoll == 0) {
                     untilPoll = POLL_EVERY;
                     int size = cache.size();
                     control.poll(size - reported, bytesEach);
                     reported = size;
                 }
-                if (entry < 0) {
-                    throw new IllegalStateException("search ran off the end of the history");
+                if (!infoPhase) {
+                    if (entry < 0) {
+                        throw new IllegalStateException("search ran off the end of the history");
+                    }
+                    int ret = match[entry];
+                    if (ret >= 0) {
+                        int id = opOf[entry];
+                        Object nextState = model.step(state, det[id]);
+                        if (nextState != null) {
+                            long bit = 1L << id;
+                            detBits[id >>> 6] |= bit;
+                            long h = detHash ^ ConfigCache.zobrist(id);
+                            int cid = cache.visit(detBits, h, infoBits, nextState);
+                            if (cid >= 0) {
+                                stackEntry[depth] = entry;
+                                stackState[depth] = state;
+                                stackId[depth] = cid;
+                                depth++;
+                                state = nextState;
+                                detHash = h;
+                                // lift the call and its return out of the list
+                                next[prev[entry]] = next[entry];
+                                if (next[entry] >= 0) {
+                                    prev[next[entry]] = prev[entry];
+                                }
+                                next[prev[ret]] = next[ret];
+                                if (next[ret] >= 0) {
+                                    prev[next[ret]] = prev[ret];
+                                }
+                                entry = next[head];
+                                continue;
+                            }
+                            detBits[id >>> 6] &= ~bit;
+                        }
+                        entry = next[entry];
+                        continue;
+                    }
+                    // The first pending return: now try the indeterminate operations invoked before it.
+                    firstReturn = entry;
+                    infoPhase = true;
+                    ientry = inext[ihead];
                 }
-                int ret = match[entry];
-                if (ret >= 0) {
-                    int id = opOf[entry];
-                    Object nextState = model.step(state, ops[id]);
+                long limit = det[opOf[firstReturn]].completeIndex();
+                if (ientry >= 0 && infoInvoke[ientry] < limit) {
+                    Object nextState = model.step(state, info[ientry]);
                     if (nextState != null) {
-                        long h = bitsHash ^ ConfigCache.zobrist(id);
-                        if (cache.addIfAbsent(bits, id, h, nextState)) {
-                            stackEntry[depth] = entry;
+                        long bit = 1L << ientry;
+                        infoBits[ientry >>> 6] |= bit;
+                        int cid = cache.visit(detBits, detHash, infoBits, nextState);
+                        if (cid >= 0) {
+                            stackEntry[depth] = -(ientry + 1);
                             stackState[depth] = state;
+                            stackId[depth] = cid;
+                            stackReturn[depth] = firstReturn;
                             depth++;
                             state = nextState;
-                            bits[id >>> 6] |= 1L << id;
-                            bitsHash = h;
-                            if (!info[id]) {
-                                linearized++;
+                            inext[iprev[ientry]] = inext[ientry];
+                            if (inext[ientry] >= 0) {
+                                iprev[inext[ientry]] = iprev[ientry];
                             }
-                            // lift the call and its return out of the list
-                            next[prev[entry]] = next[entry];
-                            if (next[entry] >= 0) {
-                                prev[next[entry]] = prev[entry];
-                            }
-                            next[prev[ret]] = next[ret];
-                            if (next[ret] >= 0) {
-                                prev[next[ret]] = prev[ret];
-                            }
+                            infoPhase = false;
                             entry = next[head];
                             continue;
                         }
+                        infoBits[ientry >>> 6] &= ~bit;
                     }
-                    entry = next[entry];
-                } else {
-                    // A return: the operation it ends had to be linearized by now and could not be.
-                    if (entry >= maxProgress) {
-                        if (entry > maxProgress) {
-                            maxProgress = entry;
-                            stuckStates.clear();
-                            statesTruncated = false;
-                            mustSnapshot = true;
-                        }
-                        if (stuckStates.size() < MAX_STATES) {
-                            stuckStates.add(state);
-                        } else if (!stuckStates.contains(state)) {
-                            statesTruncated = true;
-                        }
-                        if (mustSnapshot || depth > snapshotLength) {
-                            mustSnapshot = false;
-                            // copy only what changed since the last snapshot: amortised O(pushes)
-                            if (snapshot.length < depth) {
-                                snapshot = Arrays.copyOf(snapshot, Math.max(depth, snapshot.length * 2));
-                            }
-                            int from = Math.min(lowWater, Math.min(snapshotLength, depth));
-                            System.arraycopy(stackEntry, from, snapshot, from, depth - from);
-                            snapshotLength = depth;
-                            lowWater = depth;
-                        }
+                    ientry = inext[ientry];
+                    continue;
+                }
+
+                // Stuck: the operation that returns at firstReturn cannot be linearized in this configuration.
+                if (firstReturn >= maxProgress) {
+                    if (firstReturn > maxProgress) {
+                        maxProgress = firstReturn;
+                        stuckStates.clear();
+                        statesTruncated = false;
+                        mustSnapshot = true;
                     }
-                    if (depth == 0) {
-                        return failure(maxProgress, snapshot, snapshotLength, stuckStates, statesTruncated,
-                                cache.size());
+                    if (stuckStates.size() < MAX_STATES) {
+                        stuckStates.add(state);
+                    } else if (!stuckStates.contains(state)) {
+                        statesTruncated = true;
                     }
-                    depth--;
-                    if (depth < lowWater) {
+                    if (mustSnapshot || depth > snapshotLength) {
+                        mustSnapshot = false;
+                        // copy only what changed since the last snapshot: amortised O(pushes)
+                        if (snapshot.length < depth) {
+                            snapshot = Arrays.copyOf(snapshot, Math.max(depth, snapshot.length * 2));
+                        }
+                        int from = Math.min(lowWater, Math.min(snapshotLength, depth));
+                        System.arraycopy(stackEntry, from, snapshot, from, depth - from);
+                        snapshotLength = depth;
                         lowWater = depth;
                     }
-                    entry = stackEntry[depth];
-                    state = stackState[depth];
-                    stackState[depth] = null;
-                    int id = opOf[entry];
-                    bits[id >>> 6] &= ~(1L << id);
-                    bitsHash ^= ConfigCache.zobrist(id);
-                    if (!info[id]) {
-                        linearized--;
-                    }
+                }
+                if (depth == 0) {
+                    return failure(maxProgress, snapshot, snapshotLength, stuckStates, statesTruncated,
+                            cache.size());
+                }
+                depth--;
+                if (depth < lowWater) {
+                    lowWater = depth;
+                }
+                cache.finish(stackId[depth]);
+                int code = stackEntry[depth];
+                state = stackState[depth];
+                stackState[depth] = null;
+                if (code >= 0) {
+                    int id = opOf[code];
+                    detBits[id >>> 6] &= ~(1L << id);
+                    detHash ^= ConfigCache.zobrist(id);
                     // unlift: put the return, then the call, back where they were
-                    int r = match[entry];
+                    int r = match[code];
                     if (next[r] >= 0) {
                         prev[next[r]] = r;
                     }
                     next[prev[r]] = r;
-                    if (next[entry] >= 0) {
-                        prev[next[entry]] = entry;
+                    if (next[code] >= 0) {
+                        prev[next[code]] = code;
                     }
-                    next[prev[entry]] = entry;
-                    entry = next[entry];
+                    next[prev[code]] = code;
+                    infoPhase = false;
+                    entry = next[code];
+                } else {
+                    int i = -code - 1;
+                    infoBits[i >>> 6] &= ~(1L << i);
+                    if (inext[i] >= 0) {
+                        iprev[inext[i]] = i;
+                    }
+                    inext[iprev[i]] = i;
+                    infoPhase = true;
+                    firstReturn = stackReturn[depth];
+                    ientry = inext[i];
                 }
             }
             return new Result(true, cache.size(), null, List.of(), List.of(), false, List.of());
@@ -259,23 +313,32 @@ final class PartitionSearch {
         }
     }
 
+    private Operation opAt(int code) {
+        return code >= 0 ? det[opOf[code]] : info[-code - 1];
+    }
+
     private Result failure(int progress, int[] snapshot, int length, Set<Object> states, boolean truncated,
                            long configurations) {
-        int blocked = opOf[progress];
-        boolean[] inPrefix = new boolean[ops.length];
+        Operation blocked = det[opOf[progress]];
+        Set<Operation> inPrefix = new java.util.HashSet<>();
         List<Operation> prefix = new ArrayList<>(length);
         for (int i = 0; i < length; i++) {
-            int id = opOf[snapshot[i]];
-            inPrefix[id] = true;
-            prefix.add(ops[id]);
+            Operation op = opAt(snapshot[i]);
+            inPrefix.add(op);
+            prefix.add(op);
         }
         List<Operation> concurrent = new ArrayList<>();
-        for (int i = 0; i < ops.length; i++) {
-            if (i != blocked && !inPrefix[i] && callOf[i] < progress) {
-                concurrent.add(ops[i]);
+        for (int i = 0; i < det.length; i++) {
+            if (det[i] != blocked && callOf[i] < progress && !inPrefix.contains(det[i])) {
+                concurrent.add(det[i]);
             }
         }
-        return new Result(false, configurations, ops[blocked], prefix, new ArrayList<>(states), truncated,
-                concurrent);
+        for (Operation op : info) {
+            if (op.invokeIndex() < blocked.completeIndex() && !inPrefix.contains(op)) {
+                concurrent.add(op);
+            }
+        }
+        concurrent.sort((a, b) -> Long.compare(a.invokeIndex(), b.invokeIndex()));
+        return new Result(false, configurations, blocked, prefix, new ArrayList<>(states), truncated, concurrent);
     }
 }
