@@ -34,10 +34,13 @@ import picocli.CommandLine.Spec;
  * status: {@value Exit#ERROR} if any file could not be read (or the usage was wrong), else {@value Exit#INVALID} if
  * any history is invalid, else {@value Exit#UNKNOWN} if any verdict is unknown, else {@value Exit#VALID}.
  */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Check recorded histories (JSON Lines or Jepsen EDN) and print a verdict per file.",
-        footer = {"", "Exit status: 0 all valid, 1 some history invalid, 3 none invalid but some unknown,",
-                "2 a file could not be read or the command line is wrong."})
+        footer = {"", "Exit status:",
+                "  0  every history is valid",
+                "  1  some history is invalid",
+                "  2  a file could not be read, or the command line is wrong",
+                "  3  none is invalid but some verdict is unknown (e.g. the time limit ran out)"})
 public final class CheckCommand implements Callable<Integer> {
 
     /** Exit statuses. */
