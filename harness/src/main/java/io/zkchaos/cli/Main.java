@@ -6,7 +6,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code zkchaos} command line. Subcommands: {@code check}. Run {@code ./zkchaos --help} from the repository.
+ * The {@code zkchaos} command line. Subcommands: {@code check} and {@code convert}. Run {@code ./zkchaos --help} from the repository.
  *
  * <p>Usage errors (unknown flag, bad value, unknown model) exit with {@value CheckCommand.Exit#ERROR} and a
  * one-line message naming the problem, followed by a hint to {@code --help}.
@@ -44,6 +44,7 @@ public final class Main implements Runnable {
     public static CommandLine commandLine(CheckerRegistry registry, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Main());
         cl.addSubcommand("check", new CheckCommand(registry));
+        cl.addSubcommand("convert", new ConvertCommand());
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
