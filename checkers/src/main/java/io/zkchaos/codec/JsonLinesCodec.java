@@ -20,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +98,10 @@ public final class JsonLinesCodec {
                 Map<String, Object> fields = (Map<String, Object>) plain(node);
                 decoder.add(fields, number);
             }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            // The decoder reads ahead, so only a lower bound of the line is known.
+            throw new MalformedHistoryException(source + ": not UTF-8 text (somewhere after line " + lines.number()
+                    + ")", -1, e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + source + ": " + e.getMessage(), e);
         }
@@ -132,8 +135,7 @@ public final class JsonLinesCodec {
         }
         if (node.isObject()) {
             Map<String, Object> map = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
                 map.put(e.getKey(), plain(e.getValue()));
             }
             return Collections.unmodifiableMap(map);

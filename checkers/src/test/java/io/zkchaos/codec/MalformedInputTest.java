@@ -143,6 +143,10 @@ class MalformedInputTest {
         Files.write(p, new byte[] {'[', (byte) 0xff, (byte) 0xfe, ']'});
         assertThatThrownBy(() -> HistoryFiles.read(p)).isInstanceOf(MalformedHistoryException.class)
                 .hasMessage(p + ": not UTF-8 text");
+        Path jsonl = dir.resolve("bin.jsonl");
+        Files.write(jsonl, new byte[] {'{', '}', '\n', '{', '"', (byte) 0xc3, (byte) 0x28, '"', '}', '\n'});
+        assertThatThrownBy(() -> HistoryFiles.read(jsonl)).isInstanceOf(MalformedHistoryException.class)
+                .hasMessage(jsonl + ": not UTF-8 text (somewhere after line 0)");
         Path missing = dir.resolve("nope.jsonl");
         assertThatThrownBy(() -> HistoryFiles.read(missing)).isInstanceOf(MalformedHistoryException.class)
                 .hasMessage(missing + ": no such file");

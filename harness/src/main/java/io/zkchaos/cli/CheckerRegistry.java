@@ -1,0 +1,89 @@
+package io.zkchaos.cli;
+
+import io.zkchaos.check.Checker;
+import io.zkchaos.linear.LinearizabilityChecker;
+import io.zkchaos.model.Model;
+import io.zkchaos.model.Models;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The checkers the {@code check} command can run, by name ({@code --checker NAME}). A new checker is one
+ * {@link #register} call with a factory from the command's options; the command itself does not change.
+ */
+public final class CheckerRegistry {
+
+    /**
+     * What the command line says about the check, for a factory to use or ignore.
+     *
+     * @param model     the {@code --model} name, or null if not given
+     * @param init      the {@code --init} value as plain data (null for nil or not given)
+     * @param timeLimit the {@code --time-limit}, or null for none
+     */
+    public record Options(String model, Object init, Duration timeLimit) {
+    }
+
+    /** Builds a checker from the options. */
+    @FunctionalInterface
+    public interface Factory {
+        /** @throws IllegalArgumentException for options this checker cannot use; the message is shown as is */
+        Checker create(Options options);
+    }
+
+    private final Map<String, Factory> factories = new LinkedHashMap<>();
+    private final Map<String, String> descriptions = new LinkedHashMap<>();
+
+    /** The built-in checkers. */
+    public static CheckerRegistry standard() {
+        CheckerRegistry r = new CheckerRegistry();
+        r.register("linearizable", "linearizability against --model (Porcupine-style WGL search, per key)",
+                CheckerRegistry::linearizable);
+        return r;
+    }
+
+    private static Checker linearizable(Options o) {
+        if (o.model() == null) {
+            throw new IllegalArgumentException("the linearizable checker needs --model; known models: "
+                    + String.join(", ", Models.names()));
+        }
+        Model<?> model = Models.byName(o.model(), o.init());
+        return LinearizabilityChecker.builder(model).timeLimit(o.timeLimit()).build();
+    }
+
+    /** Adds (or replaces) the checker called {@code name}. */
+    public CheckerRegistry register(String name, String description, Factory factory) {
+        factories.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(factory, "factory"));
+        descriptions.put(name, description);
+        return this;
+    }
+
+    /** The registered names, in registration order. */
+    public Set<String> names() {
+        return Collections.unmodifiableSet(factories.keySet());
+    }
+
+    /** One line per checker: name and description. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        descriptions.forEach((n, d) -> sb.append("  ").append(n).append(": ").append(d).append('\n'));
+        return sb.toString();
+    }
+
+    /**
+     * Builds the checker called {@code name}.
+     *
+     * @throws IllegalArgumentException for an unknown name (listing the known ones) or options it cannot use
+     */
+    public Checker create(String name, Options options) {
+        Factory f = factories.get(name);
+        if (f == null) {
+            throw new IllegalArgumentException("unknown checker '" + name + "'; known checkers: "
+                    + String.join(", ", names()));
+        }
+        return f.create(options);
+    }
+}
