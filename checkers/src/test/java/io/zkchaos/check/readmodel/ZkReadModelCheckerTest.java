@@ -73,7 +73,7 @@ class ZkReadModelCheckerTest {
                 .build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(r.parts().get(0).validity()).isEqualTo(Validity.VALID);
-        assertThat(r.summary()).startsWith("1 plain read(s) break ZooKeeper's guarantees: process 3 read 2 from key "
+        assertThat(r.summary()).startsWith("1 read(s) break ZooKeeper's guarantees: process 3 read 2 from key "
                 + "x at index 11, older than 3 which the same session had already seen at index 9.");
     }
 
