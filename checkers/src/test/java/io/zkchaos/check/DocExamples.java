@@ -84,6 +84,16 @@ public final class DocExamples {
                 .invoke(1, "write", "x", 2L, 20).ok(1, null, 30)
                 .invoke(3, "sync-read", "x", null, 70).ok(3, 1L, 71)
                 .build(), details);
+        show("zk-read-model", Map.of(), new HistoryBuilder()
+                .invoke(1, "write", "x", 1L, 0).ok(1, null, 10)
+                .invoke(2, "sync-read", "x", null, 20).ok(2, null, 21)
+                .build(), details);
+        show("fenced-writes", Map.of(), new HistoryBuilder()
+                .invoke(1, "fenced-write", map("token", 1L, "value", "a"), 0).ok(1, null, 1)
+                .invoke(2, "fenced-write", map("token", 2L, "value", "b"), 2).ok(2, null, 3)
+                .invoke(1, "fenced-write", map("token", 1L, "value", "c"), 4).fail(1, 5)
+                .okOp(9, "read", null, List.of(map("token", 1L, "value", "a"), map("token", 1L, "value", "c")), 6)
+                .build(), details);
         // log-prefix
         long e1 = 1L << 32;
         show("log-prefix", Map.of(), new HistoryBuilder()

@@ -148,8 +148,18 @@ public final class SingleLeaderChecker implements Checker {
             }
             s.append(". ");
         } else if (validity == Validity.UNKNOWN) {
-            s.append("Undecided: a heal too close to the end of the history to judge the failover bound, "
-                    + "or no times to measure with. ");
+            List<String> why = new ArrayList<>();
+            for (Failover f : r.failovers()) {
+                if (f.withinBound() == null) {
+                    why.add(f.triggerNanos() < 0 ? "the heal at index " + f.triggerIndex() + " has no time"
+                            : "no leader after the heal at index " + f.triggerIndex() + " before the history ended, "
+                              + "less than the bound " + Values.human(r.failoverBoundNanos()) + " later");
+                }
+            }
+            if (r.maxOverlapNanos() >= 0 && r.overlaps().stream().anyMatch(o -> o.lengthNanos() < 0)) {
+                why.add("overlaps without times cannot be held to max-overlap");
+            }
+            s.append("Undecided: ").append(String.join("; ", why)).append(". ");
         }
         s.append(r.intervals().size()).append(" leadership(s), ").append(r.failovers().size())
                 .append(" heal(s)");

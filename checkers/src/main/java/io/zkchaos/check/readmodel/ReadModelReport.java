@@ -11,7 +11,8 @@ import java.util.List;
  * @param syncReads     ok sync-reads, checked as linearizable with the writes
  * @param writes        writes and cas that did not fail
  * @param staleReads    stale plain reads: allowed by ZooKeeper's guarantees, failures only when strict
- * @param violations    plain reads ZooKeeper forbids (backwards in a session, never written, from the future)
+ * @param violations    reads ZooKeeper forbids (plain reads backwards in a session, never written, from the future;
+ *                      a sync-read of the initial null after an acknowledged write)
  */
 public record ReadModelReport(boolean strict, int plainReads, int syncReads, int writes, List<StaleRead> staleReads,
                              List<ReadViolation> violations) {

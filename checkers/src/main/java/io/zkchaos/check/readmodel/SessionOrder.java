@@ -5,6 +5,7 @@ import io.zkchaos.history.History;
 import io.zkchaos.history.Operation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
@@ -41,6 +42,8 @@ final class SessionOrder {
         final List<Long> precedesInvokedAfter = new ArrayList<>();
         int pos;
         BitSet reach;
+        W firstAckAfter;
+        boolean firstAckAfterKnown;
 
         W(Operation op, Object value, long invokeIndex, long ackIndex) {
             this.op = op;
@@ -97,6 +100,22 @@ final class SessionOrder {
             return lo;
         }
 
+        /** Of the writes after {@code w} (per the derived facts), the one acknowledged first, or null. */
+        W firstAcknowledgedAfter(W w) {
+            if (!w.firstAckAfterKnown) {
+                BitSet r = reach(w);
+                for (int i = r.nextSetBit(0); i >= 0; i = r.nextSetBit(i + 1)) {
+                    W b = writes.get(i);
+                    if (b != w && b.op != null && b.ackIndex != Long.MAX_VALUE
+                            && (w.firstAckAfter == null || b.ackIndex < w.firstAckAfter.ackIndex)) {
+                        w.firstAckAfter = b;
+                    }
+                }
+                w.firstAckAfterKnown = true;
+            }
+            return w.firstAckAfter;
+        }
+
         /** Whether {@code a} took effect before {@code b} in every linearization (per the derived facts). */
         boolean before(W a, W b) {
             return a != b && reach(a).get(b.pos);
@@ -107,15 +126,18 @@ final class SessionOrder {
                 return from.reach;
             }
             BitSet seen = new BitSet(writes.size());
+            // Real-time successors form suffixes of the invoke order; positions from 'covered' on are all seen,
+            // so each suffix costs only its not yet covered part and a search stays linear in the writes.
+            int[] covered = {writes.size()};
             Deque<W> todo = new ArrayDeque<>();
             todo.push(from);
             while (!todo.isEmpty()) {
                 W x = todo.pop();
                 if (x.ackIndex != Long.MAX_VALUE) {
-                    visitSuffix(firstInvokedAfter(x.ackIndex), seen, todo);
+                    visitSuffix(firstInvokedAfter(x.ackIndex), seen, covered, todo);
                 }
                 for (long threshold : x.precedesInvokedAfter) {
-                    visitSuffix(firstInvokedAfter(threshold), seen, todo);
+                    visitSuffix(firstInvokedAfter(threshold), seen, covered, todo);
                 }
                 for (W y : x.after) {
                     if (!seen.get(y.pos)) {
@@ -128,11 +150,31 @@ final class SessionOrder {
             return seen;
         }
 
-        private void visitSuffix(int start, BitSet seen, Deque<W> todo) {
-            for (int i = seen.nextClearBit(start); i < writes.size(); i = seen.nextClearBit(i + 1)) {
-                seen.set(i);
-                todo.push(writes.get(i));
+        /**
+         * Marks every write from position {@code start} on as reached. Only writes with order facts of their own
+         * (cas successors, sync-read thresholds) need visiting: a plain write in the suffix was invoked after the
+         * suffix began, so its own real-time successors are already inside it.
+         */
+        private void visitSuffix(int start, BitSet seen, int[] covered, Deque<W> todo) {
+            if (start >= covered[0]) {
+                return;
             }
+            int from = Arrays.binarySearch(special, start);
+            for (int i = from >= 0 ? from : -from - 1; i < special.length && special[i] < covered[0]; i++) {
+                if (!seen.get(special[i])) {
+                    todo.push(writes.get(special[i]));
+                }
+            }
+            seen.set(start, covered[0]);
+            covered[0] = start;
+        }
+
+        /** Positions of the writes with order facts beyond real time, sorted; set once the facts are all in. */
+        int[] special = new int[0];
+
+        void sealFacts() {
+            special = writes.stream().filter(w -> !w.after.isEmpty() || !w.precedesInvokedAfter.isEmpty())
+                    .mapToInt(w -> w.pos).sorted().toArray();
         }
     }
 
@@ -159,6 +201,7 @@ final class SessionOrder {
             k.add(new W(op, value, op.invokeIndex(), op.isOk() ? op.completeIndex() : Long.MAX_VALUE), op);
         }
         keys.values().forEach(Key::seal);
+        List<ReadViolation> violations = new ArrayList<>();
         // order facts from cas and sync-reads
         for (Operation op : history.operations()) {
             if (op.f().equals("cas") && !op.isFail()) {
@@ -174,6 +217,21 @@ final class SessionOrder {
                 if (read == null) {
                     continue; // a value never written: the linearizability half reports it
                 }
+                if (read.op == null) {
+                    // The initial value comes first anyway. A sync-read of it after an acknowledged write is not
+                    // linearizable, but a cas-register model (like Knossos's) lets a nil read match any state, so
+                    // when init is null it is reported here; ordering facts drawn from it would be contradictory.
+                    W acked = k.writes.stream().filter(w -> w.op != null && w.ackIndex < op.invokeIndex())
+                            .findFirst().orElse(null);
+                    if (acked != null && init == null) {
+                        violations.add(new ReadViolation("stale-sync-read", k.key, op.process(), op.completeIndex(),
+                                null, acked.value, acked.ackIndex, "process " + op.process() + " sync-read the "
+                                + "initial value null from " + (k.key == null ? "the register" : "key " + k.key)
+                                + " at index " + op.completeIndex() + ", though " + acked.value + " had been "
+                                + "acknowledged at index " + acked.ackIndex));
+                    }
+                    continue;
+                }
                 for (W w : k.writes) {
                     if (w != read && w.ackIndex < op.invokeIndex()) {
                         w.after.add(read);
@@ -182,10 +240,10 @@ final class SessionOrder {
                 read.precedesInvokedAfter.add(op.completeIndex());
             }
         }
+        keys.values().forEach(Key::sealFacts);
         // sessions, in program order
         Map<Integer, Map<String, List<Seen>>> seenBy = new HashMap<>();
         List<StaleRead> stale = new ArrayList<>();
-        List<ReadViolation> violations = new ArrayList<>();
         for (Operation op : history.operations()) {
             if (!op.isOk()) {
                 continue;
@@ -199,24 +257,14 @@ final class SessionOrder {
             switch (op.f()) {
                 case "read" -> {
                     plainReads++;
-                    W w = plainRead(op, k, seen, stale, violations);
-                    if (w != null) {
-                        seen.add(new Seen(w, op.completeIndex()));
-                    }
+                    observe(k, seen, plainRead(op, k, seen, stale, violations), op.completeIndex());
                 }
-                case "sync-read" -> {
-                    W w = k.byValue.get(Values.normalise(op.output()));
-                    if (w != null) {
-                        seen.add(new Seen(w, op.completeIndex()));
-                    }
-                }
-                case "write" -> seen.add(new Seen(k.byValue.get(written(op)), op.completeIndex()));
+                case "sync-read" -> observe(k, seen, k.byValue.get(Values.normalise(op.output())), op.completeIndex());
+                case "write" -> observe(k, seen, k.byValue.get(written(op)), op.completeIndex());
                 case "cas" -> {
-                    W expected = k.byValue.get(Values.normalise(((List<?>) op.input()).get(0)));
-                    if (expected != null) {
-                        seen.add(new Seen(expected, op.completeIndex()));
-                    }
-                    seen.add(new Seen(k.byValue.get(written(op)), op.completeIndex()));
+                    observe(k, seen, k.byValue.get(Values.normalise(((List<?>) op.input()).get(0))),
+                            op.completeIndex());
+                    observe(k, seen, k.byValue.get(written(op)), op.completeIndex());
                 }
                 default -> {
                 }
@@ -227,6 +275,23 @@ final class SessionOrder {
 
     /** A write a session has observed (read, or written itself), and where. */
     private record Seen(W write, long index) {
+    }
+
+    /**
+     * Adds {@code w} to a session's observed writes, keeping only the latest ones: a write known to come before
+     * another observed write adds nothing to "never read older than what you have seen".
+     */
+    private static void observe(Key k, List<Seen> seen, W w, long index) {
+        if (w == null) {
+            return;
+        }
+        for (Seen s : seen) {
+            if (s.write() == w || k.before(w, s.write())) {
+                return;
+            }
+        }
+        seen.removeIf(s -> k.before(s.write(), w));
+        seen.add(new Seen(w, index));
     }
 
     private static W plainRead(Operation op, Key k, List<Seen> seen, List<StaleRead> stale,
@@ -256,13 +321,8 @@ final class SessionOrder {
                 return w;
             }
         }
-        W newer = null;
-        for (W b : k.writes) {
-            if (b.ackIndex < op.invokeIndex() && k.before(w, b) && (newer == null || b.ackIndex < newer.ackIndex)) {
-                newer = b;
-            }
-        }
-        if (newer != null) {
+        W newer = k.firstAcknowledgedAfter(w);
+        if (newer != null && newer.ackIndex < op.invokeIndex()) {
             long staleness = op.invokeTime() >= 0 && newer.op.completeTime() >= 0
                     ? op.invokeTime() - newer.op.completeTime() : -1;
             stale.add(new StaleRead(k.key, op.process(), op.invokeIndex(), v, newer.value, newer.ackIndex, staleness,

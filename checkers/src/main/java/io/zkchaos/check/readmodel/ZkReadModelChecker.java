@@ -91,7 +91,7 @@ public final class ZkReadModelChecker implements Checker {
             s.append("writes, cas and sync-reads (a sync-read shows as read): ").append(lin.summary()).append(' ');
         }
         if (!sessions.violations().isEmpty()) {
-            s.append(sessions.violations().size()).append(" plain read(s) break ZooKeeper's guarantees: ");
+            s.append(sessions.violations().size()).append(" read(s) break ZooKeeper's guarantees: ");
             sessions.violations().stream().limit(3).forEach(v -> s.append(v.explanation()).append("; "));
             s.setLength(s.length() - 2);
             s.append(sessions.violations().size() > 3 ? "; ... " : ". ");

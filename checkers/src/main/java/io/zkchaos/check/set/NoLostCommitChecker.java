@@ -46,6 +46,7 @@ public final class NoLostCommitChecker implements Checker {
         Map<String, Operation> finalReads = new LinkedHashMap<>();
         Map<Operation, Set<Object>> readValues = new HashMap<>();
         List<Operation> reads = new ArrayList<>();
+        List<String> unreadErrors = new ArrayList<>();
         for (Operation op : history.operations()) {
             if (op.f().equals("add") || op.f().equals("append")) {
                 Object v = Values.normalise(op.input());
@@ -57,6 +58,10 @@ public final class NoLostCommitChecker implements Checker {
                     firstInfo.putIfAbsent(v, op);
                     maybe.add(v);
                 }
+            } else if (op.f().equals("read") && !op.isOk()) {
+                unreadErrors.add("read by process " + op.process() + " at index " + op.invokeIndex() + " ended "
+                        + op.outcome().name().toLowerCase(java.util.Locale.ROOT)
+                        + (op.error() == null ? "" : ": " + op.error()));
             } else if (op.f().equals("read") && op.isOk()) {
                 String source;
                 List<?> values;
@@ -129,7 +134,7 @@ public final class NoLostCommitChecker implements Checker {
         }
         int indeterminate = (int) firstInfo.keySet().stream().filter(v -> !acked.containsKey(v)).count();
         SetReport report = new SetReport(attempted.size(), acked.size(), indeterminate, finals, lost, unexpected,
-                infoPresent, infoAbsent, notCovered);
+                infoPresent, infoAbsent, notCovered, List.copyOf(unreadErrors));
         Validity validity = !lost.isEmpty() || !unexpected.isEmpty() ? Validity.INVALID
                 : finals.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(name(), validity, summary(validity, report), report);
@@ -168,6 +173,11 @@ public final class NoLostCommitChecker implements Checker {
                 .append(" absent)");
         if (r.notCovered() > 0) {
             s.append("; ").append(r.notCovered()).append(" acknowledged after every final read began, not checked");
+        }
+        if (!r.unreadErrors().isEmpty()) {
+            s.append("; ").append(r.unreadErrors().size()).append(" read(s) did not complete (")
+                    .append(r.unreadErrors().get(0)).append(r.unreadErrors().size() > 1 ? "; ..." : "")
+                    .append("): servers not read cannot be judged");
         }
         s.append('.');
         return s.toString();

@@ -14,8 +14,10 @@ import java.util.List;
  * @param infoPresent    indeterminate adds present in at least one final read
  * @param infoAbsent     indeterminate adds absent from every final read
  * @param notCovered     acknowledged adds that no final read began after (nothing to check them against)
+ * @param unreadErrors   the errors of reads that did not complete ok (e.g. a server that could not be reached at
+ *                       the end: values lost only there cannot be judged)
  */
 public record SetReport(int attempted, int acknowledged, int indeterminate, List<FinalRead> finalReads,
                         List<LostValue> lost, List<UnexpectedValue> unexpected, int infoPresent, int infoAbsent,
-                        int notCovered) {
+                        int notCovered, List<String> unreadErrors) {
 }

@@ -167,6 +167,8 @@ class SingleLeaderCheckerTest {
         History shortRun = b.build();
         CheckResult unknown = new SingleLeaderChecker(null, Duration.ofSeconds(1)).check(shortRun);
         assertThat(unknown.validity()).isEqualTo(Validity.UNKNOWN);
+        assertThat(unknown.summary()).startsWith("Undecided: no leader after the heal at index 7 before the history "
+                + "ended, less than the bound 1.000 s later.");
         History longRun = b.info(2, 5_000).build();
         CheckResult r = new SingleLeaderChecker(null, Duration.ofSeconds(1)).check(longRun);
         assertThat(r.validity()).isEqualTo(Validity.INVALID);

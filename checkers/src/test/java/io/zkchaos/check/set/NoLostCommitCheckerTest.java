@@ -88,6 +88,19 @@ class NoLostCommitCheckerTest {
     }
 
     @Test
+    void aServerThatCouldNotBeReadIsNamedNotJudged() {
+        CheckResult r = checker.check(adds()
+                .okOp(9, "read", null, map("node", "n1", "values", List.of(1L, 2L)), 100)
+                .invoke(10, "read", null, 101).info(10, 102)
+                .build());
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        assertThat(((SetReport) r.details()).unreadErrors()).containsExactly("read by process 10 at index 12 ended "
+                + "info: timeout");
+        assertThat(r.summary()).endsWith("1 read(s) did not complete (read by process 10 at index 12 ended info: "
+                + "timeout): servers not read cannot be judged.");
+    }
+
+    @Test
     void noReadAtAllIsUnknown() {
         CheckResult r = checker.check(adds().build());
         assertThat(r.validity()).isEqualTo(Validity.UNKNOWN);
