@@ -115,12 +115,12 @@ final class Connection {
                 upstreamConnected = true;
             }
             if (key == clientKey && key.isReadable() && up.wantsRead()) {
-                if (!up.read(client, scratch, now)) {
+                if (!up.read(client, upstreamConnected ? upstream : null, scratch, now)) {
                     return;
                 }
             }
             if (key == upstreamKey && upstreamConnected && key.isReadable() && down.wantsRead()) {
-                if (!down.read(upstream, scratch, now)) {
+                if (!down.read(upstream, client, scratch, now)) {
                     return;
                 }
             }

@@ -118,9 +118,10 @@ final class Pipe {
     /**
      * Reads what the source has (bounded by the free queue space) and admits it.
      *
+     * @param sink where the bytes go, or null while the upstream is not connected
      * @return false when the connection was closed while doing so
      */
-    boolean read(SocketChannel source, ByteBuffer scratch, long now) throws IOException {
+    boolean read(SocketChannel source, SocketChannel sink, ByteBuffer scratch, long now) throws IOException {
         scratch.clear();
         scratch.limit((int) Math.min(scratch.capacity(), maxQueued - queuedBytes));
         int n = source.read(scratch);
@@ -132,11 +133,19 @@ final class Pipe {
             return true;
         }
         scratch.flip();
-        byte[] bytes = new byte[n];
+        tap(scratch);
+        if (stages.isEmpty() && queue.isEmpty() && sink != null) {
+            // Fast path, no toxic and nothing waiting: write straight from the read buffer, queue only the rest.
+            int before = scratch.remaining();
+            sink.write(scratch);
+            connection.link().countDelivered(stream, before - scratch.remaining());
+            if (!scratch.hasRemaining()) {
+                return true;
+            }
+        }
+        byte[] bytes = new byte[scratch.remaining()];
         scratch.get(bytes);
-        ByteBuffer data = ByteBuffer.wrap(bytes);
-        tap(data);
-        admit(new Chunk(data, now), now);
+        admit(new Chunk(ByteBuffer.wrap(bytes), now), now);
         return !connection.isClosed();
     }
 
