@@ -107,6 +107,11 @@ final class Pipe {
         return wantWrite;
     }
 
+    /** Whether the source sent EOF (queued bytes may still be waiting). */
+    boolean sourceEnded() {
+        return sourceEof;
+    }
+
     boolean finished() {
         return sourceEof && queue.isEmpty();
     }
