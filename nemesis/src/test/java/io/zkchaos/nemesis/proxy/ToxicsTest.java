@@ -244,11 +244,12 @@ class ToxicsTest {
         AtomicLong closed = new AtomicLong();
         link.setTap(new StreamTap() {
             @Override
-            public void onBytes(String name, long connectionId, Stream stream, ByteBuffer bytes) {
+            public void onBytes(TapContext context, ByteBuffer bytes) {
                 assertThat(bytes.isReadOnly()).isTrue();
+                assertThat(context.link()).isEqualTo("echo");
                 byte[] b = new byte[bytes.remaining()];
                 bytes.get(b);
-                (stream == Stream.UPSTREAM ? up : down).write(b, 0, b.length);
+                (context.stream() == Stream.UPSTREAM ? up : down).write(b, 0, b.length);
             }
 
             @Override
