@@ -58,13 +58,25 @@ class TapHaltTest {
         });
     }
 
-    /** Reads what arrives until the bound passes quietly, EOF, or a reset; returns it as text. */
-    static String readFor(Socket s, Duration quiet) throws IOException {
-        s.setSoTimeout((int) quiet.toMillis());
+    /**
+     * Reads until {@code expected} bytes came (bounded: 5 s), then for {@code quiet} more to catch any extra byte;
+     * stops early at EOF. Returns what arrived as text.
+     */
+    static String read(Socket s, int expected, Duration quiet) throws IOException {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         InputStream in = s.getInputStream();
         byte[] buf = new byte[1024];
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         try {
+            while (got.size() < expected && System.nanoTime() < deadline) {
+                s.setSoTimeout(Math.max(1, (int) ((deadline - System.nanoTime()) / 1_000_000)));
+                int n = in.read(buf);
+                if (n < 0) {
+                    return got.toString(StandardCharsets.US_ASCII);
+                }
+                got.write(buf, 0, n);
+            }
+            s.setSoTimeout((int) quiet.toMillis());
             int n;
             while ((n = in.read(buf)) >= 0) {
                 got.write(buf, 0, n);
@@ -81,16 +93,16 @@ class TapHaltTest {
         link.addToxic(Toxic.latency("l", Stream.DOWNSTREAM, 5, 0)); // halts and toxics compose
         try (Socket s = connect(link.listenAddress())) {
             s.getOutputStream().write("AAAA|BBBB".getBytes(StandardCharsets.US_ASCII));
-            assertThat(readFor(s, Duration.ofMillis(400))).isEqualTo("AAAA|");
+            assertThat(read(s, 5, Duration.ofMillis(300))).isEqualTo("AAAA|");
             s.getOutputStream().write("CCCC".getBytes(StandardCharsets.US_ASCII));
-            assertThat(readFor(s, Duration.ofMillis(300))).as("still held").isEmpty();
+            assertThat(read(s, 0, Duration.ofMillis(300))).as("still held").isEmpty();
             assertThat(echo.received.get()).isEqualTo(5);
 
             link.setTap(null);
             link.releaseStalls();
-            assertThat(readFor(s, Duration.ofMillis(400))).isEqualTo("BBBBCCCC");
+            assertThat(read(s, 8, Duration.ofMillis(200))).isEqualTo("BBBBCCCC");
             s.getOutputStream().write("D".getBytes(StandardCharsets.US_ASCII));
-            assertThat(readFor(s, Duration.ofMillis(300))).isEqualTo("D");
+            assertThat(read(s, 1, Duration.ofMillis(100))).isEqualTo("D");
         }
     }
 
@@ -129,7 +141,7 @@ class TapHaltTest {
         });
         try (Socket s = connect(link.listenAddress())) {
             s.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
-            assertThat(readFor(s, Duration.ofMillis(400))).isEqualTo("hello");
+            assertThat(read(s, 5, Duration.ofMillis(100))).isEqualTo("hello");
         }
     }
 }

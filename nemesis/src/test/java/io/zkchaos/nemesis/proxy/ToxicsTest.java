@@ -64,12 +64,13 @@ class ToxicsTest {
     void latencyDelaysEachStreamByAtLeastItsValue() throws Exception {
         try (Socket s = connect(link.listenAddress())) {
             assertEchoes(s);
-            link.addToxic(Toxic.latency("up", Stream.UPSTREAM, 100, 0));
-            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(100);
+            link.addToxic(Toxic.latency("up", Stream.UPSTREAM, 200, 0));
+            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(200);
             link.addToxic(Toxic.latency("down", Stream.DOWNSTREAM, 150, 0));
-            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(250);
+            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(350);
             link.heal();
-            assertThat(pingMillis(s)).as("healed: no added delay").isLessThan(100);
+            // A loose upper bound, only to show the delay is gone (a healthy loopback ping takes well under 1 ms).
+            assertThat(pingMillis(s)).as("healed: no added delay").isLessThan(200);
         }
     }
 
