@@ -180,6 +180,22 @@ public final class ProxyLink implements Link {
         this.tap = newTap;
     }
 
+    /**
+     * Releases every stream a tap stalled ({@link TapContext.Halt#STALL}) on this link: the held bytes flow on in
+     * order, and reading resumes.
+     */
+    public void releaseStalls() {
+        proxy.onLoop(() -> {
+            long now = System.nanoTime();
+            for (Connection c : new ArrayList<>(connections)) {
+                c.up.releaseStall(now);
+                c.down.releaseStall(now);
+                c.pump();
+            }
+            return null;
+        });
+    }
+
     StreamTap tap() {
         return tap;
     }
