@@ -201,6 +201,14 @@ public final class LocalCluster implements Cluster {
         return a.getHostString() + ":" + a.getPort();
     }
 
+    /**
+     * A connect string naming the node's own client port, bypassing the fault network: for the harness's own
+     * reads (final state, comparisons), never for workload clients.
+     */
+    public String directConnectString(String node) {
+        return hostPort(layout(node).clientAddress());
+    }
+
     @Override
     public NodeState state(String node) {
         return process(node).state();
