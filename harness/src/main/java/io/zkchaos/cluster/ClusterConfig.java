@@ -36,6 +36,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param startTimeout       how long {@code start()} waits for a quorum to serve
  * @param serverJvmOptions   JVM options of every server process
  * @param extraServerConfig  extra {@code zoo.cfg} settings, added after (and overriding) the generated ones
+ * @param seed               seeds every random choice of the cluster (the fault proxy's toxics)
  */
 public record ClusterConfig(
         int nodes,
@@ -51,7 +52,8 @@ public record ClusterConfig(
         boolean proxied,
         Duration startTimeout,
         List<String> serverJvmOptions,
-        Map<String, String> extraServerConfig) {
+        Map<String, String> extraServerConfig,
+        long seed) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
@@ -104,6 +106,7 @@ public record ClusterConfig(
         private List<String> serverJvmOptions = List.of("-Xmx128m", "-Xms32m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Xss512k");
         private Map<String, String> extraServerConfig = new TreeMap<>();
+        private long seed;
 
         protected abstract B self();
 
@@ -180,6 +183,11 @@ public record ClusterConfig(
             return self();
         }
 
+        public B seed(long s) {
+            this.seed = s;
+            return self();
+        }
+
         /**
          * Validates and builds.
          *
@@ -237,7 +245,7 @@ public record ClusterConfig(
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig);
+                    serverJvmOptions, extraServerConfig, seed);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -1,11 +1,16 @@
 package io.zkchaos.cluster.local;
 
 import io.zkchaos.cluster.ClusterNetwork;
+import io.zkchaos.nemesis.net.CutMode;
+import io.zkchaos.nemesis.net.Link;
 import java.net.InetSocketAddress;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** Direct links (no proxy): nodes and clients reach servers at their own addresses; nothing can be cut. */
 final class DirectNetwork implements ClusterNetwork, PeerRouting {
@@ -32,7 +37,17 @@ final class DirectNetwork implements ClusterNetwork, PeerRouting {
     }
 
     private static UnsupportedOperationException direct() {
-        return new UnsupportedOperationException("links are direct (ClusterConfig.proxied=false): nothing to cut");
+        return new UnsupportedOperationException("links are direct (ClusterConfig.proxied=false): no fault network");
+    }
+
+    @Override
+    public CutMode cutMode() {
+        return CutMode.REFUSE;
+    }
+
+    @Override
+    public void cutMode(CutMode mode) {
+        throw direct();
     }
 
     @Override
@@ -51,6 +66,13 @@ final class DirectNetwork implements ClusterNetwork, PeerRouting {
     }
 
     @Override
+    public SortedMap<String, SortedSet<String>> grudge() {
+        SortedMap<String, SortedSet<String>> g = new TreeMap<>();
+        nodes.forEach(n -> g.put(n.name(), new TreeSet<>()));
+        return g;
+    }
+
+    @Override
     public void cutClient(String node) {
         throw direct();
     }
@@ -66,7 +88,17 @@ final class DirectNetwork implements ClusterNetwork, PeerRouting {
     }
 
     @Override
-    public Set<Set<String>> cutPairs() {
-        return Set.of();
+    public Link clientLink(String node) {
+        throw direct();
+    }
+
+    @Override
+    public List<Link> peerLinks(String from, String to) {
+        throw direct();
+    }
+
+    @Override
+    public List<Link> allLinks() {
+        return List.of();
     }
 }

@@ -7,6 +7,7 @@ import io.zkchaos.cluster.ClusterNotReadyException;
 import io.zkchaos.cluster.NodeState;
 import io.zkchaos.cluster.NodeStatus;
 import io.zkchaos.cluster.NodeStatus.Mode;
+import io.zkchaos.nemesis.proxy.FaultProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -112,12 +113,17 @@ public final class LocalCluster implements Cluster {
             layouts.add(new NodeLayout("n" + i, i, address, ports.freeOn(List.of(address)),
                     ports.freeOn(peerAddresses), ports.freeOn(peerAddresses), run.resolve("n" + i)));
         }
+        ClusterNetwork network;
+        PeerRouting routing;
         if (config.proxied()) {
-            throw new UnsupportedOperationException("proxied links: not wired yet");
+            ProxyNetwork proxied = new ProxyNetwork(new FaultProxy(config.seed()), layouts, addresses);
+            network = proxied;
+            routing = proxied;
+        } else {
+            DirectNetwork direct = new DirectNetwork(layouts);
+            network = direct;
+            routing = direct;
         }
-        DirectNetwork direct = new DirectNetwork(layouts);
-        ClusterNetwork network = direct;
-        PeerRouting routing = direct;
 
         Map<String, ServerProcess> processes = new LinkedHashMap<>();
         for (NodeLayout n : layouts) {
@@ -193,6 +199,14 @@ public final class LocalCluster implements Cluster {
 
     private static String hostPort(InetSocketAddress a) {
         return a.getHostString() + ":" + a.getPort();
+    }
+
+    /**
+     * A connect string naming the node's own client port, bypassing the fault network: for the harness's own
+     * reads (final state, comparisons), never for workload clients.
+     */
+    public String directConnectString(String node) {
+        return hostPort(layout(node).clientAddress());
     }
 
     @Override
@@ -325,6 +339,16 @@ public final class LocalCluster implements Cluster {
     @Override
     public Path runDirectory() {
         return config.runDirectory();
+    }
+
+    /** Where each node lives (addresses, ports, directory). */
+    List<NodeLayout> layouts() {
+        return layouts;
+    }
+
+    /** Every proxy listen address (empty with direct links), e.g. to check none is left bound after close. */
+    public List<InetSocketAddress> proxyListenAddresses() {
+        return network instanceof ProxyNetwork p ? p.listenAddresses() : List.of();
     }
 
     /** The last lines of a node's log. */

@@ -32,9 +32,10 @@ import org.eclipse.aether.util.filter.DependencyFilterUtils;
  * (Maven Resolver, the library inside Maven itself), so that the harness tests the version users deploy.
  *
  * <p>The ZooKeeper POM marks some jars the server needs at run time as {@code provided} (metrics-core, snappy-java:
- * without them the server dies with {@code NoClassDefFoundError}). So the resolver reads the POM's own dependency
- * list and takes its {@code provided} dependencies too, at the versions the POM manages; {@code test} and optional
- * dependencies are left out.
+ * without them the server dies with {@code NoClassDefFoundError}) and its logging backend (logback-classic) as
+ * optional. So the resolver reads the POM's own dependency list and takes every dependency but {@code test} and
+ * {@code system} ones, optional and {@code provided} included, at the versions the POM manages — about what the
+ * binary distribution's {@code lib/} holds.
  *
  * <p>Resolved class paths are cached per resolver instance. Thread-safe.
  */
@@ -118,11 +119,11 @@ public final class ZooKeeperResolver {
             collect.addDependency(new Dependency(server, JavaScopes.RUNTIME));
             for (Dependency d : descriptor.getDependencies()) {
                 String scope = d.getScope();
-                if (JavaScopes.TEST.equals(scope) || JavaScopes.SYSTEM.equals(scope) || d.isOptional()) {
+                if (JavaScopes.TEST.equals(scope) || JavaScopes.SYSTEM.equals(scope)) {
                     continue;
                 }
-                // provided: the server needs these at run time even though its POM expects a container to bring them
-                collect.addDependency(d.setScope(JavaScopes.RUNTIME));
+                // provided and optional: the server needs these at run time (metrics, snappy, its logging backend)
+                collect.addDependency(d.setScope(JavaScopes.RUNTIME).setOptional(false));
             }
             collect.setManagedDependencies(descriptor.getManagedDependencies());
             DependencyResult result = system.resolveDependencies(session,

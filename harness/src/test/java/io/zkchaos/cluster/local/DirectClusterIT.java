@@ -23,6 +23,9 @@ class DirectClusterIT {
                 .runDirectory(runs.resolve("direct")).build();
         try (LocalCluster cluster = LocalCluster.start(config)) {
             String old = cluster.leader().orElseThrow();
+            // Direct links: the check that proxied ensembles pass must fail here, or it proves nothing.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterChecks.assertPeersOnlyThroughProxies(
+                    cluster)).isInstanceOf(AssertionError.class).hasMessageContaining("connected directly");
             try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
                 assertThat(Zk.write(zk, "/before")).isTrue();
             }

@@ -20,6 +20,7 @@ class OtherVersionIT {
         ServerClasspath cp = ZooKeeperResolver.fromEnvironment().resolve("3.8.4");
         assertThat(cp.jars().get(0).getFileName().toString()).isEqualTo("zookeeper-3.8.4.jar");
         assertThat(cp.jars()).anyMatch(p -> p.getFileName().toString().startsWith("metrics-core"))
+                .anyMatch(p -> p.getFileName().toString().startsWith("logback-classic"))
                 .anyMatch(p -> p.getFileName().toString().startsWith("snappy-java"));
 
         ClusterConfig config = ClusterConfig.builder().nodes(1).version("3.8.4").proxied(false)
