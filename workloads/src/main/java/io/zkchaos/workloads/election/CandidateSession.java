@@ -12,6 +12,9 @@ public interface CandidateSession extends AutoCloseable {
     /** Closes the current candidacy (a leader releases with {@code closed}); the session stays. */
     void resign();
 
+    /** The session's ZooKeeper handle, for work a leader does on its own session. */
+    org.apache.zookeeper.ZooKeeper zooKeeper() throws Exception;
+
     /** Resigns and closes the session. Must not throw. */
     @Override
     void close();

@@ -132,6 +132,11 @@ public final class CuratorLatch implements CandidateFactory {
             }
 
             @Override
+            public org.apache.zookeeper.ZooKeeper zooKeeper() throws Exception {
+                return client.getZookeeperClient().getZooKeeper();
+            }
+
+            @Override
             public void resign() {
                 runOnEvents(() -> {
                     if (latch == null) {

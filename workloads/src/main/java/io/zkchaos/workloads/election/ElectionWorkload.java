@@ -188,9 +188,20 @@ public final class ElectionWorkload implements Workload {
                     }
                     continue;
                 }
-                if (term != null && task != null && !task.step(term, log)) {
-                    retire = true; // the leader's operation ended info: this process is done
-                    break;
+                if (term != null && task != null) {
+                    boolean keepGoing;
+                    try {
+                        keepGoing = task.step(term, log, session.zooKeeper());
+                    } catch (InterruptedException ex) {
+                        throw ex;
+                    } catch (Exception ex) {
+                        LOG.warn("leader task of p{} failed: {}", process, ex.toString());
+                        keepGoing = false;
+                    }
+                    if (!keepGoing) {
+                        retire = true; // the leader's operation ended info: this process is done
+                        break;
+                    }
                 }
             }
             session.resign(); // records release "closed" if it still leads; fails an outstanding acquire

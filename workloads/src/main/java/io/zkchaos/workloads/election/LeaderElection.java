@@ -104,13 +104,12 @@ public final class LeaderElection implements Closeable {
     }
 
     /** Test seams at the points where the recipe's races live. */
+    @FunctionalInterface
     public interface Hooks {
-        Hooks NONE = new Hooks() {
-        };
+        Hooks NONE = path -> { };
 
         /** Called between {@code getChildren} and the {@code exists} that watches {@code path}. */
-        default void beforeWatch(String path) {
-        }
+        void beforeWatch(String path);
     }
 
     private final ZooKeeper zk;
@@ -396,6 +395,7 @@ public final class LeaderElection implements Closeable {
         Leadership l = leading;
         leading = null;
         hasLeadership = false;
+        LOG.info("candidate {}: stops leading (token {}): {}", id, l.token(), reason.wireName());
         listener.releasing(l, reason);
         if (deleteNode) {
             deleteQuietly(l.path());

@@ -8,9 +8,9 @@ package io.zkchaos.workloads.election;
 public interface LeaderTask {
 
     /**
-     * Does one step as the leader of {@code term}.
+     * Does one step as the leader of {@code term}, on the candidate's own session {@code zk}.
      *
      * @return false if the operation ended info: the process must be retired
      */
-    boolean step(Leadership term, ProcessLog log) throws InterruptedException;
+    boolean step(Leadership term, ProcessLog log, org.apache.zookeeper.ZooKeeper zk) throws Exception;
 }

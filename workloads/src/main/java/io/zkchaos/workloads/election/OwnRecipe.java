@@ -54,6 +54,11 @@ public final class OwnRecipe implements CandidateFactory {
             }
 
             @Override
+            public ZooKeeper zooKeeper() {
+                return zk;
+            }
+
+            @Override
             public void resign() {
                 LeaderElection e = current.getAndSet(null);
                 if (e != null) {

@@ -1,0 +1,195 @@
+package io.zkchaos.workloads.election;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.history.History;
+import io.zkchaos.history.InMemoryRecorder;
+import io.zkchaos.history.Op;
+import io.zkchaos.history.OpType;
+import io.zkchaos.history.Operation;
+import io.zkchaos.workloads.Ensemble;
+import io.zkchaos.workloads.HistoryAssertions;
+import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.fenced.FencedWritesWorkload;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ElectionWorkloadIT {
+
+    private static Ensemble ensemble;
+    private static Target target;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ensemble = new Ensemble(3);
+        target = ensemble.target(Duration.ofSeconds(2), Duration.ofSeconds(2));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        ensemble.close();
+    }
+
+    /**
+     * Runs without faults. Sessions are long here: on a loaded 2-core machine a 2 s session can really expire during
+     * a pause, and then two leaders overlapping is the truth, not a bug of the workload.
+     */
+    private static History run(ElectionWorkload w, int candidates, Duration d) throws Exception {
+        Target calm = ensemble.target(Duration.ofSeconds(10), Duration.ofSeconds(5));
+        w.setup(calm);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        w.run(new RunContext(calm, rec, 1L, candidates, d));
+        return HistoryAssertions.wellFormed(rec::history);
+    }
+
+    /** Leadership terms as [acquire ok index, release invoke index] per process; tokens in acquire order. */
+    private static void assertOneLeaderAtATimeWithGrowingTokens(History h) {
+        List<Operation> acquired = h.operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
+                .sorted((a, b) -> Long.compare(a.completeIndex(), b.completeIndex())).toList();
+        assertThat(acquired).hasSizeGreaterThanOrEqualTo(3);
+        long previousToken = -1;
+        long previousEnd = -1;
+        for (Operation a : acquired) {
+            Map<?, ?> v = (Map<?, ?>) a.output();
+            long token = (Long) v.get("token");
+            assertThat(token).isGreaterThan(previousToken);
+            assertThat((Long) v.get("czxid")).isPositive();
+            assertThat(v.get("node")).isEqualTo("p" + a.process());
+            previousToken = token;
+            // this term starts after the previous one ended (release invoke)
+            assertThat(a.completeIndex()).isGreaterThan(previousEnd);
+            Operation release = h.operations().stream()
+                    .filter(o -> o.process() == a.process() && o.f().equals("release")
+                            && o.invokeIndex() > a.completeIndex())
+                    .findFirst().orElseThrow(() -> new AssertionError("no release after " + a));
+            assertThat(((Map<?, ?>) release.input()).get("token")).isEqualTo(token);
+            assertThat(release.isOk()).isTrue();
+            previousEnd = release.completeIndex();
+        }
+    }
+
+    @Test
+    void ownRecipeWithoutFaultsHasOneLeaderAtATimeAndEveryCandidacyEnds() throws Exception {
+        History h = run(ElectionWorkload.election("/it/ew/own"), 4, Duration.ofSeconds(4));
+        assertOneLeaderAtATimeWithGrowingTokens(h);
+        assertThat(h.operations()).filteredOn(o -> o.f().equals("release"))
+                .allMatch(o -> ((Map<?, ?>) o.input()).get("reason").equals("closed"));
+        // Candidates that never led before the run ended gave up: fail, not info.
+        assertThat(h.operations()).filteredOn(o -> o.f().equals("acquire") && !o.isOk())
+                .isNotEmpty().allMatch(o -> o.isFail() && o.error().equals("closed"));
+    }
+
+    @Test
+    void curatorLeaderLatchWithoutFaultsHasOneLeaderAtATime() throws Exception {
+        History h = run(ElectionWorkload.curator("/it/ew/curator"), 3, Duration.ofSeconds(4));
+        assertOneLeaderAtATimeWithGrowingTokens(h);
+    }
+
+    @Test
+    void expiredLeaderIsReleasedAndANewProcessVolunteersWithANewSession() throws Exception {
+        List<ZooKeeper> sessions = new CopyOnWriteArrayList<>();
+        Sessions.Factory spy = (cs, t, w, c) -> {
+            ZooKeeper zk = new ZooKeeper(cs, t, w, c);
+            sessions.add(zk);
+            return zk;
+        };
+        ElectionWorkload w = new ElectionWorkload("election", "/it/ew/expiry",
+                new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, spy), null,
+                Duration.ofSeconds(30), Duration.ofSeconds(30));
+        w.setup(target);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        Thread runner = new Thread(() -> {
+            try {
+                w.run(new RunContext(target, rec, 2L, 3, Duration.ofSeconds(8)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        runner.start();
+        try {
+            Ensemble.eventually(Duration.ofSeconds(5), () -> firstLeader(rec) != null, "a leader");
+            Op leaderOk = firstLeader(rec);
+            long token = (Long) ((Map<?, ?>) leaderOk.value()).get("token");
+            ZooKeeper zk1 = null;
+            for (ZooKeeper zk : sessions) {
+                try (ZooKeeper admin = Sessions.open(target.connectString(), target, null)) {
+                    String node = admin.getChildren("/it/ew/expiry", false).stream()
+                            .filter(n -> LeaderElection.sequenceOf(n) == token).findFirst().orElseThrow();
+                    if (admin.exists("/it/ew/expiry/" + node, false).getEphemeralOwner() == zk.getSessionId()) {
+                        zk1 = zk;
+                    }
+                }
+            }
+            assertThat(zk1).as("the leader's session").isNotNull();
+            ensemble.expire(zk1, target);
+            int leader = leaderOk.process();
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream().anyMatch(
+                    o -> o.process() == leader && o.f().equals("release") && o.isOk()), "the leader's release");
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().ops().stream().anyMatch(
+                    o -> o.process() == leader + 3 && o.f().equals("acquire")), "its replacement volunteers");
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream().anyMatch(
+                    o -> o.f().equals("acquire") && o.isOk()
+                            && (Long) ((Map<?, ?>) o.output()).get("token") > token), "a new leader");
+        } finally {
+            runner.join(20_000);
+        }
+        History h = HistoryAssertions.wellFormed(rec::history);
+        Operation release = h.operations().stream().filter(o -> o.f().equals("release")).findFirst().orElseThrow();
+        // What the leader learned first: its node's deletion (the servers delete the ephemerals of the closed
+        // session and notify its watch before the connection drops), the disconnect, or the expiry itself.
+        assertThat(((Map<?, ?>) release.input()).get("reason")).isIn("node-deleted", "disconnected",
+                "session-expired");
+        // The expired process did nothing after its session ended but, at most, volunteer once more in vain: that
+        // acquire ends info (session-expired), never ok.
+        int leader = release.process();
+        List<Operation> own = h.operations().stream().filter(o -> o.process() == leader).toList();
+        assertThat(own.subList(0, 2)).extracting(Operation::f).containsExactly("acquire", "release");
+        assertThat(own.subList(2, own.size())).allMatch(o -> o.f().equals("acquire") && o.isInfo()
+                && o.error().equals("session-expired"));
+    }
+
+    private static Op firstLeader(InMemoryRecorder rec) {
+        return rec.history().ops().stream().filter(o -> o.f().equals("acquire") && o.type() == OpType.OK)
+                .findFirst().orElse(null);
+    }
+
+    @Test
+    void fencedWritesWithoutFaultsLandInTokenOrderAndTheLogHoldsExactlyTheAcceptedWrites() throws Exception {
+        FencedWritesWorkload w = FencedWritesWorkload.withOwnRecipe("/it/fenced");
+        w.setup(target);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        w.run(new RunContext(target, rec, 4L, 3, Duration.ofSeconds(4)));
+        w.finalPhase(target, rec);
+        History h = HistoryAssertions.wellFormed(rec::history);
+        List<Operation> writes = h.operations().stream().filter(o -> o.f().equals("fenced-write")).toList();
+        assertThat(writes).hasSizeGreaterThan(10).allMatch(Operation::isOk);
+        Operation read = h.operations().stream().filter(o -> o.f().equals("read")).findFirst().orElseThrow();
+        assertThat(read.isOk()).isTrue();
+        List<?> log = (List<?>) read.output();
+        assertThat(log).hasSameSizeAs(writes);
+        long previous = -1;
+        List<Object> accepted = new ArrayList<>();
+        for (Object e : log) {
+            long token = (Long) ((Map<?, ?>) e).get("token");
+            assertThat(token).isGreaterThanOrEqualTo(previous);
+            previous = token;
+            accepted.add(e);
+        }
+        assertThat(accepted).containsExactlyInAnyOrderElementsOf(writes.stream().map(Operation::output).toList());
+        // Each write was made by the process that held the token it carries.
+        for (Operation wr : writes) {
+            Object token = ((Map<?, ?>) wr.input()).get("token");
+            assertThat(h.operations()).anyMatch(o -> o.process() == wr.process() && o.f().equals("acquire")
+                    && o.isOk() && ((Map<?, ?>) o.output()).get("token").equals(token));
+        }
+    }
+}
