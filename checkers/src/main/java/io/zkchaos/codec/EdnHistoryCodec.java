@@ -37,6 +37,9 @@ public final class EdnHistoryCodec {
      * @throws MalformedHistoryException naming the line (and column) and the problem
      */
     public static History read(String text, String source) {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1); // a byte-order mark, as some Windows editors write
+        }
         EdnParser parser = new EdnParser(text, source);
         OpDecoder decoder = new OpDecoder(source, OpDecoder.Syntax.EDN, Edn::print);
         int first = parser.peek();

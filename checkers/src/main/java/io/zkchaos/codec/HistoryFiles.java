@@ -114,7 +114,8 @@ public final class HistoryFiles {
         }
         String text = new String(head, StandardCharsets.UTF_8);
         int i = 0;
-        while (i < text.length() && (Character.isWhitespace(text.charAt(i)) || text.charAt(i) == ',')) {
+        while (i < text.length() && (Character.isWhitespace(text.charAt(i)) || text.charAt(i) == ','
+                || text.charAt(i) == '\uFEFF')) {
             i++;
         }
         if (i >= text.length()) {

@@ -69,6 +69,9 @@ public final class JsonLinesCodec {
             String line;
             while ((line = lines.next()) != null) {
                 int number = lines.number();
+                if (number == 1 && line.startsWith("\uFEFF")) {
+                    line = line.substring(1); // a byte-order mark, as some Windows editors write
+                }
                 if (line.isBlank()) {
                     continue;
                 }

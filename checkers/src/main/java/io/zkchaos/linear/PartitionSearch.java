@@ -26,7 +26,7 @@ final class PartitionSearch {
 
     /** The most distinct states kept for an explanation. */
     static final int MAX_STATES = 32;
-    private static final int POLL_EVERY = 1 << 12;
+    private static final int POLL_EVERY = 1 << 10;
 
     /** What the search found. {@code blocked} etc. are null/empty when linearizable. */
     record Result(boolean linearizable, long configurations, Operation blocked, List<Operation> prefix,
@@ -309,7 +309,7 @@ final class PartitionSearch {
             }
             return new Result(true, cache.size(), null, List.of(), List.of(), false, List.of());
         } finally {
-            control.release(reported, bytesEach);
+            control.release(reported, cache.size(), bytesEach);
         }
     }
 

@@ -78,10 +78,17 @@ final class SearchControl {
         }
     }
 
-    /** Returns a finished search's cache to the budget. */
-    void release(long entries, long bytesEach) {
-        cacheEntries.addAndGet(-entries);
-        cacheBytes.addAndGet(-entries * bytesEach);
+    /**
+     * Returns a finished search's cache to the budget.
+     *
+     * @param reported what the search already accounted for through {@link #poll}
+     * @param total    the cache's final size (counted towards the peak)
+     */
+    void release(long reported, long total, long bytesEach) {
+        long now = cacheEntries.addAndGet(total - reported);
+        peakCacheEntries.accumulateAndGet(now, Math::max);
+        cacheEntries.addAndGet(-total);
+        cacheBytes.addAndGet(-reported * bytesEach);
     }
 
     long peakCacheEntries() {

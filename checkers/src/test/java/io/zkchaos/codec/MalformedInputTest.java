@@ -175,6 +175,11 @@ class MalformedInputTest {
         assertThat(HistoryFiles.read(json).ops()).hasSize(1);
         assertThat(HistoryFiles.read(ednMap).ops()).hasSize(1);
         assertThat(HistoryFiles.read(file("empty.edn", " \n")).size()).isZero();
+        // A byte-order mark is not content.
+        assertThat(HistoryFiles.read(file("bom.edn", "\uFEFF{:process 0 :type :invoke :f :read}")).size()).isOne();
+        assertThat(HistoryFiles.read(file("bom.jsonl", "\uFEFF{\"process\":0,\"type\":\"invoke\",\"f\":\"r\"}\n"))
+                .size()).isOne();
+        assertThat(HistoryFiles.read(file("bom", "\uFEFF{:process 0 :type :invoke :f :read}")).size()).isOne();
     }
 
     @Test

@@ -43,6 +43,7 @@ final class SessionOrder {
         int pos;
         BitSet reach;
         W firstAckAfter;
+        int coveredFrom;
         boolean firstAckAfterKnown;
 
         W(Operation op, Object value, long invokeIndex, long ackIndex) {
@@ -104,13 +105,26 @@ final class SessionOrder {
         W firstAcknowledgedAfter(W w) {
             if (!w.firstAckAfterKnown) {
                 BitSet r = reach(w);
-                for (int i = r.nextSetBit(0); i >= 0; i = r.nextSetBit(i + 1)) {
+                // everything from w.coveredFrom on is reached: take its precomputed minimum, then the few reached
+                // writes below it
+                W best = w.coveredFrom < writes.size() ? firstAckFrom[w.coveredFrom] : null;
+                for (int i = r.nextSetBit(0); i >= 0 && i < w.coveredFrom; i = r.nextSetBit(i + 1)) {
                     W b = writes.get(i);
-                    if (b != w && b.op != null && b.ackIndex != Long.MAX_VALUE
-                            && (w.firstAckAfter == null || b.ackIndex < w.firstAckAfter.ackIndex)) {
-                        w.firstAckAfter = b;
+                    if (b.op != null && b.ackIndex != Long.MAX_VALUE && (best == null || b.ackIndex < best.ackIndex)) {
+                        best = b;
                     }
                 }
+                if (best == w) { // w reaches itself: the facts are cyclic (not linearizable); scan, skipping w
+                    best = null;
+                    for (int i = r.nextSetBit(0); i >= 0; i = r.nextSetBit(i + 1)) {
+                        W b = writes.get(i);
+                        if (b != w && b.op != null && b.ackIndex != Long.MAX_VALUE
+                                && (best == null || b.ackIndex < best.ackIndex)) {
+                            best = b;
+                        }
+                    }
+                }
+                w.firstAckAfter = best;
                 w.firstAckAfterKnown = true;
             }
             return w.firstAckAfter;
@@ -147,6 +161,7 @@ final class SessionOrder {
                 }
             }
             from.reach = seen;
+            from.coveredFrom = covered[0];
             return seen;
         }
 
@@ -172,9 +187,21 @@ final class SessionOrder {
         /** Positions of the writes with order facts beyond real time, sorted; set once the facts are all in. */
         int[] special = new int[0];
 
+        /** {@code firstAckFrom[i]}: of the acknowledged writes at positions i and later, the one acked first. */
+        W[] firstAckFrom = new W[0];
+
         void sealFacts() {
             special = writes.stream().filter(w -> !w.after.isEmpty() || !w.precedesInvokedAfter.isEmpty())
                     .mapToInt(w -> w.pos).sorted().toArray();
+            firstAckFrom = new W[writes.size()];
+            W best = null;
+            for (int i = writes.size() - 1; i >= 0; i--) {
+                W b = writes.get(i);
+                if (b.op != null && b.ackIndex != Long.MAX_VALUE && (best == null || b.ackIndex < best.ackIndex)) {
+                    best = b;
+                }
+                firstAckFrom[i] = best;
+            }
         }
     }
 

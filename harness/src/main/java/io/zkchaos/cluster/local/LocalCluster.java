@@ -82,9 +82,7 @@ public final class LocalCluster implements Cluster {
         Path run = config.runDirectory();
         Path runsRoot = run.getParent();
         if (runsRoot != null) {
-            for (Reaper.Reaped r : Reaper.reap(runsRoot)) {
-                LOG.warn("reaped orphan server pid {} of run {}", r.pid(), r.runId());
-            }
+            Reaper.reap(runsRoot); // logs what it ends
         }
         ServerClasspath classpath = resolver.resolve(config.version());
         String runId = run.getFileName() + "-" + UUID.randomUUID().toString().substring(0, 8);

@@ -27,7 +27,8 @@ final class Pipe {
     private final Map<String, Stage> stages = new LinkedHashMap<>();
     private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
     private long queuedBytes;
-    private long lastRelease;
+    /** Release time of the last queued chunk; System.nanoTime may be negative, hence MIN_VALUE at first. */
+    private long lastRelease = Long.MIN_VALUE;
     private boolean sourceEof;
     private boolean outputShut;
     private boolean wantWrite;

@@ -192,6 +192,29 @@ class FaultProxyTest {
     }
 
     @Test
+    void enablingRetriesWhileSomethingElseHoldsThePortForAMoment() throws Exception {
+        link.setEnabled(false);
+        InetSocketAddress addr = link.listenAddress();
+        ServerSocket squatter = new ServerSocket();
+        squatter.bind(addr);
+        java.util.concurrent.ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            timer.schedule(() -> {
+                squatter.close();
+                return null;
+            }, 300, TimeUnit.MILLISECONDS);
+            link.setEnabled(true); // fails to bind at first, succeeds once the squatter is gone
+            assertThat(squatter.isClosed()).isTrue();
+            try (Socket s = connect(addr)) {
+                assertEchoes(s);
+            }
+        } finally {
+            squatter.close();
+            timer.shutdownNow();
+        }
+    }
+
+    @Test
     void bindingAPortInUseNamesTheAddress() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress addr = (InetSocketAddress) taken.getLocalSocketAddress();

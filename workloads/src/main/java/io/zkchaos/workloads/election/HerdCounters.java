@@ -3,8 +3,8 @@ package io.zkchaos.workloads.election;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the herd effect costs, counted across candidates: watch notifications delivered to candidates and
- * getChildren calls they made. Thread-safe; share one instance among the candidates being measured.
+ * What the herd effect costs, counted across candidates: watch notifications delivered to candidates (on the
+ * node they wait for) and getChildren calls the servers answered. Thread-safe; share one instance among the candidates being measured.
  */
 public final class HerdCounters {
 

@@ -132,6 +132,7 @@ public final class LeaderElection implements Closeable {
     private long ourSeq;
     private long ourCzxid;
     private boolean createAttempted;
+    private Watcher predecessorWatcher;
     private Leadership leading;
     private boolean resetOnReconnect;
     private boolean ended;
@@ -242,7 +243,8 @@ public final class LeaderElection implements Closeable {
     }
 
     private boolean active() {
-        return state.get() == State.STARTED && !ended;
+        // A closed handle means the owner is gone (the process died): a dead candidate does nothing more.
+        return state.get() == State.STARTED && !ended && zk.getState().isAlive();
     }
 
     private void volunteer() {
@@ -250,6 +252,10 @@ public final class LeaderElection implements Closeable {
             return;
         }
         generation++;
+        long gen = generation;
+        // One watcher object per candidacy: the client keeps a set of watcher objects per path, so setting the
+        // same one again after a re-check does not make one change notify this candidate twice.
+        predecessorWatcher = event -> onWatchedNode(gen, event);
         guid = UUID.randomUUID().toString();
         ourPath = null;
         createAttempted = false;
@@ -283,8 +289,8 @@ public final class LeaderElection implements Closeable {
                         LOG.info("candidate {}: {} during create; looking for its node", id, e.code());
                     }
                 }
-                counters.listed();
                 List<String> children = zk.getChildren(electionPath, false);
+                counters.listed(); // counted once the server answered: the load the herd effect is about
                 List<String> candidates = new ArrayList<>();
                 List<String> ours = new ArrayList<>();
                 for (String c : children) {
@@ -332,8 +338,7 @@ public final class LeaderElection implements Closeable {
                 String target = electionPath + "/"
                         + candidates.get(watching == Watching.PREDECESSOR ? index - 1 : 0);
                 hooks.beforeWatch(target);
-                long gen = generation;
-                Stat stat = zk.exists(target, event -> onWatchedNode(gen, event));
+                Stat stat = zk.exists(target, predecessorWatcher);
                 if (stat != null) {
                     return; // wait for the notification
                 }

@@ -1,0 +1,51 @@
+package io.zkchaos.workloads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zkchaos.history.OpType;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.Test;
+
+class ResultAndTargetTest {
+
+    @Test
+    void indeterminateErrorsAreInfoWithAStableName() {
+        assertThat(Outcomes.indeterminate(new KeeperException.ConnectionLossException()))
+                .isEqualTo(Result.info("connection-loss"));
+        assertThat(Outcomes.indeterminate(new KeeperException.SessionExpiredException()).error())
+                .isEqualTo("session-expired");
+        assertThat(Outcomes.describe(KeeperException.create(KeeperException.Code.REQUESTTIMEOUT)))
+                .isEqualTo("request-timeout");
+        assertThat(Outcomes.isSessionExpired(new KeeperException.SessionExpiredException())).isTrue();
+    }
+
+    @Test
+    void infoAndUnsentFailsRetireTheProcessOtherFailsDoNot() {
+        assertThat(Result.info("connection-loss").retiresProcess()).isTrue();
+        assertThat(Result.failUnsent("connection-loss").retiresProcess()).isTrue();
+        assertThat(Result.failUnsent("connection-loss").type()).isEqualTo(OpType.FAIL);
+        assertThat(Result.fail("bad-version").retiresProcess()).isFalse();
+        assertThat(Result.ok(1L).retiresProcess()).isFalse();
+        assertThatThrownBy(() -> new Result(OpType.INVOKE, null, null)).hasMessageContaining("ok, fail or info");
+    }
+
+    @Test
+    void targetValidationNamesTheField() {
+        assertThatThrownBy(() -> Target.of(" ", Map.of("n1", "x:1"))).hasMessageContaining("connectString");
+        assertThatThrownBy(() -> Target.of("x:1", Map.of())).hasMessageContaining("servers");
+        assertThatThrownBy(() -> Target.of("x:1", Map.of("n1", "x:1")).withTimeouts(Duration.ZERO,
+                Duration.ofSeconds(1))).hasMessageContaining("sessionTimeout");
+        assertThatThrownBy(() -> new RunContext(Target.of("x:1", Map.of("n1", "x:1")),
+                new io.zkchaos.history.InMemoryRecorder(), 1, 0, Duration.ofSeconds(1)))
+                .hasMessageContaining("concurrency");
+    }
+
+    @Test
+    void znodeValuesRoundTrip() {
+        assertThat(Znodes.decode(Znodes.encode(42L))).isEqualTo(42L);
+        assertThat(Znodes.decode(new byte[0])).isNull();
+    }
+}
