@@ -45,6 +45,8 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.addSubcommand("check", new CheckCommand(registry));
         cl.addSubcommand("convert", new ConvertCommand());
+        cl.addSubcommand("run", new RunCommand());
+        cl.addSubcommand("scenarios", new ScenariosCommand());
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {

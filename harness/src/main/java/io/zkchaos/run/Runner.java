@@ -1,0 +1,172 @@
+package io.zkchaos.run;
+
+import io.zkchaos.check.CheckResult;
+import io.zkchaos.check.Checkers;
+import io.zkchaos.cluster.Cluster;
+import io.zkchaos.cluster.ClusterConfig;
+import io.zkchaos.cluster.local.LocalCluster;
+import io.zkchaos.cluster.local.Reaper;
+import io.zkchaos.codec.HistoryFiles;
+import io.zkchaos.codec.JsonLinesRecorder;
+import io.zkchaos.history.History;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunStore;
+import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.Workload;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one scenario, as Jepsen does: start the cluster, run the workload's clients while the nemesis acts on its
+ * schedule, always heal, give the cluster time to recover, do the final reads, stop everything, check, and write
+ * the results. Each phase leaves its file in the run directory as soon as it is done (config first, the history as
+ * it grows, results after checking), so a run that crashes or is killed still leaves a checkable history.
+ *
+ * <p>A harness error (the cluster never came up, a port was taken) is not a verdict: it is thrown, with the history
+ * recorded so far left on disk.
+ */
+public final class Runner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
+
+    private final PrintWriter progress;
+    private final Duration progressEvery;
+
+    /**
+     * @param progress      where to print progress lines (elapsed, operations, the fault in force)
+     * @param progressEvery how often
+     */
+    public Runner(PrintWriter progress, Duration progressEvery) {
+        this.progress = progress;
+        this.progressEvery = progressEvery;
+    }
+
+    public RunOutcome run(RunConfig config) throws InterruptedException {
+        long t0 = System.nanoTime();
+        RunStore store = new RunStore(config.outDirectory());
+        reapLeftovers(store.root());
+        RunDirectory dir = store.create(config.scenario(), Instant.now());
+        dir.writeConfig(config);
+        say("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
+
+        ClusterConfig clusterConfig = ClusterConfig.builder()
+                .nodes(config.nodes())
+                .version(config.zookeeper())
+                .runDirectory(dir.path().resolve(RunDirectory.NODES))
+                .maxSessionTimeout(max(config.sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
+                .seed(config.seed())
+                .build();
+        Workload workload = WorkloadCatalog.create(config);
+        NemesisDriver nemesis = null;
+        long recorded;
+        try (Cluster cluster = LocalCluster.start(clusterConfig);
+             JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile())) {
+            Target target = target(cluster, config);
+            say("cluster of " + config.nodes() + " serves (ZooKeeper " + config.zookeeper() + "), leader "
+                    + cluster.leader().orElse("?"));
+            try {
+                workload.setup(target);
+                nemesis = new NemesisDriver(cluster, recorder, config);
+                NemesisDriver n = nemesis;
+                ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "progress");
+                    t.setDaemon(true);
+                    return t;
+                });
+                long mainStart = System.nanoTime();
+                ticker.scheduleAtFixedRate(() -> say(String.format("[%4ds] ops %d  fault: %s",
+                                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - mainStart), recorder.size(),
+                                n.activeFault() == null ? "none" : n.activeFault())),
+                        progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
+                try {
+                    nemesis.start();
+                    workload.run(new RunContext(target, recorder, config.seed(), config.concurrency(),
+                            config.timeLimit()));
+                } finally {
+                    ticker.shutdownNow();
+                    nemesis.close(); // always heals, even when the workload failed
+                    dir.writeNemesis(new NemesisSchedule(config.nemesis(), config.seed(), nemesis.actions()));
+                }
+                say("healed; recovering for " + config.recover().toSeconds() + " s");
+                awaitRecovery(cluster, config.recover());
+                workload.finalPhase(target, recorder);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException ie) {
+                    throw ie;
+                }
+                throw new RunFailedException("the run failed before it finished (history so far kept in "
+                        + dir.historyFile() + "): " + e.getMessage(), e);
+            } finally {
+                workload.teardown(target);
+            }
+            recorded = recorder.size();
+        }
+        say("cluster stopped; checking " + recorded + " history entries");
+        History history = HistoryFiles.read(dir.historyFile());
+        CheckResult result = Checkers.runSafely(WorkloadCatalog.checker(config), history);
+        dir.writeResults(result);
+        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    }
+
+    /** The schedule file: the nemesis, its seed, and every action with what it did. */
+    public record NemesisSchedule(String nemesis, long seed, java.util.List<NemesisDriver.Action> actions) {
+    }
+
+    private static Target target(Cluster cluster, RunConfig config) {
+        Map<String, String> servers = new LinkedHashMap<>();
+        cluster.nodes().forEach(n -> servers.put(n, cluster.connectString(n)));
+        return new Target(cluster.connectString(), servers, config.sessionTimeout(), config.requestTimeout());
+    }
+
+    /** After the heal: a quorum must serve again; the recover time is the bound, but at least 30 s. */
+    private void awaitRecovery(Cluster cluster, Duration recover) throws InterruptedException {
+        long deadline = System.nanoTime() + recover.toNanos();
+        try {
+            cluster.awaitQuorum(max(recover, Duration.ofSeconds(30)));
+        } catch (RuntimeException e) {
+            say("warning: no quorum after the heal: " + e.getMessage());
+        }
+        long rest = deadline - System.nanoTime();
+        if (rest > 0) {
+            TimeUnit.NANOSECONDS.sleep(rest);
+        }
+    }
+
+    /** Ends servers left behind by a harness that was killed, in every run of the store. */
+    private static void reapLeftovers(Path storeRoot) {
+        if (!Files.isDirectory(storeRoot)) {
+            return;
+        }
+        try (Stream<Path> scenarios = Files.list(storeRoot)) {
+            for (Path scenario : scenarios.filter(Files::isDirectory).toList()) {
+                try (Stream<Path> runs = Files.list(scenario)) {
+                    runs.filter(p -> Files.isDirectory(p) && !Files.isSymbolicLink(p)).forEach(Reaper::reap);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("could not scan {} for leftovers: {}", storeRoot, e.toString());
+        }
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private void say(String line) {
+        progress.println(line);
+        progress.flush();
+    }
+}
