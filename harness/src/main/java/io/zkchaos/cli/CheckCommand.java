@@ -81,6 +81,19 @@ public final class CheckCommand implements Callable<Integer> {
                     + " no limit).")
     Duration timeLimit;
 
+    @Option(names = "--max-overlap", paramLabel = "DURATION",
+            description = "single-leader: fail when two leaders overlap in real time for longer than this "
+                    + "(default: overlaps are reported, never failed).")
+    String maxOverlap;
+
+    @Option(names = "--failover-bound", paramLabel = "DURATION",
+            description = "single-leader: a leader must exist again this long after every heal (default: 30s).")
+    String failoverBound;
+
+    @Option(names = "--strict",
+            description = "zk-read-model: count stale plain reads (allowed by ZooKeeper) as violations.")
+    boolean strict;
+
     @Option(names = "--json", description = "Print one JSON object per file per line.")
     boolean json;
 
@@ -90,6 +103,20 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "History files (.jsonl, .json, .edn, .txt).")
     List<String> files;
+
+    private java.util.Map<String, String> checkerOptions() {
+        java.util.Map<String, String> o = new java.util.LinkedHashMap<>();
+        if (maxOverlap != null) {
+            o.put("max-overlap", maxOverlap);
+        }
+        if (failoverBound != null) {
+            o.put("failover-bound", failoverBound);
+        }
+        if (strict) {
+            o.put("strict", "true");
+        }
+        return o;
+    }
 
     public CheckCommand(CheckerRegistry registry) {
         this.registry = registry;
@@ -102,7 +129,8 @@ public final class CheckCommand implements Callable<Integer> {
         Checker check;
         try {
             check = registry.create(checker,
-                    new CheckerRegistry.Options(model, init == null ? null : init.value(), timeLimit));
+                    new CheckerRegistry.Options(model, init == null ? null : init.value(), timeLimit,
+                            checkerOptions()));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

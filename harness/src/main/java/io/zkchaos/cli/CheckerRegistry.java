@@ -1,6 +1,7 @@
 package io.zkchaos.cli;
 
 import io.zkchaos.check.Checker;
+import io.zkchaos.check.NamedCheckers;
 import io.zkchaos.linear.LinearizabilityChecker;
 import io.zkchaos.model.Model;
 import io.zkchaos.model.Models;
@@ -23,8 +24,17 @@ public final class CheckerRegistry {
      * @param model     the {@code --model} name, or null if not given
      * @param init      the {@code --init} value as plain data (null for nil or not given)
      * @param timeLimit the {@code --time-limit}, or null for none
+     * @param checkerOptions checker-specific settings given on the command line ({@code max-overlap},
+     *                       {@code failover-bound}, {@code strict}), by {@link NamedCheckers} option name
      */
-    public record Options(String model, Object init, Duration timeLimit) {
+    public record Options(String model, Object init, Duration timeLimit, Map<String, String> checkerOptions) {
+        public Options {
+            checkerOptions = checkerOptions == null ? Map.of() : Map.copyOf(checkerOptions);
+        }
+
+        public Options(String model, Object init, Duration timeLimit) {
+            this(model, init, timeLimit, Map.of());
+        }
     }
 
     /** Builds a checker from the options. */
@@ -42,6 +52,17 @@ public final class CheckerRegistry {
         CheckerRegistry r = new CheckerRegistry();
         r.register("linearizable", "linearizability against --model (Porcupine-style WGL search, per key)",
                 CheckerRegistry::linearizable);
+        r.register("single-leader", "at most one leader per fencing token, tokens only grow, leader overlaps and "
+                + "failover times (--max-overlap, --failover-bound)", o -> named("single-leader", o));
+        r.register("no-lost-commit", "every acknowledged add is in every server's final read; nothing unwritten "
+                + "is read", o -> named("no-lost-commit", o));
+        r.register("fenced-writes", "no write accepted with a token lower than one already accepted",
+                o -> named("fenced-writes", o));
+        r.register("zk-read-model", "ZooKeeper's guarantees: writes, cas and sync-reads linearizable, plain reads "
+                + "sequentially consistent per session (--strict: stale reads fail too; --init)",
+                o -> named("zk-read-model", o));
+        r.register("log-prefix", "the fle nodes' committed logs are prefixes of one another; nothing committed "
+                + "disappears", o -> named("log-prefix", o));
         return r;
     }
 
@@ -52,6 +73,20 @@ public final class CheckerRegistry {
         }
         Model<?> model = Models.byName(o.model(), o.init());
         return LinearizabilityChecker.builder(model).timeLimit(o.timeLimit()).build();
+    }
+
+    /** A checker of {@link NamedCheckers}, given the options it understands (it names any it does not). */
+    private static Checker named(String name, Options o) {
+        Map<String, String> opts = new LinkedHashMap<>(o.checkerOptions());
+        if (name.equals("zk-read-model")) {
+            if (o.init() != null) {
+                opts.put("init", String.valueOf(o.init()));
+            }
+            if (o.timeLimit() != null) {
+                opts.put("time-limit", o.timeLimit().toMillis() + "ms");
+            }
+        }
+        return NamedCheckers.byName(name, opts);
     }
 
     /** Adds (or replaces) the checker called {@code name}. */
