@@ -44,7 +44,8 @@ public final class NoLostCommitChecker implements Checker {
         Set<Object> maybe = new HashSet<>(); // ok or info: could be present
         Map<Object, Operation> firstInfo = new LinkedHashMap<>();
         Map<String, Operation> finalReads = new LinkedHashMap<>();
-        Map<Operation, Set<Object>> readValues = new HashMap<>();
+        // By identity: an Operation record hashes its whole output, a list of every value read.
+        Map<Operation, Set<Object>> readValues = new java.util.IdentityHashMap<>();
         List<Operation> reads = new ArrayList<>();
         List<String> unreadErrors = new ArrayList<>();
         for (Operation op : history.operations()) {
