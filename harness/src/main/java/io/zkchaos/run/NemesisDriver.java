@@ -36,7 +36,6 @@ final class NemesisDriver implements AutoCloseable {
 
     private final Cluster cluster;
     private final HistoryRecorder recorder;
-    private final List<String> faults;
     private final Gen<FaultStep> schedule;
     private final long seed;
     private final NemesisCatalog.Ctx ctx;
@@ -48,16 +47,27 @@ final class NemesisDriver implements AutoCloseable {
     NemesisDriver(Cluster cluster, HistoryRecorder recorder, RunConfig config) {
         this.cluster = cluster;
         this.recorder = recorder;
-        this.faults = NemesisCatalog.faultsOf(config.nemesis());
         this.seed = config.seed();
+        this.schedule = schedule(config);
+        this.ctx = new NemesisCatalog.Ctx(new ClusterFaults(cluster, new Random(seed)), cluster);
+    }
+
+    /**
+     * The fault schedule of a configuration: a cycle over its nemesis's faults, or null for {@code none}. Pure: its
+     * cursors started with the configuration's seed give the same steps at the same times.
+     */
+    static Gen<FaultStep> schedule(RunConfig config) {
+        List<String> faults = NemesisCatalog.faultsOf(config.nemesis());
+        if (faults.isEmpty()) {
+            return null;
+        }
         Duration faultFor = config.faultFor();
         if (faults.contains("client-partition")) {
             // Sessions expire only if clients stay cut off past the session timeout.
             Duration needed = config.sessionTimeout().multipliedBy(3).dividedBy(2);
             faultFor = faultFor.compareTo(needed) < 0 ? needed : faultFor;
         }
-        this.schedule = faults.isEmpty() ? null : NemesisGens.cycle(faultFor, config.healFor(), faults);
-        this.ctx = new NemesisCatalog.Ctx(new ClusterFaults(cluster, new Random(seed)), cluster);
+        return NemesisGens.cycle(faultFor, config.healFor(), faults);
     }
 
     /** Starts the schedule on a daemon thread; a nemesis without faults does nothing. */

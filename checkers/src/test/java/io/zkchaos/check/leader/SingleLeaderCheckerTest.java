@@ -177,6 +177,20 @@ class SingleLeaderCheckerTest {
     }
 
     @Test
+    void theFinalHealAfterEveryCandidateStoppedIsNotJudged() {
+        HistoryBuilder b = new HistoryBuilder()
+                .invoke(1, "acquire", null, 0).ok(1, lead(1, "n1"), 10)
+                .invoke(1, "release", release(1, "closed"), 60).ok(1, null, 61)
+                .nemesis("heal", 100, 110);
+        CheckResult r = new SingleLeaderChecker(null, Duration.ofSeconds(1)).check(b.build());
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
+        // ... but a heal while a candidate still waits is judged.
+        CheckResult waiting = new SingleLeaderChecker(null, Duration.ofSeconds(1))
+                .check(b.invoke(2, "acquire", null, 120).build());
+        assertThat(waiting.validity()).isEqualTo(Validity.UNKNOWN);
+    }
+
+    @Test
     void anAcquireWithoutATokenIsAMalformedHistoryNamingTheOp() {
         History h = new HistoryBuilder().invoke(1, "acquire", null, 0).ok(1, map("node", "n1"), 10).build();
         assertThatThrownBy(() -> new SingleLeaderChecker().check(h))
