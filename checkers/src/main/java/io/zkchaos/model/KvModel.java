@@ -3,13 +3,14 @@ package io.zkchaos.model;
 import io.zkchaos.history.Operation;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A string key-value store as in Porcupine's kv model: {@code get} returns the key's value, {@code put} replaces
  * it, {@code append} appends to it; every key starts as {@code ""}. Partitioned by key; checked unpartitioned, the
  * state is the whole map. A get that completed with nil constrains nothing.
  */
-public final class KvModel implements Model<KvModel.State> {
+public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
 
     @Override
     public String name() {
@@ -53,6 +54,23 @@ public final class KvModel implements Model<KvModel.State> {
     @Override
     public List<List<Operation>> partition(List<Operation> operations) {
         return ByKey.partition(operations);
+    }
+
+    /**
+     * An indeterminate put or append whose (non-empty) value appears in no ok get: had it taken effect, every get
+     * up to the next put of its key would contain it.
+     */
+    @Override
+    public Predicate<Operation> unobserved(List<Operation> operations) {
+        StringBuilder all = new StringBuilder();
+        for (Operation op : operations) {
+            if (op.isOk() && op.f().equals("get") && op.output() != null) {
+                all.append(op.output()).append('\u0000');
+            }
+        }
+        String seen = all.toString();
+        return op -> (op.f().equals("put") || op.f().equals("append")) && !text(op.input()).isEmpty()
+                && text(op.input()).indexOf('\u0000') < 0 && !seen.contains(text(op.input()));
     }
 
     @Override

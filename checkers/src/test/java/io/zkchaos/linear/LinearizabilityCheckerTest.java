@@ -82,6 +82,16 @@ class LinearizabilityCheckerTest {
     }
 
     @Test
+    void unobservedIndeterminateWritesAreLeftOutAndCounted() {
+        History h = new Hb().invoke(1, "write", 5L).info(1).invoke(3, "write", 6L).info(3)
+                .op(2, "read", null, 0L).op(2, "read", null, 6L).build();
+        CheckResult r = check("register", 0L, h);
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        assertThat(details(r).unobservedDropped()).isEqualTo(1); // write 5: nobody read 5
+        assertThat(details(r).operations()).isEqualTo(3);
+    }
+
+    @Test
     void anIndeterminateWriteCannotTakeEffectBeforeItsInvoke() {
         History h = new Hb().op(2, "read", null, 5L).invoke(1, "write", 5L).info(1).build();
         assertThat(check("register", 0L, h).validity()).isEqualTo(Validity.INVALID);
