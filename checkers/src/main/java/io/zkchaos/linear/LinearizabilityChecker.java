@@ -86,9 +86,11 @@ public final class LinearizabilityChecker implements Checker {
 
         List<Operation> all = history.operations();
         Model<Object> searched = model;
-        List<List<Operation>> raw = model.partition(all);
-        if (!partitioned) {
-            if (raw.size() > 1 && !(((Object) model) instanceof KvModel)) {
+        List<List<Operation>> raw;
+        if (partitioned) {
+            raw = model.partition(all);
+        } else {
+            if (!(((Object) model) instanceof KvModel) && model.partition(all).size() > 1) {
                 // one search over independent objects: give it a state per key (kv's state is a map already)
                 @SuppressWarnings({"unchecked", "rawtypes"})
                 Model<Object> perKey = (Model) new PerKeyModel(model);

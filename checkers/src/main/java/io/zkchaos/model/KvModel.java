@@ -2,6 +2,8 @@ package io.zkchaos.model;
 
 import io.zkchaos.history.Operation;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -24,7 +26,7 @@ public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
 
     @Override
     public State step(State state, Operation op) {
-        String key = op.key() == null ? "" : op.key();
+        String key = keyOf(op);
         switch (op.f()) {
             case "get": {
                 if (!op.isOk() || op.output() == null) {
@@ -57,20 +59,35 @@ public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
     }
 
     /**
-     * An indeterminate put or append whose (non-empty) value appears in no ok get: had it taken effect, every get
-     * up to the next put of its key would contain it.
+     * An indeterminate put or append whose (non-empty) value appears in no ok get of its key: had it taken effect,
+     * every get of that key up to the next put would contain it. To bound the work, nothing is dropped on a key
+     * whose gets returned more than {@value #MAX_SCANNED} characters in all.
      */
     @Override
     public Predicate<Operation> unobserved(List<Operation> operations) {
-        StringBuilder all = new StringBuilder();
+        Map<String, StringBuilder> gets = new HashMap<>();
         for (Operation op : operations) {
             if (op.isOk() && op.f().equals("get") && op.output() != null) {
-                all.append(op.output()).append('\u0000');
+                gets.computeIfAbsent(keyOf(op), k -> new StringBuilder()).append(op.output()).append('\u0000');
             }
         }
-        String seen = all.toString();
-        return op -> (op.f().equals("put") || op.f().equals("append")) && !text(op.input()).isEmpty()
-                && text(op.input()).indexOf('\u0000') < 0 && !seen.contains(text(op.input()));
+        Map<String, String> seen = new HashMap<>();
+        gets.forEach((k, b) -> seen.put(k, b.toString()));
+        return op -> {
+            if (!op.f().equals("put") && !op.f().equals("append")) {
+                return false;
+            }
+            String v = text(op.input());
+            String all = seen.getOrDefault(keyOf(op), "");
+            return !v.isEmpty() && v.indexOf('\u0000') < 0 && all.length() <= MAX_SCANNED && !all.contains(v);
+        };
+    }
+
+    /** The most get output, per key, that {@link #unobserved} scans. */
+    static final int MAX_SCANNED = 1 << 22;
+
+    private static String keyOf(Operation op) {
+        return op.key() == null ? "" : op.key();
     }
 
     @Override
