@@ -258,10 +258,10 @@ public final class LinearizabilityChecker implements Checker {
                 : "could only be one of " + String.join(", ", cx.possibleStates()) + (cx.morePossibleStates()
                 ? ", ..." : "");
         String where = cx.partition() == null ? "" : "On key " + cx.partition() + ", ";
-        String s = where + op.description() + " by process " + op.process() + " (history entries "
-                + op.invokeIndex() + "-" + op.completeIndex() + ") cannot be linearized: in every order of the"
-                + " operations before it the " + model.name() + " " + states + " at that point (longest"
-                + " linearizable prefix: " + cx.prefixLength() + " operations).";
+        String s = where + "process " + op.process() + "'s " + op.description() + " (history entries "
+                + op.invokeIndex() + "-" + (op.completeIndex() < 0 ? "never completed" : op.completeIndex())
+                + ") cannot be linearized: in every order of the operations before it the " + model.name() + " "
+                + states + " at that point (longest linearizable prefix: " + cx.prefixLength() + " operations).";
         return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 

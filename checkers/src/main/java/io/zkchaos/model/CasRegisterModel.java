@@ -73,4 +73,10 @@ public final class CasRegisterModel implements Model<Object>, UnobservedInfo {
     public Predicate<Operation> unobserved(List<Operation> operations) {
         return RegisterModel.unobservedWrites(operations);
     }
+
+    /** {@code read -> 3}, {@code write 3}, {@code cas 1 -> 2}; marked when indeterminate. */
+    @Override
+    public String describeOperation(Operation op) {
+        return RegisterModel.describe(op);
+    }
 }

@@ -177,4 +177,15 @@ public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
             return sb.append('}').toString();
         }
     }
+
+    /** Porcupine's style: {@code get("k") -> "v"}, {@code put("k", "v")}, {@code append("k", "v")}. */
+    @Override
+    public String describeOperation(Operation op) {
+        String key = '"' + keyOf(op) + '"';
+        String s = switch (op.f()) {
+            case "get" -> "get(" + key + ") -> " + (op.isOk() ? Values.describe(op.output()) : "?");
+            default -> op.f() + "(" + key + ", " + Values.describe(op.input()) + ")";
+        };
+        return op.isInfo() ? s + " (indeterminate)" : s;
+    }
 }

@@ -100,4 +100,22 @@ public final class RegisterModel implements Model<Object>, UnobservedInfo {
             return !observed.contains(Values.state(written));
         };
     }
+
+    /** {@code read -> 3}, {@code write 3}, {@code cas 1 -> 2}; marked when indeterminate. */
+    @Override
+    public String describeOperation(Operation op) {
+        return RegisterModel.describe(op);
+    }
+
+    static String describe(Operation op) {
+        String key = op.key() == null ? "" : "[" + op.key() + "]";
+        String s = switch (op.f()) {
+            case "read" -> "read" + key + " -> " + (op.isOk() ? Values.describe(op.output()) : "?");
+            case "cas" -> op.input() instanceof List<?> p && p.size() == 2
+                    ? "cas" + key + " " + Values.describe(p.get(0)) + " -> " + Values.describe(p.get(1))
+                    : "cas" + key + " " + Values.describe(op.input());
+            default -> op.f() + key + " " + Values.describe(op.input());
+        };
+        return op.isInfo() ? s + " (indeterminate)" : s;
+    }
 }

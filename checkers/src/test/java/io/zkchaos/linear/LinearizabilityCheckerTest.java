@@ -45,7 +45,9 @@ class LinearizabilityCheckerTest {
         assertThat(cx.operation().completeIndex()).isEqualTo(7);
         assertThat(cx.linearizedPrefix()).extracting(OpView::f).containsExactly("write", "read", "write");
         assertThat(cx.possibleStates()).containsExactly("2");
-        assertThat(r.summary()).contains("Read 1 by process 2").contains("could only be 2");
+        assertThat(r.summary()).startsWith("Process 2's read -> 1 (history entries 6-7) cannot be linearized")
+                .contains("could only be 2");
+        assertThat(cx.operation().description()).isEqualTo("read -> 1");
     }
 
     @Test
