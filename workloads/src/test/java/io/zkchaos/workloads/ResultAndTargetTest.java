@@ -48,4 +48,16 @@ class ResultAndTargetTest {
         assertThat(Znodes.decode(Znodes.encode(42L))).isEqualTo(42L);
         assertThat(Znodes.decode(new byte[0])).isNull();
     }
+
+    @Test
+    void everyNamedWorkloadIsCreatedWithItsNameAndUnknownNamesAreListed() {
+        for (String name : Workloads.NAMES) {
+            Workload w = Workloads.create(name, Workloads.Options.defaults());
+            assertThat(w.name()).isEqualTo(name);
+        }
+        assertThatThrownBy(() -> Workloads.create("bogus", Workloads.Options.defaults()))
+                .hasMessageContaining("unknown workload 'bogus'").hasMessageContaining("fenced-writes");
+        assertThatThrownBy(() -> new Workloads.Options("rel", 1, true, Duration.ZERO, Duration.ZERO))
+                .hasMessageContaining("root");
+    }
 }
