@@ -192,4 +192,64 @@ class ElectionWorkloadIT {
                     && o.isOk() && ((Map<?, ?>) o.output()).get("token").equals(token));
         }
     }
+
+    @Test
+    void fencedWritesStayHonestWhenTheLeadersSessionExpiresMidRun() throws Exception {
+        List<ZooKeeper> sessions = new CopyOnWriteArrayList<>();
+        Sessions.Factory spy = (cs, t, w, c) -> {
+            ZooKeeper zk = new ZooKeeper(cs, t, w, c);
+            sessions.add(zk);
+            return zk;
+        };
+        FencedWritesWorkload w = new FencedWritesWorkload("fenced-writes", "/it/fenced-expiry",
+                new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, spy),
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(20));
+        w.setup(target);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        Thread runner = new Thread(() -> {
+            try {
+                w.run(new RunContext(target, rec, 5L, 3, Duration.ofSeconds(7)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        runner.start();
+        try {
+            Ensemble.eventually(Duration.ofSeconds(5), () -> rec.history().operations().stream()
+                    .filter(o -> o.f().equals("fenced-write") && o.isOk()).count() >= 5, "the first leader writes");
+            long leaderSession = -1;
+            try (ZooKeeper admin = Sessions.open(target.connectString(), target, null)) {
+                List<String> nodes = admin.getChildren("/it/fenced-expiry/election", false);
+                nodes.sort((a, b) -> Long.compare(LeaderElection.sequenceOf(a), LeaderElection.sequenceOf(b)));
+                leaderSession = admin.exists("/it/fenced-expiry/election/" + nodes.get(0), false)
+                        .getEphemeralOwner();
+            }
+            long owner = leaderSession;
+            ZooKeeper leaderZk = sessions.stream().filter(z -> z.getSessionId() == owner).findFirst().orElseThrow();
+            ensemble.expire(leaderZk, target);
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream()
+                    .filter(o -> o.f().equals("acquire") && o.isOk()).count() >= 2, "a second leader");
+        } finally {
+            runner.join(20_000);
+        }
+        w.finalPhase(target, rec);
+        History h = HistoryAssertions.wellFormed(rec::history);
+        List<Operation> writes = h.operations().stream().filter(o -> o.f().equals("fenced-write")).toList();
+        @SuppressWarnings("unchecked")
+        List<Object> log = (List<Object>) h.operations().stream().filter(o -> o.f().equals("read")).findFirst()
+                .orElseThrow().output();
+        long previous = -1;
+        for (Object e : log) {
+            long token = (Long) ((Map<?, ?>) e).get("token");
+            assertThat(token).as("store order").isGreaterThanOrEqualTo(previous);
+            previous = token;
+            // Whatever is in the store was written by an ok or an info write, never by one recorded as fail.
+            assertThat(writes).as("writer of %s", e).anyMatch(o -> o.input().equals(e) && !o.isFail());
+        }
+        for (Operation ok : writes.stream().filter(Operation::isOk).toList()) {
+            assertThat(log).as("acknowledged write").contains(ok.output());
+        }
+        assertThat(h.operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
+                .map(o -> ((Map<?, ?>) o.output()).get("token")).distinct().count()).isGreaterThanOrEqualTo(2);
+    }
 }
