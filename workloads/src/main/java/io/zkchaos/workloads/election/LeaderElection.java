@@ -243,12 +243,19 @@ public final class LeaderElection implements Closeable {
     }
 
     private boolean active() {
-        // A closed handle means the owner is gone (the process died): a dead candidate does nothing more.
-        return state.get() == State.STARTED && !ended && zk.getState().isAlive();
+        return state.get() == State.STARTED && !ended;
+    }
+
+    /**
+     * Whether it may still act: a handle closed by its owner means the process died, and a dead candidate does
+     * nothing more. (An expired handle is closed too, but the Expired event is handled before this matters.)
+     */
+    private boolean canAct() {
+        return active() && zk.getState().isAlive();
     }
 
     private void volunteer() {
-        if (!active()) {
+        if (!canAct()) {
             return;
         }
         generation++;
@@ -268,7 +275,7 @@ public final class LeaderElection implements Closeable {
      * run again after every notification and reconnection.
      */
     private void advance() {
-        if (!active() || leading != null) {
+        if (!canAct() || leading != null) {
             return;
         }
         try {
