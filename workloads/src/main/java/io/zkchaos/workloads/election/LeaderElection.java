@@ -98,7 +98,10 @@ public final class LeaderElection implements Closeable {
         default void released(Leadership leadership, ReleaseReason reason) {
         }
 
-        /** The recipe will do nothing more: {@code closed} or {@code session-expired}. */
+        /**
+         * The recipe will do nothing more: {@code closed} (by {@link #close()}), {@code session-expired}, or
+         * {@code session-closed} (the handle was already closed when it tried to volunteer).
+         */
         default void ended(String why) {
         }
     }
@@ -255,7 +258,14 @@ public final class LeaderElection implements Closeable {
     }
 
     private void volunteer() {
-        if (!canAct()) {
+        if (!active()) {
+            return;
+        }
+        if (!zk.getState().isAlive()) {
+            // The session ended while no candidacy listened (e.g. between two candidacies): say so, so the owner
+            // retires the process instead of waiting for events that will never come.
+            ended = true;
+            listener.ended("session-closed");
             return;
         }
         generation++;
