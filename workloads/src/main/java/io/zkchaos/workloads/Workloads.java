@@ -28,8 +28,10 @@ public final class Workloads {
      * @param syncReads register: {@code sync-read} instead of {@code read}; set: sync before the final reads
      * @param holdMin   election: shortest leadership before resigning
      * @param holdMax   election: longest leadership before resigning
+     * @param rate      register and set: operations per second over all processes (0: as fast as they go)
      */
-    public record Options(String root, int keys, boolean syncReads, Duration holdMin, Duration holdMax) {
+    public record Options(String root, int keys, boolean syncReads, Duration holdMin, Duration holdMax,
+                          double rate) {
         public Options {
             Objects.requireNonNull(root, "root");
             if (!root.startsWith("/") || root.length() > 1 && root.endsWith("/")) {
@@ -40,11 +42,14 @@ public final class Workloads {
             }
             Objects.requireNonNull(holdMin, "holdMin");
             Objects.requireNonNull(holdMax, "holdMax");
+            if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
+                throw new IllegalArgumentException("rate must be >= 0 ops/s, got " + rate);
+            }
         }
 
-        /** Root {@code /zkchaos}, 5 keys, sync reads, leaders hold 0.3–1.5 s. */
+        /** Root {@code /zkchaos}, 5 keys, sync reads, leaders hold 0.3–1.5 s, 100 ops/s. */
         public static Options defaults() {
-            return new Options("/zkchaos", 5, true, Duration.ofMillis(300), Duration.ofMillis(1500));
+            return new Options("/zkchaos", 5, true, Duration.ofMillis(300), Duration.ofMillis(1500), 100);
         }
     }
 
@@ -53,8 +58,9 @@ public final class Workloads {
         String root = o.root().equals("/") ? "" : o.root();
         return switch (name) {
             case "register" -> new RegisterWorkload(root + "/register", o.keys(),
-                    o.syncReads() ? RegisterWorkload.ReadMode.SYNC : RegisterWorkload.ReadMode.PLAIN);
-            case "set" -> new SetWorkload(root + "/set", o.syncReads());
+                    o.syncReads() ? RegisterWorkload.ReadMode.SYNC : RegisterWorkload.ReadMode.PLAIN)
+                    .withRate(o.rate());
+            case "set" -> new SetWorkload(root + "/set", o.syncReads()).withRate(o.rate());
             case "election" -> new ElectionWorkload(name, root + "/election", OwnRecipe.herdFree(), null,
                     o.holdMin(), o.holdMax());
             case "election-naive" -> new ElectionWorkload(name, root + "/election", OwnRecipe.naive(), null,
