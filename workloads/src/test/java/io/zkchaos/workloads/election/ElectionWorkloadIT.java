@@ -53,9 +53,13 @@ class ElectionWorkloadIT {
 
     /** Leadership terms as [acquire ok index, release invoke index] per process; tokens in acquire order. */
     private static void assertOneLeaderAtATimeWithGrowingTokens(History h) {
+        assertOneLeaderAtATimeWithGrowingTokens(h, 3);
+    }
+
+    private static void assertOneLeaderAtATimeWithGrowingTokens(History h, int minTerms) {
         List<Operation> acquired = h.operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
                 .sorted((a, b) -> Long.compare(a.completeIndex(), b.completeIndex())).toList();
-        assertThat(acquired).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(acquired).hasSizeGreaterThanOrEqualTo(minTerms);
         long previousToken = -1;
         long previousEnd = -1;
         for (Operation a : acquired) {
@@ -251,5 +255,65 @@ class ElectionWorkloadIT {
         }
         assertThat(h.operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
                 .map(o -> ((Map<?, ?>) o.output()).get("token")).distinct().count()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void killingTheLeadersServerMakesItReleaseDisconnectedAndLeadAgainLaterWithANewToken() throws Exception {
+        List<ZooKeeper> sessions = new CopyOnWriteArrayList<>();
+        Sessions.Factory spy = (cs, t, w, c) -> {
+            ZooKeeper zk = new ZooKeeper(cs, t, w, c);
+            sessions.add(zk);
+            return zk;
+        };
+        Target t = ensemble.target(Duration.ofSeconds(6), Duration.ofSeconds(2));
+        ElectionWorkload w = new ElectionWorkload("election", "/it/ew/kill",
+                new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, spy), null,
+                Duration.ofSeconds(30), Duration.ofSeconds(30));
+        w.setup(t);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        Thread runner = new Thread(() -> {
+            try {
+                w.run(new RunContext(t, rec, 6L, 3, Duration.ofSeconds(8)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        runner.start();
+        int leader;
+        int killed = -1;
+        try {
+            Ensemble.eventually(Duration.ofSeconds(5), () -> firstLeader(rec) != null, "a leader");
+            leader = firstLeader(rec).process();
+            long token = (Long) ((Map<?, ?>) firstLeader(rec).value()).get("token");
+            long owner;
+            try (ZooKeeper admin = Sessions.open(t.connectString(), t, null)) {
+                String node = admin.getChildren("/it/ew/kill", false).stream()
+                        .filter(n -> LeaderElection.sequenceOf(n) == token).findFirst().orElseThrow();
+                owner = admin.exists("/it/ew/kill/" + node, false).getEphemeralOwner();
+            }
+            ZooKeeper leaderZk = sessions.stream().filter(z -> z.getSessionId() == owner).findFirst().orElseThrow();
+            killed = ensemble.serverOf(leaderZk);
+            ensemble.kill(killed);
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream().anyMatch(
+                    o -> o.process() == leader && o.f().equals("release") && o.isOk()), "the leader's release");
+            ensemble.restart(killed);
+            killed = -1;
+            Ensemble.eventually(Duration.ofSeconds(15), () -> rec.history().operations().stream().anyMatch(
+                    o -> o.f().equals("acquire") && o.isOk() && (Long) ((Map<?, ?>) o.output()).get("token") > token),
+                    "a new term with a larger token");
+        } finally {
+            if (killed > 0) {
+                ensemble.restart(killed);
+            }
+            runner.join(20_000);
+        }
+        History h = HistoryAssertions.wellFormed(rec::history);
+        Operation release = h.operations().stream().filter(o -> o.process() == leader && o.f().equals("release"))
+                .findFirst().orElseThrow();
+        assertThat(((Map<?, ?>) release.input()).get("reason")).isEqualTo("disconnected");
+        // Its session survived (back within the session timeout): the same process volunteered again.
+        assertThat(h.operations()).anyMatch(o -> o.process() == leader && o.f().equals("acquire")
+                && o.invokeIndex() > release.completeIndex());
+        assertOneLeaderAtATimeWithGrowingTokens(h, 2);
     }
 }
