@@ -7,6 +7,7 @@ import io.zkchaos.history.History;
 import io.zkchaos.history.Operation;
 import io.zkchaos.model.KvModel;
 import io.zkchaos.model.Model;
+import io.zkchaos.model.UnobservedInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * Checks that a history is linearizable with respect to a {@link Model}: the Wing–Gong/Lowe search with
@@ -84,9 +86,11 @@ public final class LinearizabilityChecker implements Checker {
 
         List<Operation> all = history.operations();
         Model<Object> searched = model;
-        List<List<Operation>> raw = model.partition(all);
-        if (!partitioned) {
-            if (raw.size() > 1 && !(((Object) model) instanceof KvModel)) {
+        List<List<Operation>> raw;
+        if (partitioned) {
+            raw = model.partition(all);
+        } else {
+            if (!(((Object) model) instanceof KvModel) && model.partition(all).size() > 1) {
                 // one search over independent objects: give it a state per key (kv's state is a map already)
                 @SuppressWarnings({"unchecked", "rawtypes"})
                 Model<Object> perKey = (Model) new PerKeyModel(model);
@@ -96,13 +100,23 @@ public final class LinearizabilityChecker implements Checker {
         }
         List<List<Operation>> parts = new ArrayList<>(raw.size());
         int operations = 0;
+        int unobserved = 0;
         for (List<Operation> part : raw) {
             List<Operation> kept = new ArrayList<>(part.size());
+            boolean anyInfo = false;
             for (Operation op : part) {
                 if (op.isFail() || (op.isInfo() && model.isReadOnly(op))) {
                     continue;
                 }
+                anyInfo |= op.isInfo();
                 kept.add(op);
+            }
+            if (anyInfo && ((Object) model) instanceof UnobservedInfo u) {
+                // indeterminate operations nobody could have seen cannot matter, and each costs a factor of 2
+                Predicate<Operation> drop = u.unobserved(kept);
+                int before = kept.size();
+                kept.removeIf(op -> op.isInfo() && drop.test(op));
+                unobserved += before - kept.size();
             }
             if (!kept.isEmpty()) {
                 parts.add(kept);
@@ -132,19 +146,19 @@ public final class LinearizabilityChecker implements Checker {
         if (invalid != null) {
             Counterexample cx = explain(invalid, searched);
             LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(),
-                    operations, checked, elapsed, control.peakCacheEntries(), cx, null);
+                    operations, unobserved, checked, elapsed, control.peakCacheEntries(), cx, null);
             return CheckResult.of(name(), Validity.INVALID, sentence(cx, invalid.result), d);
         }
         if (stopped != null) {
             String cause = stopped.stop.getMessage() + " after " + elapsed + " ms, with " + checked + " of "
                     + parts.size() + " " + partitionNoun + " checked";
             LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(),
-                    operations, checked, elapsed, control.peakCacheEntries(), null, cause);
+                    operations, unobserved, checked, elapsed, control.peakCacheEntries(), null, cause);
             return CheckResult.of(name(), Validity.UNKNOWN,
                     "No verdict: the " + cause + " (" + label(stopped.partition) + " unfinished).", d);
         }
         LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(), operations,
-                checked, elapsed, control.peakCacheEntries(), null, null);
+                unobserved, checked, elapsed, control.peakCacheEntries(), null, null);
         return CheckResult.of(name(), Validity.VALID, "All " + operations + " operations in " + parts.size() + " "
                 + partitionNoun + " are linearizable with respect to the " + model.name() + " model (checked in "
                 + elapsed + " ms).", d);
@@ -244,10 +258,10 @@ public final class LinearizabilityChecker implements Checker {
                 : "could only be one of " + String.join(", ", cx.possibleStates()) + (cx.morePossibleStates()
                 ? ", ..." : "");
         String where = cx.partition() == null ? "" : "On key " + cx.partition() + ", ";
-        String s = where + op.description() + " by process " + op.process() + " (history entries "
-                + op.invokeIndex() + "-" + op.completeIndex() + ") cannot be linearized: in every order of the"
-                + " operations before it the " + model.name() + " " + states + " at that point (longest"
-                + " linearizable prefix: " + cx.prefixLength() + " operations).";
+        String s = where + "process " + op.process() + "'s " + op.description() + " (history entries "
+                + op.invokeIndex() + "-" + (op.completeIndex() < 0 ? "never completed" : op.completeIndex())
+                + ") cannot be linearized: in every order of the operations before it the " + model.name() + " "
+                + states + " at that point (longest linearizable prefix: " + cx.prefixLength() + " operations).";
         return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 

@@ -217,6 +217,15 @@ final class PartitionSearch {
                 long limit = det[opOf[firstReturn]].completeIndex();
                 if (ientry >= 0 && infoInvoke[ientry] < limit) {
                     Object nextState = model.step(state, info[ientry]);
+                    if (nextState != null && depth > 0 && stackEntry[depth - 1] < 0 && stackEntry[depth - 1] > -(ientry + 1)) {
+                        // This configuration was reached from its parent by an earlier indeterminate operation, and
+                        // the parent will try this one itself once that subtree is done. If this one leaves the
+                        // same state with or without the earlier one, the parent's configuration dominates ours.
+                        Object viaParent = model.step(stackState[depth - 1], info[ientry]);
+                        if (nextState.equals(viaParent)) {
+                            nextState = null;
+                        }
+                    }
                     if (nextState != null) {
                         long bit = 1L << ientry;
                         infoBits[ientry >>> 6] |= bit;

@@ -1,7 +1,10 @@
 package io.zkchaos.model;
 
 import io.zkchaos.history.Operation;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A compare-and-set register: {@code read}, {@code write}, and {@code cas} with value {@code [expected new]},
@@ -11,7 +14,7 @@ import java.util.List;
  * checker drops it); an indeterminate cas may have succeeded. A read that completed with nil constrains nothing,
  * as in Knossos.
  */
-public final class CasRegisterModel implements Model<Object> {
+public final class CasRegisterModel implements Model<Object>, UnobservedInfo {
 
     private final Object init;
 
@@ -60,5 +63,20 @@ public final class CasRegisterModel implements Model<Object> {
     @Override
     public String describeState(Object state) {
         return Values.describe(state);
+    }
+
+    /**
+     * An indeterminate write (or cas) of a value that no ok read returned and no cas expected: had it taken effect,
+     * a read before the next write would have returned it (values are compared as written).
+     */
+    @Override
+    public Predicate<Operation> unobserved(List<Operation> operations) {
+        return RegisterModel.unobservedWrites(operations);
+    }
+
+    /** {@code read -> 3}, {@code write 3}, {@code cas 1 -> 2}; marked when indeterminate. */
+    @Override
+    public String describeOperation(Operation op) {
+        return RegisterModel.describe(op);
     }
 }

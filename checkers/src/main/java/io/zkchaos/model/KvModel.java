@@ -2,14 +2,17 @@ package io.zkchaos.model;
 
 import io.zkchaos.history.Operation;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A string key-value store as in Porcupine's kv model: {@code get} returns the key's value, {@code put} replaces
  * it, {@code append} appends to it; every key starts as {@code ""}. Partitioned by key; checked unpartitioned, the
  * state is the whole map. A get that completed with nil constrains nothing.
  */
-public final class KvModel implements Model<KvModel.State> {
+public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
 
     @Override
     public String name() {
@@ -23,7 +26,7 @@ public final class KvModel implements Model<KvModel.State> {
 
     @Override
     public State step(State state, Operation op) {
-        String key = op.key() == null ? "" : op.key();
+        String key = keyOf(op);
         switch (op.f()) {
             case "get": {
                 if (!op.isOk() || op.output() == null) {
@@ -53,6 +56,38 @@ public final class KvModel implements Model<KvModel.State> {
     @Override
     public List<List<Operation>> partition(List<Operation> operations) {
         return ByKey.partition(operations);
+    }
+
+    /**
+     * An indeterminate put or append whose (non-empty) value appears in no ok get of its key: had it taken effect,
+     * every get of that key up to the next put would contain it. To bound the work, nothing is dropped on a key
+     * whose gets returned more than {@value #MAX_SCANNED} characters in all.
+     */
+    @Override
+    public Predicate<Operation> unobserved(List<Operation> operations) {
+        Map<String, StringBuilder> gets = new HashMap<>();
+        for (Operation op : operations) {
+            if (op.isOk() && op.f().equals("get") && op.output() != null) {
+                gets.computeIfAbsent(keyOf(op), k -> new StringBuilder()).append(op.output()).append('\u0000');
+            }
+        }
+        Map<String, String> seen = new HashMap<>();
+        gets.forEach((k, b) -> seen.put(k, b.toString()));
+        return op -> {
+            if (!op.f().equals("put") && !op.f().equals("append")) {
+                return false;
+            }
+            String v = text(op.input());
+            String all = seen.getOrDefault(keyOf(op), "");
+            return !v.isEmpty() && v.indexOf('\u0000') < 0 && all.length() <= MAX_SCANNED && !all.contains(v);
+        };
+    }
+
+    /** The most get output, per key, that {@link #unobserved} scans. */
+    static final int MAX_SCANNED = 1 << 22;
+
+    private static String keyOf(Operation op) {
+        return op.key() == null ? "" : op.key();
     }
 
     @Override
@@ -141,5 +176,16 @@ public final class KvModel implements Model<KvModel.State> {
             }
             return sb.append('}').toString();
         }
+    }
+
+    /** Porcupine's style: {@code get("k") -> "v"}, {@code put("k", "v")}, {@code append("k", "v")}. */
+    @Override
+    public String describeOperation(Operation op) {
+        String key = '"' + keyOf(op) + '"';
+        String s = switch (op.f()) {
+            case "get" -> "get(" + key + ") -> " + (op.isOk() ? Values.describe(op.output()) : "?");
+            default -> op.f() + "(" + key + ", " + Values.describe(op.input()) + ")";
+        };
+        return op.isInfo() ? s + " (indeterminate)" : s;
     }
 }

@@ -42,4 +42,11 @@ public final class MutexModel implements Model<Boolean> {
     public String describeState(Boolean held) {
         return held ? "held" : "free";
     }
+
+    /** {@code acquire} or {@code release}, with the lock's key if any. */
+    @Override
+    public String describeOperation(Operation op) {
+        String s = op.f() + (op.key() == null ? "" : "[" + op.key() + "]");
+        return op.isInfo() ? s + " (indeterminate)" : s;
+    }
 }

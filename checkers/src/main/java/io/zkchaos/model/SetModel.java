@@ -7,15 +7,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * A grow-only set: {@code add} adds its value, {@code read} returns the whole set (any collection; compared as a
  * set). A read that completed with nil constrains nothing. Partitioned by key (one set per key) when operations
  * carry one.
  */
-public final class SetModel implements Model<Set<Object>> {
+public final class SetModel implements Model<SetModel.State>, UnobservedInfo {
 
-    private final Set<Object> init;
+    private final State init;
 
     /** @param init the initial elements (a collection), or null for the empty set */
     public SetModel(Object init) {
@@ -29,7 +30,7 @@ public final class SetModel implements Model<Set<Object>> {
                 s.add(Values.normalize(o));
             }
         }
-        this.init = Collections.unmodifiableSet(s);
+        this.init = new State(s);
     }
 
     @Override
@@ -38,22 +39,15 @@ public final class SetModel implements Model<Set<Object>> {
     }
 
     @Override
-    public Set<Object> init() {
+    public State init() {
         return init;
     }
 
     @Override
-    public Set<Object> step(Set<Object> state, Operation op) {
+    public State step(State state, Operation op) {
         switch (op.f()) {
-            case "add": {
-                Object e = Values.normalize(op.input());
-                if (state.contains(e)) {
-                    return state;
-                }
-                Set<Object> next = new HashSet<>(state);
-                next.add(e);
-                return Collections.unmodifiableSet(next);
-            }
+            case "add":
+                return state.with(Values.normalize(op.input()));
             case "read": {
                 if (!op.isOk() || op.output() == null) {
                     return state;
@@ -63,14 +57,7 @@ public final class SetModel implements Model<Set<Object>> {
                             "set model: a read must return a collection, got " + Values.describe(op.output())
                                     + " in " + op);
                 }
-                if (seen.size() < state.size()) {
-                    return null;
-                }
-                Set<Object> read = new HashSet<>();
-                for (Object o : seen) {
-                    read.add(Values.normalize(o));
-                }
-                return read.equals(state) ? state : null;
+                return state.sameAs(seen) ? state : null;
             }
             default:
                 throw new IllegalArgumentException(
@@ -88,16 +75,90 @@ public final class SetModel implements Model<Set<Object>> {
         return ByKey.partition(operations);
     }
 
-    /** The elements, sorted when they are comparable. */
+    /** An indeterminate add of an element no ok read contains: had it taken effect, every later read would. */
     @Override
-    public String describeState(Set<Object> state) {
-        Collection<Object> elements = state;
+    public Predicate<Operation> unobserved(List<Operation> operations) {
+        Set<Object> seen = new HashSet<>();
+        for (Operation op : operations) {
+            if (op.isOk() && op.f().equals("read") && op.output() instanceof Collection<?> c) {
+                for (Object o : c) {
+                    seen.add(Values.normalize(o));
+                }
+            }
+        }
+        return op -> op.f().equals("add") && !seen.contains(Values.normalize(op.input()));
+    }
+
+    /** The elements, sorted when they are comparable: {@code #{1 2 3}}. */
+    @Override
+    public String describeState(State state) {
+        Collection<Object> elements = state.elements;
         try {
-            elements = new TreeSet<>(state);
+            elements = new TreeSet<>(state.elements);
         } catch (ClassCastException | NullPointerException e) {
             // not mutually comparable: keep hash order
         }
         String inner = Values.describe(elements);
         return "#{" + inner.substring(1, inner.length() - 1) + "}";
+    }
+
+    /** An immutable set with its hash kept as elements are added (the search hashes every state). */
+    public static final class State {
+        private final Set<Object> elements;
+        private final int hash;
+
+        State(Set<Object> elements) {
+            this.elements = elements;
+            this.hash = elements.hashCode();
+        }
+
+        private State(Set<Object> elements, int hash) {
+            this.elements = elements;
+            this.hash = hash;
+        }
+
+        /** The elements, read-only. */
+        public Set<Object> elements() {
+            return Collections.unmodifiableSet(elements);
+        }
+
+        State with(Object element) {
+            if (elements.contains(element)) {
+                return this;
+            }
+            Set<Object> next = new HashSet<>(elements);
+            next.add(element);
+            return new State(next, hash + java.util.Objects.hashCode(element));
+        }
+
+        /** Whether {@code read}, as a set without duplicates, has exactly these elements. */
+        boolean sameAs(Collection<?> read) {
+            if (read.size() != elements.size()) {
+                return false;
+            }
+            Set<Object> seen = new HashSet<>();
+            for (Object o : read) {
+                Object e = Values.normalize(o);
+                if (!elements.contains(e) || !seen.add(e)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof State s && s.hash == hash && s.elements.equals(elements);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return elements.toString();
+        }
     }
 }

@@ -45,7 +45,9 @@ class LinearizabilityCheckerTest {
         assertThat(cx.operation().completeIndex()).isEqualTo(7);
         assertThat(cx.linearizedPrefix()).extracting(OpView::f).containsExactly("write", "read", "write");
         assertThat(cx.possibleStates()).containsExactly("2");
-        assertThat(r.summary()).contains("Read 1 by process 2").contains("could only be 2");
+        assertThat(r.summary()).startsWith("Process 2's read -> 1 (history entries 6-7) cannot be linearized")
+                .contains("could only be 2");
+        assertThat(cx.operation().description()).isEqualTo("read -> 1");
     }
 
     @Test
@@ -79,6 +81,16 @@ class LinearizabilityCheckerTest {
         CheckResult r = check("register", 0L, twice);
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(details(r).counterexample().possibleStates()).containsExactly("7");
+    }
+
+    @Test
+    void unobservedIndeterminateWritesAreLeftOutAndCounted() {
+        History h = new Hb().invoke(1, "write", 5L).info(1).invoke(3, "write", 6L).info(3)
+                .op(2, "read", null, 0L).op(2, "read", null, 6L).build();
+        CheckResult r = check("register", 0L, h);
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        assertThat(details(r).unobservedDropped()).isEqualTo(1); // write 5: nobody read 5
+        assertThat(details(r).operations()).isEqualTo(3);
     }
 
     @Test

@@ -7,7 +7,6 @@ import io.zkchaos.history.Operation;
 import io.zkchaos.history.Operation.Outcome;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ModelsTest {
@@ -124,9 +123,13 @@ class ModelsTest {
 
     @Test
     void setReadsReturnTheWholeSet() {
-        Model<Set<Object>> m = model("set", null);
-        Set<Object> s1 = m.step(m.init(), ok("add", 1, 1));
-        Set<Object> s2 = m.step(s1, ok("add", 2L, 2L));
+        Model<SetModel.State> m = model("set", null);
+        SetModel.State s1 = m.step(m.init(), ok("add", 1, 1));
+        SetModel.State s2 = m.step(s1, ok("add", 2L, 2L));
+        assertThat(s2.elements()).containsExactlyInAnyOrder(1L, 2L);
+        assertThat(s2).isEqualTo(m.step(m.step(m.init(), ok("add", 2L, 2L)), ok("add", 1L, 1L)))
+                .hasSameHashCodeAs(m.step(m.step(m.init(), ok("add", 2L, 2L)), ok("add", 1L, 1L)));
+        assertThat(m.step(s2, ok("read", null, List.of(1L, 1L)))).isNull();
         assertThat(m.step(s2, ok("read", null, List.of(2L, 1L)))).isEqualTo(s2);
         assertThat(m.step(s2, ok("read", null, List.of(1L)))).isNull();
         assertThat(m.step(s2, ok("read", null, List.of(1L, 2L, 3L)))).isNull();

@@ -18,15 +18,35 @@ public abstract class ClientWorkload implements Workload {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientWorkload.class);
 
+    private volatile double rate;
+
     /** The operations of the main phase (the run bounds it by the context's duration). */
     protected abstract Gen<Invocation> generator();
+
+    /**
+     * Limits all processes together to about {@code opsPerSecond} (a seeded random stagger with that mean rate, as
+     * Jepsen's {@code stagger}); 0 (the default) means as fast as the clients go. Returns this.
+     */
+    public ClientWorkload withRate(double opsPerSecond) {
+        if (opsPerSecond < 0 || Double.isNaN(opsPerSecond) || Double.isInfinite(opsPerSecond)) {
+            throw new IllegalArgumentException("rate must be >= 0 ops/s, got " + opsPerSecond);
+        }
+        this.rate = opsPerSecond;
+        return this;
+    }
+
+    /** The generator the run uses: {@link #generator()}, staggered when a rate is set. */
+    public Gen<Invocation> operations() {
+        Gen<Invocation> g = generator();
+        return rate > 0 ? g.stagger(java.time.Duration.ofNanos((long) (1e9 / rate))) : g;
+    }
 
     /** Opens a client with a new session for {@code process}; throws if it cannot connect in time. */
     protected abstract Client open(int process, Target target) throws Exception;
 
     @Override
     public void run(RunContext ctx) throws InterruptedException {
-        Gen.Cursor<Invocation> cursor = generator().timeLimit(ctx.duration()).start(ctx.seed());
+        Gen.Cursor<Invocation> cursor = operations().timeLimit(ctx.duration()).start(ctx.seed());
         long start = System.nanoTime();
         long deadline = start + ctx.duration().toNanos();
         AtomicInteger retired = new AtomicInteger();

@@ -48,4 +48,31 @@ class ResultAndTargetTest {
         assertThat(Znodes.decode(Znodes.encode(42L))).isEqualTo(42L);
         assertThat(Znodes.decode(new byte[0])).isNull();
     }
+
+    @Test
+    void everyNamedWorkloadIsCreatedWithItsNameAndUnknownNamesAreListed() {
+        for (String name : Workloads.NAMES) {
+            Workload w = Workloads.create(name, Workloads.Options.defaults());
+            assertThat(w.name()).isEqualTo(name);
+        }
+        assertThatThrownBy(() -> Workloads.create("bogus", Workloads.Options.defaults()))
+                .hasMessageContaining("unknown workload 'bogus'").hasMessageContaining("fenced-writes");
+        assertThatThrownBy(() -> new Workloads.Options("rel", 1, true, Duration.ZERO, Duration.ZERO, 0))
+                .hasMessageContaining("root");
+        assertThatThrownBy(() -> new Workloads.Options("/r", 1, true, Duration.ZERO, Duration.ZERO, -1))
+                .hasMessageContaining("rate");
+    }
+
+    @Test
+    void aRateStaggersTheOperationsWithThatMeanAndKeepsThemTheSame() {
+        io.zkchaos.workloads.set.SetWorkload w = new io.zkchaos.workloads.set.SetWorkload("/s", false);
+        var fast = io.zkchaos.workloads.gen.Gens.preview(w.operations(), 9L, 200);
+        w.withRate(100);
+        var paced = io.zkchaos.workloads.gen.Gens.preview(w.operations(), 9L, 200);
+        assertThat(paced.stream().map(t -> t.value()).toList())
+                .isEqualTo(fast.stream().map(t -> t.value()).toList());
+        assertThat(fast.get(199).atNanos()).isZero();
+        // 200 ops at a mean of 10 ms apart: about 2 s
+        assertThat(paced.get(199).atNanos()).isBetween(1_500_000_000L, 2_500_000_000L);
+    }
 }

@@ -68,23 +68,25 @@ public final class ClusterBench {
     }
 
     private static void failover(Path runs, int kills) throws Exception {
-        try (LocalCluster c = LocalCluster.start(config(runs, "failover", 3, true))) {
-            List<Long> failovers = new ArrayList<>();
-            for (int i = 0; i < kills; i++) {
-                String old = c.leader().orElseThrow();
-                long t0 = System.nanoTime();
-                c.kill(old);
-                awaitNewLeader(c, old, Duration.ofSeconds(30));
-                failovers.add(ms(t0));
-                c.start(old);
-                c.awaitQuorum(Duration.ofSeconds(30));
-                awaitAllServe(c, Duration.ofSeconds(30));
+        for (boolean proxied : new boolean[] {true, false}) {
+            String label = proxied ? "proxied" : "direct";
+            try (LocalCluster c = LocalCluster.start(config(runs, "failover-" + label, 3, proxied))) {
+                List<Long> failovers = new ArrayList<>();
+                for (int i = 0; i < kills; i++) {
+                    String old = c.leader().orElseThrow();
+                    long t0 = System.nanoTime();
+                    c.kill(old);
+                    awaitNewLeader(c, old, Duration.ofSeconds(30));
+                    failovers.add(ms(t0));
+                    c.start(old);
+                    c.awaitQuorum(Duration.ofSeconds(30));
+                    awaitAllServe(c, Duration.ofSeconds(30));
+                }
+                System.out.printf(Locale.ROOT, "failover after SIGKILL of the leader, 3 nodes, %s (kill -> a new "
+                        + "leader and a quorum serve): median %d ms, max %d ms over %d kills %s%n", label,
+                        median(failovers), Collections.max(failovers), failovers.size(), failovers);
             }
-            System.out.printf(Locale.ROOT, "failover after SIGKILL of the leader, 3 nodes (kill -> a new leader and "
-                    + "a quorum serve): median %d ms, max %d ms over %d kills%n",
-                    median(failovers), Collections.max(failovers), failovers.size());
         }
-
     }
 
     private static void overhead(Path runs, int seconds) throws Exception {

@@ -133,7 +133,7 @@ public final class LocalCluster implements Cluster {
         registerForShutdown(cluster);
         try {
             processes.values().forEach(ServerProcess::start);
-            cluster.awaitQuorum(config.startTimeout());
+            cluster.awaitQuorum(config.startTimeout(), true);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -255,6 +255,14 @@ public final class LocalCluster implements Cluster {
 
     @Override
     public void awaitQuorum(Duration bound) {
+        awaitQuorum(bound, false);
+    }
+
+    /**
+     * @param failOnExit stop waiting as soon as a server process has exited by itself (at start-up nothing the
+     *                   harness did can explain that, and waiting longer cannot help)
+     */
+    private void awaitQuorum(Duration bound, boolean failOnExit) {
         long deadline = System.nanoTime() + bound.toNanos();
         Map<String, NodeStatus> last;
         while (true) {
@@ -265,6 +273,9 @@ public final class LocalCluster implements Cluster {
             if (System.nanoTime() > deadline) {
                 break;
             }
+            if (failOnExit && processes.values().stream().anyMatch(p -> p.lastExitCode() != null)) {
+                break;
+            }
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
@@ -272,12 +283,16 @@ public final class LocalCluster implements Cluster {
                 throw new IllegalStateException("interrupted waiting for a quorum", e);
             }
         }
-        // Name the first node that should serve but does not, with its log.
-        NodeStatus culprit = last.values().stream().filter(s -> !s.mode().serving()).findFirst()
-                .orElse(last.values().iterator().next());
+        // Name a node that exited, else the first that should serve but does not, with its log.
+        Map<String, NodeStatus> seen = last;
+        NodeStatus culprit = seen.values().stream().filter(s -> process(s.node()).lastExitCode() != null)
+                .findFirst().orElseGet(() -> seen.values().stream().filter(s -> !s.mode().serving()).findFirst()
+                        .orElse(seen.values().iterator().next()));
         ServerProcess p = process(culprit.node());
         Integer exit = p.lastExitCode();
-        throw new ClusterNotReadyException("no quorum served within " + bound.toMillis() + " ms: expected "
+        boolean exited = exit != null && failOnExit;
+        throw new ClusterNotReadyException("no quorum served " + (exited ? "(" + culprit.node()
+                + " exited during start-up)" : "within " + bound.toMillis() + " ms") + ": expected "
                 + (config.nodes() == 1 ? "n1 to serve standalone" : "one leader and at least "
                 + (config.quorumSize() - 1) + " followers among " + nodes())
                 + "; saw " + last.values().stream().map(s -> s.node() + "=" + s.mode()

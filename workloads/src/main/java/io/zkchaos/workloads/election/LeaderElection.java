@@ -98,7 +98,10 @@ public final class LeaderElection implements Closeable {
         default void released(Leadership leadership, ReleaseReason reason) {
         }
 
-        /** The recipe will do nothing more: {@code closed} or {@code session-expired}. */
+        /**
+         * The recipe will do nothing more: {@code closed} (by {@link #close()}), {@code session-expired}, or
+         * {@code session-closed} (the handle was already closed when it tried to volunteer).
+         */
         default void ended(String why) {
         }
     }
@@ -243,12 +246,26 @@ public final class LeaderElection implements Closeable {
     }
 
     private boolean active() {
-        // A closed handle means the owner is gone (the process died): a dead candidate does nothing more.
-        return state.get() == State.STARTED && !ended && zk.getState().isAlive();
+        return state.get() == State.STARTED && !ended;
+    }
+
+    /**
+     * Whether it may still act: a handle closed by its owner means the process died, and a dead candidate does
+     * nothing more. (An expired handle is closed too, but the Expired event is handled before this matters.)
+     */
+    private boolean canAct() {
+        return active() && zk.getState().isAlive();
     }
 
     private void volunteer() {
         if (!active()) {
+            return;
+        }
+        if (!zk.getState().isAlive()) {
+            // The session ended while no candidacy listened (e.g. between two candidacies): say so, so the owner
+            // retires the process instead of waiting for events that will never come.
+            ended = true;
+            listener.ended("session-closed");
             return;
         }
         generation++;
@@ -268,7 +285,7 @@ public final class LeaderElection implements Closeable {
      * run again after every notification and reconnection.
      */
     private void advance() {
-        if (!active() || leading != null) {
+        if (!canAct() || leading != null) {
             return;
         }
         try {

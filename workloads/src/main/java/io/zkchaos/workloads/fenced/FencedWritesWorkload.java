@@ -36,12 +36,14 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class FencedWritesWorkload implements Workload {
 
+    private final String name;
     private final ElectionWorkload election;
     private final FencedStore store;
     private final AtomicLong values = new AtomicLong();
 
-    public FencedWritesWorkload(String root, CandidateFactory recipe, Duration holdMin, Duration holdMax,
-                                Duration writeInterval) {
+    public FencedWritesWorkload(String name, String root, CandidateFactory recipe, Duration holdMin,
+                                Duration holdMax, Duration writeInterval) {
+        this.name = Objects.requireNonNull(name, "name");
         Objects.requireNonNull(root, "root");
         this.store = new FencedStore(root + "/log");
         long intervalNanos = writeInterval.toNanos();
@@ -65,18 +67,18 @@ public final class FencedWritesWorkload implements Workload {
                 return !r.retiresProcess();
             }
         };
-        this.election = new ElectionWorkload("fenced-writes", root + "/election", recipe, writer, holdMin, holdMax);
+        this.election = new ElectionWorkload(name, root + "/election", recipe, writer, holdMin, holdMax);
     }
 
     /** The herd-free recipe, leaders holding 0.3–1.5 s, a write every 50 ms. */
     public static FencedWritesWorkload withOwnRecipe(String root) {
-        return new FencedWritesWorkload(root, OwnRecipe.herdFree(), Duration.ofMillis(300), Duration.ofMillis(1500),
+        return new FencedWritesWorkload("fenced-writes", root, OwnRecipe.herdFree(), Duration.ofMillis(300), Duration.ofMillis(1500),
                 Duration.ofMillis(50));
     }
 
     @Override
     public String name() {
-        return "fenced-writes";
+        return name;
     }
 
     public FencedStore store() {

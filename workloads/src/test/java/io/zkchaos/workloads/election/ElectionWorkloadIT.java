@@ -53,9 +53,13 @@ class ElectionWorkloadIT {
 
     /** Leadership terms as [acquire ok index, release invoke index] per process; tokens in acquire order. */
     private static void assertOneLeaderAtATimeWithGrowingTokens(History h) {
+        assertOneLeaderAtATimeWithGrowingTokens(h, 3);
+    }
+
+    private static void assertOneLeaderAtATimeWithGrowingTokens(History h, int minTerms) {
         List<Operation> acquired = h.operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
                 .sorted((a, b) -> Long.compare(a.completeIndex(), b.completeIndex())).toList();
-        assertThat(acquired).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(acquired).hasSizeGreaterThanOrEqualTo(minTerms);
         long previousToken = -1;
         long previousEnd = -1;
         for (Operation a : acquired) {
@@ -191,5 +195,125 @@ class ElectionWorkloadIT {
             assertThat(h.operations()).anyMatch(o -> o.process() == wr.process() && o.f().equals("acquire")
                     && o.isOk() && ((Map<?, ?>) o.output()).get("token").equals(token));
         }
+    }
+
+    @Test
+    void fencedWritesStayHonestWhenTheLeadersSessionExpiresMidRun() throws Exception {
+        List<ZooKeeper> sessions = new CopyOnWriteArrayList<>();
+        Sessions.Factory spy = (cs, t, w, c) -> {
+            ZooKeeper zk = new ZooKeeper(cs, t, w, c);
+            sessions.add(zk);
+            return zk;
+        };
+        FencedWritesWorkload w = new FencedWritesWorkload("fenced-writes", "/it/fenced-expiry",
+                new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, spy),
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(20));
+        w.setup(target);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        Thread runner = new Thread(() -> {
+            try {
+                w.run(new RunContext(target, rec, 5L, 3, Duration.ofSeconds(7)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        runner.start();
+        try {
+            Ensemble.eventually(Duration.ofSeconds(5), () -> rec.history().operations().stream()
+                    .filter(o -> o.f().equals("fenced-write") && o.isOk()).count() >= 5, "the first leader writes");
+            long leaderSession = -1;
+            try (ZooKeeper admin = Sessions.open(target.connectString(), target, null)) {
+                List<String> nodes = admin.getChildren("/it/fenced-expiry/election", false);
+                nodes.sort((a, b) -> Long.compare(LeaderElection.sequenceOf(a), LeaderElection.sequenceOf(b)));
+                leaderSession = admin.exists("/it/fenced-expiry/election/" + nodes.get(0), false)
+                        .getEphemeralOwner();
+            }
+            long owner = leaderSession;
+            ZooKeeper leaderZk = sessions.stream().filter(z -> z.getSessionId() == owner).findFirst().orElseThrow();
+            ensemble.expire(leaderZk, target);
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream()
+                    .filter(o -> o.f().equals("acquire") && o.isOk()).count() >= 2, "a second leader");
+        } finally {
+            runner.join(20_000);
+        }
+        w.finalPhase(target, rec);
+        History h = HistoryAssertions.wellFormed(rec::history);
+        List<Operation> writes = h.operations().stream().filter(o -> o.f().equals("fenced-write")).toList();
+        @SuppressWarnings("unchecked")
+        List<Object> log = (List<Object>) h.operations().stream().filter(o -> o.f().equals("read")).findFirst()
+                .orElseThrow().output();
+        long previous = -1;
+        for (Object e : log) {
+            long token = (Long) ((Map<?, ?>) e).get("token");
+            assertThat(token).as("store order").isGreaterThanOrEqualTo(previous);
+            previous = token;
+            // Whatever is in the store was written by an ok or an info write, never by one recorded as fail.
+            assertThat(writes).as("writer of %s", e).anyMatch(o -> o.input().equals(e) && !o.isFail());
+        }
+        for (Operation ok : writes.stream().filter(Operation::isOk).toList()) {
+            assertThat(log).as("acknowledged write").contains(ok.output());
+        }
+        assertThat(h.operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
+                .map(o -> ((Map<?, ?>) o.output()).get("token")).distinct().count()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void killingTheLeadersServerMakesItReleaseDisconnectedAndLeadAgainLaterWithANewToken() throws Exception {
+        List<ZooKeeper> sessions = new CopyOnWriteArrayList<>();
+        Sessions.Factory spy = (cs, t, w, c) -> {
+            ZooKeeper zk = new ZooKeeper(cs, t, w, c);
+            sessions.add(zk);
+            return zk;
+        };
+        Target t = ensemble.target(Duration.ofSeconds(6), Duration.ofSeconds(2));
+        ElectionWorkload w = new ElectionWorkload("election", "/it/ew/kill",
+                new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, spy), null,
+                Duration.ofSeconds(30), Duration.ofSeconds(30));
+        w.setup(t);
+        InMemoryRecorder rec = new InMemoryRecorder();
+        Thread runner = new Thread(() -> {
+            try {
+                w.run(new RunContext(t, rec, 6L, 3, Duration.ofSeconds(8)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        runner.start();
+        int leader;
+        int killed = -1;
+        try {
+            Ensemble.eventually(Duration.ofSeconds(5), () -> firstLeader(rec) != null, "a leader");
+            leader = firstLeader(rec).process();
+            long token = (Long) ((Map<?, ?>) firstLeader(rec).value()).get("token");
+            long owner;
+            try (ZooKeeper admin = Sessions.open(t.connectString(), t, null)) {
+                String node = admin.getChildren("/it/ew/kill", false).stream()
+                        .filter(n -> LeaderElection.sequenceOf(n) == token).findFirst().orElseThrow();
+                owner = admin.exists("/it/ew/kill/" + node, false).getEphemeralOwner();
+            }
+            ZooKeeper leaderZk = sessions.stream().filter(z -> z.getSessionId() == owner).findFirst().orElseThrow();
+            killed = ensemble.serverOf(leaderZk);
+            ensemble.kill(killed);
+            Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream().anyMatch(
+                    o -> o.process() == leader && o.f().equals("release") && o.isOk()), "the leader's release");
+            ensemble.restart(killed);
+            killed = -1;
+            Ensemble.eventually(Duration.ofSeconds(15), () -> rec.history().operations().stream().anyMatch(
+                    o -> o.f().equals("acquire") && o.isOk() && (Long) ((Map<?, ?>) o.output()).get("token") > token),
+                    "a new term with a larger token");
+        } finally {
+            if (killed > 0) {
+                ensemble.restart(killed);
+            }
+            runner.join(20_000);
+        }
+        History h = HistoryAssertions.wellFormed(rec::history);
+        Operation release = h.operations().stream().filter(o -> o.process() == leader && o.f().equals("release"))
+                .findFirst().orElseThrow();
+        assertThat(((Map<?, ?>) release.input()).get("reason")).isEqualTo("disconnected");
+        // Its session survived (back within the session timeout): the same process volunteered again.
+        assertThat(h.operations()).anyMatch(o -> o.process() == leader && o.f().equals("acquire")
+                && o.invokeIndex() > release.completeIndex());
+        assertOneLeaderAtATimeWithGrowingTokens(h, 2);
     }
 }

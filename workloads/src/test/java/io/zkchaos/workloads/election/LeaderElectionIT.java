@@ -212,10 +212,10 @@ class LeaderElectionIT {
         Ensemble.eventually(Duration.ofSeconds(10), () -> e1.log.contains("ended session-expired"),
                 "c1 learns its session expired");
         assertThat(c1[0].hasLeadership()).isFalse();
-        // It stopped leading as soon as it learned anything was wrong: at the disconnect the server's close caused,
-        // or at the expiry itself.
-        assertThat(e1.log).containsAnyOf("releasing " + token1 + " disconnected",
-                "releasing " + token1 + " session-expired");
+        // It stopped leading as soon as it learned anything was wrong: the deletion of its ephemeral (the servers
+        // notify the watch before they drop the connection), the disconnect, or the expiry itself.
+        assertThat(e1.log).containsAnyOf("releasing " + token1 + " node-deleted",
+                "releasing " + token1 + " disconnected", "releasing " + token1 + " session-expired");
         assertThat(e1.log.get(e1.log.size() - 1)).isEqualTo("ended session-expired");
         Ensemble.eventually(Duration.ofSeconds(10), c2[0]::hasLeadership, "c2 leads");
         assertThat(e2.last.token()).isGreaterThan(token1);
