@@ -47,6 +47,7 @@ public final class Main implements Runnable {
         cl.addSubcommand("convert", new ConvertCommand());
         cl.addSubcommand("run", new RunCommand());
         cl.addSubcommand("scenarios", new ScenariosCommand());
+        cl.addSubcommand("bench", new BenchCommand());
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
