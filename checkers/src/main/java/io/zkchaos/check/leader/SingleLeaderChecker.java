@@ -112,10 +112,12 @@ public final class SingleLeaderChecker implements Checker {
         long endNanos = history.ops().isEmpty() ? -1 : history.ops().get(history.size() - 1).time();
         List<Failover> failovers = new ArrayList<>();
         List<Failover> faultFailovers = new ArrayList<>();
-        // A heal after the last client operation (the run's final heal, once candidates stopped) has nobody left to
-        // elect: there is nothing to judge, which is not the same as undecided.
+        // A heal after the last election operation (the run's final heal, once candidates stopped) has nobody left
+        // to elect: there is nothing to judge, which is not the same as undecided.
         long lastClientIndex = history.operations().stream()
-                .mapToLong(o -> Math.max(o.invokeIndex(), o.completeIndex())).max().orElse(-1);
+                .filter(o -> o.f().equals("acquire") || o.f().equals("release"))
+                .mapToLong(o -> o.completeIndex() < 0 ? Long.MAX_VALUE : Math.max(o.invokeIndex(), o.completeIndex()))
+                .max().orElse(-1);
         for (Op n : history.nemesisOps()) {
             if ("heal".equals(n.f()) && n.type() == OpType.INFO && n.index() > lastClientIndex) {
                 continue;
