@@ -14,9 +14,10 @@ import java.util.List;
  * One accepted client connection and its connection to the upstream server, with a {@link Pipe} each way.
  * Proxy thread only.
  *
- * <p>The upstream connection is opened at once, except while the upstream stream is black-holed (a timeout toxic
- * applies): then the server sees nothing, as with a real partition, and the client sees an open connection that
- * carries nothing. Removing that toxic closes the connection, so the deferred connect never happens.
+ * <p>The upstream connection is opened at once, except when either stream is black-holed (a timeout toxic applies)
+ * as the connection arrives: then the server never sees it, as in a real partition, where the handshake's SYN or
+ * SYN-ACK would be lost; the client sees an accepted connection that carries nothing (as with Toxiproxy). Removing
+ * that toxic closes the connection (see {@link Stage.Timeout}), so the deferred connect never happens.
  */
 final class Connection {
     private final FaultProxy proxy;
@@ -70,7 +71,7 @@ final class Connection {
                 pipe(t.stream()).addStage(t, now);
             }
         }
-        if (!closed && !up.blackholed()) {
+        if (!closed && !up.blackholed() && !down.blackholed()) {
             connectUpstream();
         }
         updateInterest();
@@ -93,13 +94,6 @@ final class Connection {
 
     void toxicRemoved(Toxic t) {
         pipe(t.stream()).removeStage(t.name());
-        if (!closed && upstream == null && !up.blackholed()) {
-            try {
-                connectUpstream();
-            } catch (IOException e) {
-                close("connect to upstream " + link.upstreamAddress() + " failed: " + e.getMessage());
-            }
-        }
         pump();
     }
 
@@ -115,12 +109,12 @@ final class Connection {
                 upstreamConnected = true;
             }
             if (key == clientKey && key.isReadable() && up.wantsRead()) {
-                if (!up.read(client, scratch, now)) {
+                if (!up.read(client, upstreamConnected ? upstream : null, scratch, now)) {
                     return;
                 }
             }
             if (key == upstreamKey && upstreamConnected && key.isReadable() && down.wantsRead()) {
-                if (!down.read(upstream, scratch, now)) {
+                if (!down.read(upstream, client, scratch, now)) {
                     return;
                 }
             }
@@ -158,7 +152,7 @@ final class Connection {
             close("both sides closed");
             return;
         }
-        if (up.finished() && upstream == null) {
+        if (up.sourceEnded() && upstream == null) {
             close("client closed while the link was black-holed");
             return;
         }
@@ -170,8 +164,9 @@ final class Connection {
             return;
         }
         int clientOps = 0;
-        // No reading from the client until there is somewhere to put the bytes, unless they are dropped anyway.
-        if (up.wantsRead() && (upstreamConnected || up.blackholed())) {
+        // No reading from the client while the upstream connect is under way; while it is deferred (a black hole)
+        // the client's bytes are read and dropped, or held until the heal closes the connection.
+        if (up.wantsRead() && (upstreamConnected || upstream == null)) {
             clientOps |= SelectionKey.OP_READ;
         }
         if (down.wantsWrite()) {

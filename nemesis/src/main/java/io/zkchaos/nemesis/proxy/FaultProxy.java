@@ -65,6 +65,8 @@ public final class FaultProxy implements Network {
     private long timerSeq;
     private long connectionSeq;
     private boolean closesPending;
+    /** True while selected keys or timers are being handled. */
+    private boolean dispatching;
 
     /** A proxy with the given seed and the default buffer bound. */
     public FaultProxy(long seed) {
@@ -219,10 +221,19 @@ public final class FaultProxy implements Network {
 
     /**
      * Channels closed while registered are only really closed when the selector next deregisters them; a control
-     * call asks for that before it returns, so that "disabled" means the port refuses at once.
+     * call does that before it returns, so that "disabled" means the port refuses at once. While keys are being
+     * dispatched (a tap or timer calling a link method) it is left to the loop's next turn.
      */
     void flushCloses() {
-        closesPending = true;
+        if (dispatching) {
+            closesPending = true;
+            return;
+        }
+        try {
+            selector.selectNow(); // ready keys it finds stay in the selected set for the loop to handle
+        } catch (IOException e) {
+            throw new UncheckedIOException("fault proxy selector failed", e);
+        }
     }
 
     /** Runs {@code call} on the proxy thread and returns its result; runs it directly when already there. */
@@ -270,14 +281,20 @@ public final class FaultProxy implements Network {
         try {
             while (state.get() == State.RUNNING) {
                 boolean ranTasks = runTasks();
+                // After tasks, do not block: a task's selectNow may have left ready keys in the selected set.
                 if (ranTasks || closesPending) {
                     closesPending = false;
                     selector.selectNow();
                 } else {
                     selector.select(selectTimeoutMillis());
                 }
-                handleSelected();
-                runDueTimers();
+                dispatching = true;
+                try {
+                    handleSelected();
+                    runDueTimers();
+                } finally {
+                    dispatching = false;
+                }
             }
         } catch (IOException | RuntimeException | Error e) {
             LOG.error("fault proxy thread failed; closing every link", e);

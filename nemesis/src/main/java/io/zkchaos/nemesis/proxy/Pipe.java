@@ -27,13 +27,20 @@ final class Pipe {
     private final Map<String, Stage> stages = new LinkedHashMap<>();
     private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
     private long queuedBytes;
-    private long lastRelease;
+    /** Release time of the last queued chunk; System.nanoTime may be negative, hence MIN_VALUE at first. */
+    private long lastRelease = Long.MIN_VALUE;
     private boolean sourceEof;
     private boolean outputShut;
     private boolean wantWrite;
     private boolean closeWhenFlushed;
     private long wakeAt = Long.MAX_VALUE;
     private boolean tapFailed;
+    /** A tap stalled the stream: chunks queue with release time "never" until released. */
+    private boolean stalled;
+    /** A tap closed or reset the stream: later bytes are dropped. */
+    private boolean terminated;
+    private boolean resetWhenFlushed;
+    private final Context context = new Context();
 
     Pipe(Connection connection, Stream stream, int maxQueued) {
         this.connection = connection;
@@ -107,6 +114,11 @@ final class Pipe {
         return wantWrite;
     }
 
+    /** Whether the source sent EOF (queued bytes may still be waiting). */
+    boolean sourceEnded() {
+        return sourceEof;
+    }
+
     boolean finished() {
         return sourceEof && queue.isEmpty();
     }
@@ -118,9 +130,10 @@ final class Pipe {
     /**
      * Reads what the source has (bounded by the free queue space) and admits it.
      *
+     * @param sink where the bytes go, or null while the upstream is not connected
      * @return false when the connection was closed while doing so
      */
-    boolean read(SocketChannel source, ByteBuffer scratch, long now) throws IOException {
+    boolean read(SocketChannel source, SocketChannel sink, ByteBuffer scratch, long now) throws IOException {
         scratch.clear();
         scratch.limit((int) Math.min(scratch.capacity(), maxQueued - queuedBytes));
         int n = source.read(scratch);
@@ -132,12 +145,78 @@ final class Pipe {
             return true;
         }
         scratch.flip();
-        byte[] bytes = new byte[n];
-        scratch.get(bytes);
-        ByteBuffer data = ByteBuffer.wrap(bytes);
-        tap(data);
-        admit(new Chunk(data, now), now);
+        if (terminated) {
+            dropped(n); // a tap closed or reset the stream: nothing more passes
+            return true;
+        }
+        context.reset();
+        tap(scratch);
+        if (context.halt == null) {
+            pass(scratch, sink, now);
+            return !connection.isClosed();
+        }
+        // The tap halts the stream after `offset` bytes: pass those, then act on the rest.
+        int end = scratch.limit();
+        scratch.limit(scratch.position() + context.offset);
+        pass(scratch, sink, now);
+        scratch.limit(end);
+        switch (context.halt) {
+            case STALL -> {
+                stalled = true;
+                lastRelease = Long.MAX_VALUE; // every chunk from now on is held: release times never go backwards
+                if (scratch.hasRemaining()) {
+                    admit(copy(scratch, now), now);
+                }
+            }
+            case CLOSE, RESET -> {
+                terminated = true;
+                dropped(scratch.remaining());
+                scratch.position(end);
+                if (context.halt == TapContext.Halt.RESET) {
+                    resetWhenFlushed = true;
+                } else {
+                    closeWhenFlushed = true;
+                }
+            }
+        }
         return !connection.isClosed();
+    }
+
+    /** Sends bytes on: straight to the sink when nothing is in the way, else through the toxics and the queue. */
+    private void pass(ByteBuffer bytes, SocketChannel sink, long now) throws IOException {
+        if (!bytes.hasRemaining()) {
+            return;
+        }
+        if (stages.isEmpty() && queue.isEmpty() && !stalled && sink != null) {
+            // Fast path, no toxic and nothing waiting: write straight from the read buffer, queue only the rest.
+            int before = bytes.remaining();
+            sink.write(bytes);
+            connection.link().countDelivered(stream, before - bytes.remaining());
+            if (!bytes.hasRemaining()) {
+                return;
+            }
+        }
+        admit(copy(bytes, now), now);
+    }
+
+    private static Chunk copy(ByteBuffer bytes, long now) {
+        byte[] copy = new byte[bytes.remaining()];
+        bytes.get(copy);
+        return new Chunk(ByteBuffer.wrap(copy), now);
+    }
+
+    /** Releases a tap's stall: the held bytes become due now, reading resumes. */
+    void releaseStall(long now) {
+        if (!stalled) {
+            return;
+        }
+        stalled = false;
+        for (Chunk c : queue) {
+            if (c.releaseAt == Long.MAX_VALUE) {
+                c.releaseAt = now;
+            }
+        }
+        lastRelease = now;
     }
 
     private void tap(ByteBuffer data) {
@@ -146,11 +225,51 @@ final class Pipe {
             return;
         }
         try {
-            tap.onBytes(connection.link().name(), connection.id(), stream, data.asReadOnlyBuffer());
+            tap.onBytes(context, data.asReadOnlyBuffer());
+            if (context.halt != null && context.offset > data.remaining()) {
+                throw new IllegalArgumentException("haltAfter offset " + context.offset + " is beyond the "
+                        + data.remaining() + " bytes of the chunk");
+            }
         } catch (RuntimeException e) {
             tapFailed = true;
-            FaultProxy.LOG.warn("tap on link {} failed on connection {}; not called again for it",
-                    connection.link().name(), connection.id(), e);
+            context.reset();
+            FaultProxy.LOG.warn("tap on link {} failed on connection {} {}; not called again for it",
+                    connection.link().name(), connection.id(), stream.wireName(), e);
+        }
+    }
+
+    /** The context handed to the tap; reused for every call on this pipe. */
+    private final class Context implements TapContext {
+        TapContext.Halt halt;
+        int offset;
+
+        void reset() {
+            halt = null;
+            offset = 0;
+        }
+
+        @Override
+        public String link() {
+            return connection.link().name();
+        }
+
+        @Override
+        public long connectionId() {
+            return connection.id();
+        }
+
+        @Override
+        public Stream stream() {
+            return stream;
+        }
+
+        @Override
+        public void haltAfter(int at, TapContext.Halt how) {
+            if (at < 0) {
+                throw new IllegalArgumentException("haltAfter offset must not be negative, was " + at);
+            }
+            this.offset = at;
+            this.halt = java.util.Objects.requireNonNull(how, "halt");
         }
     }
 
@@ -208,8 +327,13 @@ final class Pipe {
             queue.pollFirst();
         }
         if (queue.isEmpty()) {
+            if (resetWhenFlushed) {
+                connection.reset("a tap reset the " + stream.wireName() + " stream");
+                return;
+            }
             if (closeWhenFlushed) {
-                connection.close("limit_data reached on the " + stream.wireName() + " stream");
+                connection.close((terminated ? "a tap closed" : "limit_data reached on") + " the "
+                        + stream.wireName() + " stream");
                 return;
             }
             if (sourceEof && !outputShut) {

@@ -105,11 +105,12 @@ public final class ProxyLink implements Link {
 
     @Override
     public void setEnabled(boolean enable) {
+        if (enable) {
+            enableWithRetry();
+            return;
+        }
         proxy.onLoop(() -> {
-            if (enable && server == null) {
-                server = bind(listen);
-                enabled = true;
-            } else if (!enable && server != null) {
+            if (server != null) {
                 closeServer();
                 closeAll("link disabled");
                 enabled = false;
@@ -118,6 +119,41 @@ public final class ProxyLink implements Link {
             return null;
         });
     }
+
+    /**
+     * Binds the listen address again. While the link was disabled its port was free, and the kernel may have
+     * lent it to an outgoing connection as its local port; such a connection usually ends soon, so a failed bind
+     * is retried (waiting in the caller's thread, not the proxy's) for up to {@link #REBIND_PATIENCE_MILLIS}.
+     */
+    private void enableWithRetry() {
+        long deadline = System.nanoTime() + REBIND_PATIENCE_MILLIS * 1_000_000L;
+        while (true) {
+            try {
+                proxy.onLoop(() -> {
+                    if (server == null) {
+                        server = bind(listen);
+                        enabled = true;
+                    }
+                    return null;
+                });
+                return;
+            } catch (UncheckedIOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                FaultProxy.LOG.info("{}; retrying", e.getMessage());
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while re-enabling link '" + name + "'", ie);
+            }
+        }
+    }
+
+    /** How long enabling a link keeps retrying to bind its address. */
+    public static final long REBIND_PATIENCE_MILLIS = 3_000;
 
     @Override
     public List<Toxic> toxics() {
@@ -178,6 +214,22 @@ public final class ProxyLink implements Link {
      */
     public void setTap(StreamTap newTap) {
         this.tap = newTap;
+    }
+
+    /**
+     * Releases every stream a tap stalled ({@link TapContext.Halt#STALL}) on this link: the held bytes flow on in
+     * order, and reading resumes.
+     */
+    public void releaseStalls() {
+        proxy.onLoop(() -> {
+            long now = System.nanoTime();
+            for (Connection c : new ArrayList<>(connections)) {
+                c.up.releaseStall(now);
+                c.down.releaseStall(now);
+                c.pump();
+            }
+            return null;
+        });
     }
 
     StreamTap tap() {

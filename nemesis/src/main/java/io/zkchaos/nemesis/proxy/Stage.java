@@ -77,7 +77,7 @@ abstract class Stage {
      */
     static final class Bandwidth extends Stage {
         private final long rate;
-        private long nextFree;
+        private long nextFree = Long.MIN_VALUE; // nanoTime may be negative
 
         Bandwidth(Toxic toxic, Pipe pipe) {
             super(toxic, pipe);

@@ -13,9 +13,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** A blocking echo server on 127.0.0.1 for tests: writes back every byte it reads; counts connections. */
-final class EchoServer implements AutoCloseable {
+/**
+ * A blocking echo server on 127.0.0.1 for tests: writes back every byte it reads; counts connections and bytes
+ * received, and can send bytes of its own to every open connection ({@link #broadcast}).
+ */
+public final class EchoServer implements AutoCloseable {
     private final ServerSocket server;
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "test-echo");
@@ -23,14 +27,15 @@ final class EchoServer implements AutoCloseable {
         return t;
     });
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
-    final AtomicInteger accepted = new AtomicInteger();
+    public final AtomicInteger accepted = new AtomicInteger();
+    public final AtomicLong received = new AtomicLong();
 
-    EchoServer() throws IOException {
+    public EchoServer() throws IOException {
         server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
         pool.execute(this::acceptLoop);
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return (InetSocketAddress) server.getLocalSocketAddress();
     }
 
@@ -52,13 +57,32 @@ final class EchoServer implements AutoCloseable {
         try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
             int n;
             while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
+                received.addAndGet(n);
+                synchronized (s) {
+                    out.write(buf, 0, n);
+                }
             }
         } catch (IOException ignored) {
             // the peer went away
         } finally {
             sockets.remove(s);
         }
+    }
+
+    /** Writes {@code bytes} to every open connection; returns how many connections it reached. */
+    public int broadcast(byte[] bytes) {
+        int n = 0;
+        for (Socket s : sockets) {
+            try {
+                synchronized (s) {
+                    s.getOutputStream().write(bytes);
+                }
+                n++;
+            } catch (IOException ignored) {
+                // that connection is gone
+            }
+        }
+        return n;
     }
 
     @Override

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Polls a condition until it holds or a stated bound passes. */
-final class Eventually {
+public final class Eventually {
     private Eventually() {
     }
 
-    static void eventually(Duration bound, String what, BooleanSupplier condition) throws InterruptedException {
+    public static void eventually(Duration bound, String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

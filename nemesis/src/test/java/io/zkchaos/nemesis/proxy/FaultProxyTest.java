@@ -192,6 +192,29 @@ class FaultProxyTest {
     }
 
     @Test
+    void enablingRetriesWhileSomethingElseHoldsThePortForAMoment() throws Exception {
+        link.setEnabled(false);
+        InetSocketAddress addr = link.listenAddress();
+        ServerSocket squatter = new ServerSocket();
+        squatter.bind(addr);
+        java.util.concurrent.ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            timer.schedule(() -> {
+                squatter.close();
+                return null;
+            }, 300, TimeUnit.MILLISECONDS);
+            link.setEnabled(true); // fails to bind at first, succeeds once the squatter is gone
+            assertThat(squatter.isClosed()).isTrue();
+            try (Socket s = connect(addr)) {
+                assertEchoes(s);
+            }
+        } finally {
+            squatter.close();
+            timer.shutdownNow();
+        }
+    }
+
+    @Test
     void bindingAPortInUseNamesTheAddress() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress addr = (InetSocketAddress) taken.getLocalSocketAddress();
@@ -201,6 +224,30 @@ class FaultProxyTest {
                     .hasMessageContaining("127.0.0.1:" + addr.getPort());
         }
         assertThat(proxy.link("clash")).isEmpty();
+    }
+
+    @Test
+    void removeLinkClosesItAndHealAllRestoresTheOthers() throws Exception {
+        Link second = proxy.createLink("second", ANY_PORT, echo.address());
+        Link third = proxy.createLink("third", ANY_PORT, echo.address());
+        assertThat(proxy.links()).extracting(Link::name).containsExactly("echo", "second", "third");
+
+        assertThat(proxy.removeLink("second")).isTrue();
+        assertThat(proxy.removeLink("second")).isFalse();
+        assertThatThrownBy(() -> connect(second.listenAddress()).close()).isInstanceOf(ConnectException.class);
+        assertThat(proxy.link("second")).isEmpty();
+
+        link.cut(CutMode.REFUSE);
+        third.cut(CutMode.BLACKHOLE);
+        third.addToxic(io.zkchaos.nemesis.net.Toxic.latency("lag", io.zkchaos.nemesis.net.Stream.UPSTREAM, 1, 0));
+        proxy.healAll();
+        for (Link l : proxy.links()) {
+            assertThat(l.enabled()).isTrue();
+            assertThat(l.toxics()).isEmpty();
+            try (Socket s = connect(l.listenAddress())) {
+                assertEchoes(s);
+            }
+        }
     }
 
     @Test

@@ -64,12 +64,13 @@ class ToxicsTest {
     void latencyDelaysEachStreamByAtLeastItsValue() throws Exception {
         try (Socket s = connect(link.listenAddress())) {
             assertEchoes(s);
-            link.addToxic(Toxic.latency("up", Stream.UPSTREAM, 100, 0));
-            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(100);
+            link.addToxic(Toxic.latency("up", Stream.UPSTREAM, 200, 0));
+            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(200);
             link.addToxic(Toxic.latency("down", Stream.DOWNSTREAM, 150, 0));
-            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(250);
+            assertThat(pingMillis(s)).isGreaterThanOrEqualTo(350);
             link.heal();
-            assertThat(pingMillis(s)).as("healed: no added delay").isLessThan(100);
+            // A loose upper bound, only to show the delay is gone (a healthy loopback ping takes well under 1 ms).
+            assertThat(pingMillis(s)).as("healed: no added delay").isLessThan(200);
         }
     }
 
@@ -244,11 +245,12 @@ class ToxicsTest {
         AtomicLong closed = new AtomicLong();
         link.setTap(new StreamTap() {
             @Override
-            public void onBytes(String name, long connectionId, Stream stream, ByteBuffer bytes) {
+            public void onBytes(TapContext context, ByteBuffer bytes) {
                 assertThat(bytes.isReadOnly()).isTrue();
+                assertThat(context.link()).isEqualTo("echo");
                 byte[] b = new byte[bytes.remaining()];
                 bytes.get(b);
-                (stream == Stream.UPSTREAM ? up : down).write(b, 0, b.length);
+                (context.stream() == Stream.UPSTREAM ? up : down).write(b, 0, b.length);
             }
 
             @Override

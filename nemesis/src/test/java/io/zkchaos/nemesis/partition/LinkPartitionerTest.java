@@ -1,0 +1,176 @@
+package io.zkchaos.nemesis.partition;
+
+import static io.zkchaos.nemesis.proxy.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zkchaos.nemesis.net.CutMode;
+import io.zkchaos.nemesis.net.Link;
+import io.zkchaos.nemesis.net.Stream;
+import io.zkchaos.nemesis.net.Toxic;
+import io.zkchaos.nemesis.partition.LinkPartitioner.LinkCut;
+import io.zkchaos.nemesis.proxy.EchoServer;
+import io.zkchaos.nemesis.proxy.FaultProxy;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Partitions enforced on real proxied links between three "nodes" (echo servers), one link per ordered pair. */
+class LinkPartitionerTest {
+    static final List<String> NODES = List.of("n1", "n2", "n3");
+    final Map<String, EchoServer> servers = new LinkedHashMap<>();
+    FaultProxy proxy;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        proxy = new FaultProxy(3);
+        for (String n : NODES) {
+            servers.put(n, new EchoServer());
+        }
+        for (String a : NODES) {
+            for (String b : NODES) {
+                if (!a.equals(b)) {
+                    proxy.createLink(a + "-" + b, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                            servers.get(b).address());
+                }
+            }
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        proxy.close();
+        for (EchoServer s : servers.values()) {
+            s.close();
+        }
+    }
+
+    List<Link> linksFrom(String client, String server) {
+        return List.of(proxy.link(client + "-" + server).orElseThrow());
+    }
+
+    Socket open(String client, String server) throws IOException {
+        Socket s = new Socket();
+        s.connect(linksFrom(client, server).get(0).listenAddress(), 2000);
+        return s;
+    }
+
+    /** Whether a byte arrives on the socket within the bound. */
+    static boolean arrives(Socket s, Duration bound) throws IOException {
+        s.setSoTimeout((int) bound.toMillis());
+        try {
+            return s.getInputStream().read() >= 0;
+        } catch (SocketTimeoutException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void symmetricPartitionRefusesEveryLinkAcrossTheCutAndHealRestoresThem() throws Exception {
+        LinkPartitioner partitioner = new LinkPartitioner(this::linksFrom, CutMode.REFUSE);
+        List<LinkCut> cuts = partitioner.apply(Partitions.halves(NODES)); // {n1} | {n2, n3}
+        assertThat(cuts).extracting(LinkCut::link).containsExactlyInAnyOrder("n1-n2", "n1-n3", "n2-n1", "n3-n1");
+        assertThat(cuts).allMatch(c -> c.upstream() && c.downstream());
+        for (String name : List.of("n1-n2", "n1-n3", "n2-n1", "n3-n1")) {
+            assertThatThrownBy(() -> open(name.substring(0, 2), name.substring(3)).close())
+                    .as(name).isInstanceOf(ConnectException.class);
+        }
+        try (Socket s = open("n2", "n3")) {
+            s.getOutputStream().write(1);
+            assertThat(arrives(s, Duration.ofSeconds(5))).isTrue();
+        }
+        partitioner.heal();
+        assertThat(partitioner.current()).isEmpty();
+        for (Link l : proxy.links()) {
+            assertThat(l.enabled()).isTrue();
+        }
+        try (Socket s = open("n1", "n2")) {
+            s.getOutputStream().write(1);
+            assertThat(arrives(s, Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void asymmetricRingCutsExactlyOneStreamPerDirectedPair() throws Exception {
+        Partition ring = Partitions.majoritiesRing(NODES, new Random(42));
+        // Connections opened before the partition, one per link.
+        Map<String, Socket> conns = new LinkedHashMap<>();
+        for (String a : NODES) {
+            for (String b : NODES) {
+                if (!a.equals(b)) {
+                    conns.put(a + "-" + b, open(a, b));
+                }
+            }
+        }
+        try {
+            for (EchoServer s : servers.values()) {
+                eventually(Duration.ofSeconds(5), "servers accepted", () -> s.accepted.get() == 2);
+            }
+            // Other toxics on the links must survive the partition and its heal.
+            proxy.link("n1-n2").orElseThrow().addToxic(Toxic.latency("slow", Stream.UPSTREAM, 1, 0));
+
+            LinkPartitioner partitioner = new LinkPartitioner(this::linksFrom, CutMode.REFUSE);
+            List<LinkCut> cuts = partitioner.apply(ring);
+            // each directed pair touches the two links between its nodes, one stream each (on 3 nodes all one-way)
+            assertThat(cuts).hasSize(2 * ring.cutPairs().size());
+            for (LinkCut c : cuts) {
+                assertThat(c.upstream()).isNotEqualTo(c.downstream());
+            }
+
+            for (Map.Entry<String, Socket> e : conns.entrySet()) {
+                String client = e.getKey().substring(0, 2);
+                String server = e.getKey().substring(3);
+                boolean serverHearsClient = ring.hears(server, client);
+                boolean clientHearsServer = ring.hears(client, server);
+                Socket s = e.getValue();
+                long before = servers.get(server).received.get();
+                s.getOutputStream().write('x');
+                if (serverHearsClient) {
+                    eventually(Duration.ofSeconds(5), e.getKey() + " upstream flows",
+                            () -> servers.get(server).received.get() > before);
+                    // the echo comes back only if the client hears the server too
+                    assertThat(arrives(s, clientHearsServer ? Duration.ofSeconds(5) : Duration.ofMillis(300)))
+                            .as(e.getKey() + " echo").isEqualTo(clientHearsServer);
+                } else {
+                    assertThat(arrives(s, Duration.ofMillis(300))).isFalse();
+                    assertThat(servers.get(server).received.get()).as(e.getKey() + " upstream cut").isEqualTo(before);
+                }
+            }
+            // Server-initiated bytes reach exactly the clients that hear their server.
+            for (EchoServer srv : servers.values()) {
+                srv.broadcast(new byte[] {'t'});
+            }
+            for (Map.Entry<String, Socket> e : conns.entrySet()) {
+                String client = e.getKey().substring(0, 2);
+                String server = e.getKey().substring(3);
+                boolean hears = ring.hears(client, server);
+                assertThat(arrives(e.getValue(), hears ? Duration.ofSeconds(5) : Duration.ofMillis(300)))
+                        .as(e.getKey() + " downstream").isEqualTo(hears);
+            }
+
+            partitioner.heal();
+            assertThat(proxy.link("n1-n2").orElseThrow().toxics()).extracting(Toxic::name).containsExactly("slow");
+            for (Link l : proxy.links()) {
+                try (Socket s = open(l.name().substring(0, 2), l.name().substring(3))) {
+                    s.getOutputStream().write(1);
+                    assertThat(arrives(s, Duration.ofSeconds(5))).as(l.name() + " healed").isTrue();
+                }
+            }
+        } finally {
+            for (Socket s : conns.values()) {
+                s.close();
+            }
+        }
+    }
+}
