@@ -19,7 +19,7 @@ import java.util.Arrays;
  */
 final class ConfigCache {
 
-    private static final int PAGE_LONGS = 1 << 16;
+    private static final int PAGE_LONGS = 1 << 20;
 
     private final int detWords;
     private final int infoWords;
@@ -142,7 +142,10 @@ final class ConfigCache {
         tableHash = th;
     }
 
-    /** Fixed-width bitsets stored back to back in pages of longs. */
+    /**
+     * Fixed-width bitsets stored back to back in pages of longs. The first page starts small and doubles (most
+     * partitions need only a few hundred entries); later pages are full size, so a big cache never copies itself.
+     */
     private static final class LongArena {
         private final int words;
         private final int perPage;
@@ -158,13 +161,18 @@ final class ConfigCache {
                 return;
             }
             int p = index / perPage;
+            int off = (index % perPage) * words;
             if (p >= pages.length) {
                 pages = Arrays.copyOf(pages, Math.max(p + 1, pages.length * 2));
             }
-            if (pages[p] == null) {
-                pages[p] = new long[perPage * words];
+            long[] page = pages[p];
+            if (page == null || page.length < off + words) {
+                int size = p > 0 ? perPage * words
+                        : Math.min(perPage * words, Math.max(64 * words, (page == null ? 0 : page.length) * 2));
+                page = page == null ? new long[size] : Arrays.copyOf(page, size);
+                pages[p] = page;
             }
-            System.arraycopy(bits, 0, pages[p], (index % perPage) * words, words);
+            System.arraycopy(bits, 0, page, off, words);
         }
 
         boolean equalsAt(int index, long[] bits) {
