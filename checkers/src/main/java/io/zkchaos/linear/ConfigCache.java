@@ -26,23 +26,33 @@ final class ConfigCache {
     private final LongArena nodeBits;
     private final LongArena variantBits;
 
-    private Object[] nodeState = new Object[64];
-    private long[] nodeHash = new long[64];
-    private int[] nodeFirstVariant = new int[64];
+    private Object[] nodeState;
+    private long[] nodeHash;
+    private int[] nodeFirstVariant;
     private int nodes;
 
-    private int[] variantNext = new int[64];
-    private long[] variantFinished = new long[1];
+    private int[] variantNext;
+    private long[] variantFinished;
     private int variants;
 
-    private int[] table = new int[128]; // node index + 1; 0 = empty
-    private long[] tableHash = new long[128];
+    private int[] table; // node index + 1; 0 = empty
+    private long[] tableHash;
 
     ConfigCache(int determinate, int indeterminate) {
         this.detWords = Math.max(1, (determinate + 63) >>> 6);
         this.infoWords = (indeterminate + 63) >>> 6;
         this.nodeBits = new LongArena(detWords);
         this.variantBits = new LongArena(infoWords);
+        // a search visits at least one configuration per operation: size for that, so small searches never rehash
+        int expected = Math.min(1 << 20, Math.max(64, determinate + indeterminate));
+        int capacity = Integer.highestOneBit(expected * 2 - 1) << 1;
+        this.table = new int[capacity];
+        this.tableHash = new long[capacity];
+        this.nodeState = new Object[expected];
+        this.nodeHash = new long[expected];
+        this.nodeFirstVariant = new int[expected];
+        this.variantNext = new int[expected];
+        this.variantFinished = new long[(expected + 63) >>> 6];
     }
 
     /** Configurations stored. */
