@@ -77,7 +77,8 @@ final class OpDecoder {
         Object rawError = fields.get("error");
         String errorText = rawError == null ? null : rawError instanceof Keyword k ? k.name()
                 : rawError instanceof String s ? s : show.apply(rawError);
-        Object value = Edn.plain(fields.get("value"));
+        // EDN values still hold keywords, sets, ...; JSON values are plain already.
+        Object value = syntax == Syntax.EDN ? Edn.plain(fields.get("value")) : fields.get("value");
         remember(index, line);
         ops.add(new Op(index, process, type, f, key, value, errorText, time));
     }

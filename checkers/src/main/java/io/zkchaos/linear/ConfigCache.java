@@ -19,30 +19,40 @@ import java.util.Arrays;
  */
 final class ConfigCache {
 
-    private static final int PAGE_LONGS = 1 << 16;
+    private static final int PAGE_LONGS = 1 << 20;
 
     private final int detWords;
     private final int infoWords;
     private final LongArena nodeBits;
     private final LongArena variantBits;
 
-    private Object[] nodeState = new Object[64];
-    private long[] nodeHash = new long[64];
-    private int[] nodeFirstVariant = new int[64];
+    private Object[] nodeState;
+    private long[] nodeHash;
+    private int[] nodeFirstVariant;
     private int nodes;
 
-    private int[] variantNext = new int[64];
-    private long[] variantFinished = new long[1];
+    private int[] variantNext;
+    private long[] variantFinished;
     private int variants;
 
-    private int[] table = new int[128]; // node index + 1; 0 = empty
-    private long[] tableHash = new long[128];
+    private int[] table; // node index + 1; 0 = empty
+    private long[] tableHash;
 
     ConfigCache(int determinate, int indeterminate) {
         this.detWords = Math.max(1, (determinate + 63) >>> 6);
         this.infoWords = (indeterminate + 63) >>> 6;
         this.nodeBits = new LongArena(detWords);
         this.variantBits = new LongArena(infoWords);
+        // a search visits at least one configuration per operation: size for that, so small searches never rehash
+        int expected = Math.min(1 << 20, Math.max(64, determinate + indeterminate));
+        int capacity = Integer.highestOneBit(expected * 2 - 1) << 1;
+        this.table = new int[capacity];
+        this.tableHash = new long[capacity];
+        this.nodeState = new Object[expected];
+        this.nodeHash = new long[expected];
+        this.nodeFirstVariant = new int[expected];
+        this.variantNext = new int[expected];
+        this.variantFinished = new long[(expected + 63) >>> 6];
     }
 
     /** Configurations stored. */
@@ -142,7 +152,10 @@ final class ConfigCache {
         tableHash = th;
     }
 
-    /** Fixed-width bitsets stored back to back in pages of longs. */
+    /**
+     * Fixed-width bitsets stored back to back in pages of longs. The first page starts small and doubles (most
+     * partitions need only a few hundred entries); later pages are full size, so a big cache never copies itself.
+     */
     private static final class LongArena {
         private final int words;
         private final int perPage;
@@ -158,13 +171,18 @@ final class ConfigCache {
                 return;
             }
             int p = index / perPage;
+            int off = (index % perPage) * words;
             if (p >= pages.length) {
                 pages = Arrays.copyOf(pages, Math.max(p + 1, pages.length * 2));
             }
-            if (pages[p] == null) {
-                pages[p] = new long[perPage * words];
+            long[] page = pages[p];
+            if (page == null || page.length < off + words) {
+                int size = p > 0 ? perPage * words
+                        : Math.min(perPage * words, Math.max(64 * words, (page == null ? 0 : page.length) * 2));
+                page = page == null ? new long[size] : Arrays.copyOf(page, size);
+                pages[p] = page;
             }
-            System.arraycopy(bits, 0, pages[p], (index % perPage) * words, words);
+            System.arraycopy(bits, 0, page, off, words);
         }
 
         boolean equalsAt(int index, long[] bits) {

@@ -34,9 +34,17 @@ class JsonLinesRecorderThroughputTest {
         double perSecond = entries / seconds;
         System.out.printf("JsonLinesRecorder: %d entries from %d threads in %.2f s = %,.0f entries/s (%.1f MB)%n",
                 entries, threads, seconds, perSecond, Files.size(file) / 1e6);
-        try (var lines = Files.lines(file)) {
-            assertThat(lines.count()).isEqualTo(entries);
-        }
+        // Reading it back is part of every check: measure that too.
+        var cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        long readStart = System.nanoTime();
+        long readCpuStart = cpu.getCurrentThreadCpuTime();
+        io.zkchaos.history.History history = HistoryFiles.read(file);
+        double readSeconds = (System.nanoTime() - readStart) / 1e9;
+        double readCpuSeconds = (cpu.getCurrentThreadCpuTime() - readCpuStart) / 1e9;
+        System.out.printf("HistoryFiles.read: %d entries in %.2f s (%.2f s CPU) = %,.0f entries/s%n",
+                history.size(), readSeconds, readCpuSeconds, history.size() / readSeconds);
+        assertThat(history.size()).isEqualTo(entries);
+        assertThat(history.operations()).hasSize(threads * pairsPerThread).noneMatch(op -> op.isInfo());
         assertThat(perSecond).isGreaterThan(10_000);
     }
 

@@ -146,6 +146,30 @@ class LinearizabilityCheckerTest {
     }
 
     @Test
+    void theFirstInvalidPartitionCancelsTheRest() {
+        Hb b = new Hb();
+        // the biggest partition (searched first) is invalid; 300 small valid ones follow
+        for (int i = 0; i < 50; i++) {
+            b.invoke(1, "write", "big", (long) i).ok(1, (long) i);
+        }
+        b.invoke(2, "read", "big", null).ok(2, 3L);
+        for (int k = 0; k < 300; k++) {
+            b.invoke(1, "write", "k" + k, 1L).ok(1, 1L).invoke(2, "read", "k" + k, null).ok(2, 1L);
+        }
+        CheckResult r = LinearizabilityChecker.builder(Models.byName("register", null)).parallelism(1).build()
+                .check(b.build());
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(details(r).counterexample().partition()).isEqualTo("big");
+        assertThat(details(r).partitions()).isEqualTo(301);
+        assertThat(details(r).partitionsChecked()).isEqualTo(1);
+        CheckResult parallel = LinearizabilityChecker.builder(Models.byName("register", null)).parallelism(2).build()
+                .check(b.build());
+        // (how many others finish before the cancellation lands depends on scheduling; the verdict does not)
+        assertThat(parallel.validity()).isEqualTo(Validity.INVALID);
+        assertThat(details(parallel).counterexample().partition()).isEqualTo("big");
+    }
+
+    @Test
     void unpartitionedCheckingReachesTheSameVerdicts() {
         Hb b = new Hb();
         for (int k = 0; k < 5; k++) {

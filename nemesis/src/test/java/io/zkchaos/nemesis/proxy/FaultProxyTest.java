@@ -227,6 +227,30 @@ class FaultProxyTest {
     }
 
     @Test
+    void removeLinkClosesItAndHealAllRestoresTheOthers() throws Exception {
+        Link second = proxy.createLink("second", ANY_PORT, echo.address());
+        Link third = proxy.createLink("third", ANY_PORT, echo.address());
+        assertThat(proxy.links()).extracting(Link::name).containsExactly("echo", "second", "third");
+
+        assertThat(proxy.removeLink("second")).isTrue();
+        assertThat(proxy.removeLink("second")).isFalse();
+        assertThatThrownBy(() -> connect(second.listenAddress()).close()).isInstanceOf(ConnectException.class);
+        assertThat(proxy.link("second")).isEmpty();
+
+        link.cut(CutMode.REFUSE);
+        third.cut(CutMode.BLACKHOLE);
+        third.addToxic(io.zkchaos.nemesis.net.Toxic.latency("lag", io.zkchaos.nemesis.net.Stream.UPSTREAM, 1, 0));
+        proxy.healAll();
+        for (Link l : proxy.links()) {
+            assertThat(l.enabled()).isTrue();
+            assertThat(l.toxics()).isEmpty();
+            try (Socket s = connect(l.listenAddress())) {
+                assertEchoes(s);
+            }
+        }
+    }
+
+    @Test
     void rejectsNonLoopbackAndDuplicateNames() {
         assertThatThrownBy(() -> proxy.createLink("far", new InetSocketAddress("192.0.2.1", 1), echo.address()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a loopback address");

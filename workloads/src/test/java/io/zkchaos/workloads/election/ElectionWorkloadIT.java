@@ -65,19 +65,21 @@ class ElectionWorkloadIT {
         for (Operation a : acquired) {
             Map<?, ?> v = (Map<?, ?>) a.output();
             long token = (Long) v.get("token");
-            assertThat(token).isGreaterThan(previousToken);
+            assertThat(token).as("token order in %s", h.ops()).isGreaterThan(previousToken);
             assertThat((Long) v.get("czxid")).isPositive();
             assertThat(v.get("node")).isEqualTo("p" + a.process());
             previousToken = token;
-            // this term starts after the previous one ended (release invoke)
-            assertThat(a.completeIndex()).isGreaterThan(previousEnd);
+            // This term starts after the previous leader stopped believing it leads (its release invoke). Its release
+            // *completes* only after it deleted its node, which is what lets this one lead: so not after that.
+            assertThat(a.completeIndex()).as("term of token %d starts after the previous release", token)
+                    .isGreaterThan(previousEnd);
             Operation release = h.operations().stream()
                     .filter(o -> o.process() == a.process() && o.f().equals("release")
                             && o.invokeIndex() > a.completeIndex())
                     .findFirst().orElseThrow(() -> new AssertionError("no release after " + a));
             assertThat(((Map<?, ?>) release.input()).get("token")).isEqualTo(token);
             assertThat(release.isOk()).isTrue();
-            previousEnd = release.completeIndex();
+            previousEnd = release.invokeIndex();
         }
     }
 

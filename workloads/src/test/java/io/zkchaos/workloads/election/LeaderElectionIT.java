@@ -116,18 +116,23 @@ class LeaderElectionIT {
         String predecessor = admin.create(path + "/n_other-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
                 CreateMode.EPHEMERAL_SEQUENTIAL);
         AtomicInteger hookCalls = new AtomicInteger();
+        ZooKeeper zk = session(e -> { });
         LeaderElection.Hooks deleteIt = watched -> {
             hookCalls.incrementAndGet();
             assertThat(watched).isEqualTo(predecessor);
             try {
                 admin.delete(watched, -1);
+                // The candidate's server may lag the admin's: let it catch up, so that the candidate's exists
+                // really finds the node gone (else it would see it, watch it, and learn of the deletion by a
+                // notification — the other, ordinary path).
+                zk.sync(path);
             } catch (KeeperException | InterruptedException e) {
                 throw new AssertionError(e);
             }
         };
         HerdCounters counters = new HerdCounters();
         Events events = new Events();
-        LeaderElection c = candidate(session(e -> { }), path, "c1", events, counters, deleteIt);
+        LeaderElection c = candidate(zk, path, "c1", events, counters, deleteIt);
         c.start();
         Ensemble.eventually(Duration.ofSeconds(5), c::hasLeadership, "candidate leads");
         assertThat(hookCalls).hasValue(1);
