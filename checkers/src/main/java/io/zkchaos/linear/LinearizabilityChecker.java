@@ -183,7 +183,7 @@ public final class LinearizabilityChecker implements Checker {
         } catch (OutOfMemoryError oom) {
             control.cancel();
             return new Outcome(part, null, new SearchControl.Stop(SearchControl.Reason.MEMORY_GUARD,
-                    "memory guard: the search ran out of heap"));
+                    "memory guard tripped (the search ran out of heap)"));
         }
     }
 

@@ -65,12 +65,12 @@ final class SearchControl {
             peakCacheEntries.accumulateAndGet(total, Math::max);
             long bytes = cacheBytes.addAndGet(entries * bytesEach);
             if (total > maxCacheEntries) {
-                throw new Stop(Reason.MEMORY_GUARD, "memory guard: the searches' caches reached " + total
-                        + " configurations (limit maxCacheEntries=" + maxCacheEntries + ")");
+                throw new Stop(Reason.MEMORY_GUARD, "memory guard tripped (the searches' caches held " + total
+                        + " configurations; limit maxCacheEntries=" + maxCacheEntries + ")");
             }
             if (bytes > maxCacheBytes) {
-                throw new Stop(Reason.MEMORY_GUARD, "memory guard: the searches' caches reached about "
-                        + (bytes >> 20) + " MiB (limit " + (maxCacheBytes >> 20) + " MiB, half the maximum heap)");
+                throw new Stop(Reason.MEMORY_GUARD, "memory guard tripped (the searches' caches took about "
+                        + (bytes >> 20) + " MiB; limit " + (maxCacheBytes >> 20) + " MiB, half the maximum heap)");
             }
         }
         if (System.nanoTime() > deadlineNanos) {
