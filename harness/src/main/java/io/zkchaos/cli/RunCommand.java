@@ -25,7 +25,7 @@ public final class RunCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--workload", required = true, description = "register, set, election, election-curator, "
-            + "fenced-writes")
+            + "election-naive, fenced-writes, fenced-writes-curator")
     String workload;
 
     @Option(names = "--nemesis", defaultValue = "none", description = "the faults (default: ${DEFAULT-VALUE})")
@@ -67,6 +67,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--keys", defaultValue = "3", description = "registers (default: ${DEFAULT-VALUE})")
     int keys;
 
+    @Option(names = "--rate", defaultValue = "100", description = "register and set: operations per second over "
+            + "all clients, 0 for as fast as they go (default: ${DEFAULT-VALUE})")
+    double rate;
+
     @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations")
     boolean strict;
 
@@ -91,7 +95,7 @@ public final class RunCommand implements Callable<Integer> {
             config = RunConfig.builder().workload(workload).nemesis(nemesis).nodes(nodes).timeLimit(timeLimit)
                     .concurrency(concurrency).seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).syncReads(reads.equals("sync"))
-                    .keys(keys).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout).build();
+                    .keys(keys).rate(rate).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return CheckCommand.Exit.ERROR;

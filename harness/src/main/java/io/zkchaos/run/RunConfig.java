@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param concurrency    how many client processes run at once
  * @param seed           the seed of every random choice
  * @param keys           registers in the register workload
+ * @param rate           register and set: operations per second over all clients (0: as fast as they go)
  * @param syncReads      register workload: {@code sync()} before each read instead of plain reads
  * @param strict         report ZooKeeper's documented stale plain reads as violations
  * @param sessionTimeout the ZooKeeper session timeout clients ask for
@@ -29,7 +30,7 @@ import java.util.Objects;
  */
 public record RunConfig(String workload, String nemesis, int nodes, String zookeeper, Duration timeLimit,
                         Duration faultFor, Duration healFor, Duration recover, int concurrency, long seed, int keys,
-                        boolean syncReads, boolean strict, Duration sessionTimeout, Duration requestTimeout,
+                        double rate, boolean syncReads, boolean strict, Duration sessionTimeout, Duration requestTimeout,
                         Duration failoverBound, String out) {
 
     /** The scenario's name: {@code <workload>-<nemesis>}, also the store's subdirectory. */
@@ -58,6 +59,7 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
         private int concurrency = 5;
         private long seed = System.currentTimeMillis();
         private int keys = 3;
+        private double rate = 100;
         private boolean syncReads;
         private boolean strict;
         private Duration sessionTimeout = Duration.ofSeconds(4);
@@ -120,6 +122,11 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
             return this;
         }
 
+        public Builder rate(double v) {
+            rate = v;
+            return this;
+        }
+
         public Builder syncReads(boolean v) {
             syncReads = v;
             return this;
@@ -176,11 +183,14 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
             if (keys < 1 || keys > 1000) {
                 throw new IllegalArgumentException("keys must be 1..1000, got " + keys);
             }
+            if (!(rate >= 0) || Double.isInfinite(rate)) {
+                throw new IllegalArgumentException("rate must be >= 0 operations per second, got " + rate);
+            }
             if (out == null || out.isBlank()) {
                 throw new IllegalArgumentException("out must name a directory");
             }
             return new RunConfig(workload, nemesis, nodes, zookeeper, timeLimit, faultFor, healFor, recover,
-                    concurrency, seed, keys, syncReads, strict, sessionTimeout, requestTimeout, failoverBound, out);
+                    concurrency, seed, keys, rate, syncReads, strict, sessionTimeout, requestTimeout, failoverBound, out);
         }
 
         private static void positive(Duration d, String field) {

@@ -4,10 +4,7 @@ import io.zkchaos.check.Checker;
 import io.zkchaos.check.Checkers;
 import io.zkchaos.check.NamedCheckers;
 import io.zkchaos.workloads.Workload;
-import io.zkchaos.workloads.election.ElectionWorkload;
-import io.zkchaos.workloads.fenced.FencedWritesWorkload;
-import io.zkchaos.workloads.register.RegisterWorkload;
-import io.zkchaos.workloads.set.SetWorkload;
+import io.zkchaos.workloads.Workloads;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,9 +17,8 @@ import java.util.function.Function;
  */
 public final class WorkloadCatalog {
 
-    /** A workload: how to make it for a run, and which checkers (by {@link NamedCheckers} name) judge it. */
-    record Entry(String name, String description, Function<RunConfig, Workload> factory,
-                 Function<RunConfig, List<Checker>> checkers) {
+    /** A workload's description and the checkers (by {@link NamedCheckers} name) that judge it. */
+    record Entry(String name, String description, Function<RunConfig, List<Checker>> checkers) {
     }
 
     private static final String ROOT = "/zkchaos";
@@ -30,33 +26,35 @@ public final class WorkloadCatalog {
 
     static {
         add(new Entry("register", "read / write / cas on a few znodes (plain or sync reads); ZooKeeper's read model",
-                c -> new RegisterWorkload(ROOT + "/register", c.keys(),
-                        c.syncReads() ? RegisterWorkload.ReadMode.SYNC : RegisterWorkload.ReadMode.PLAIN),
                 c -> List.of(NamedCheckers.byName("zk-read-model",
                         Map.of("strict", Boolean.toString(c.strict()), "time-limit", "60s")))));
         add(new Entry("set", "unique values added as znodes; final read from every server; no lost commit",
-                c -> new SetWorkload(ROOT + "/set", false),
                 c -> List.of(NamedCheckers.byName("no-lost-commit", Map.of()))));
         add(new Entry("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
-                c -> ElectionWorkload.election(ROOT + "/election"),
                 WorkloadCatalog::singleLeader));
-        add(new Entry("election-curator", "the same through Curator's LeaderLatch",
-                c -> ElectionWorkload.curator(ROOT + "/election"),
+        add(new Entry("election-curator", "the same through Curator's LeaderLatch", WorkloadCatalog::singleLeader));
+        add(new Entry("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
                 WorkloadCatalog::singleLeader));
         add(new Entry("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
-                c -> FencedWritesWorkload.withOwnRecipe(ROOT + "/fenced"),
-                c -> {
-                    List<Checker> all = new ArrayList<>(singleLeader(c));
-                    all.add(NamedCheckers.byName("fenced-writes", Map.of()));
-                    return all;
-                }));
+                WorkloadCatalog::fenced));
+        add(new Entry("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
+                WorkloadCatalog::fenced));
     }
 
     private WorkloadCatalog() {
     }
 
     private static void add(Entry e) {
+        if (!Workloads.NAMES.contains(e.name())) {
+            throw new IllegalStateException("no workload " + e.name() + " in " + Workloads.NAMES);
+        }
         ENTRIES.put(e.name(), e);
+    }
+
+    private static List<Checker> fenced(RunConfig c) {
+        List<Checker> all = new ArrayList<>(singleLeader(c));
+        all.add(NamedCheckers.byName("fenced-writes", Map.of()));
+        return all;
     }
 
     private static List<Checker> singleLeader(RunConfig c) {
@@ -81,7 +79,11 @@ public final class WorkloadCatalog {
 
     static Workload create(RunConfig config) {
         require(config.workload());
-        return ENTRIES.get(config.workload()).factory().apply(config);
+        Workloads.Options defaults = Workloads.Options.defaults();
+        // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
+        boolean sync = config.workload().equals("set") || config.syncReads();
+        return Workloads.create(config.workload(), new Workloads.Options(ROOT, config.keys(), sync,
+                defaults.holdMin(), defaults.holdMax(), config.rate()));
     }
 
     /** The composed checker that judges a run of this configuration's workload. */
