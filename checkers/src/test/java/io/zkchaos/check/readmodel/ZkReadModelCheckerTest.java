@@ -62,7 +62,7 @@ class ZkReadModelCheckerTest {
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(r.parts().get(0).validity()).isEqualTo(Validity.INVALID);
         assertThat(r.summary()).startsWith("writes, cas and sync-reads (a sync-read shows as read): On key x, "
-                + "read[x] 1 by process 3");
+                + "process 3's read[x] -> 1 (history entries 4-5) cannot be linearized");
         assertThat(((ReadModelReport) r.details()).violations()).isEmpty();
     }
 
