@@ -33,6 +33,7 @@ class HarnessDeathIT {
         if (server > 0) {
             ProcessHandle.of(server).ifPresent(ProcessHandle::destroyForcibly);
         }
+        ClusterChecks.assertNoProcessUnder(runs);
     }
 
     /** Starts the stand-in harness and returns its server's pid once it serves. */

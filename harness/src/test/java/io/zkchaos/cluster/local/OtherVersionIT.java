@@ -15,6 +15,11 @@ class OtherVersionIT {
     @TempDir
     Path runs;
 
+    @org.junit.jupiter.api.AfterEach
+    void noProcessLeft() {
+        ClusterChecks.assertNoProcessUnder(runs);
+    }
+
     @Test
     void runsA38Server() throws Exception {
         ServerClasspath cp = ZooKeeperResolver.fromEnvironment().resolve("3.8.4");
