@@ -29,8 +29,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *                           ({@code zookeeper.fastleader.maxNotificationInterval}; 60 s by default in ZooKeeper,
  *                           which makes an isolated node rejoin slowly)
  * @param runDirectory       where every file of the run goes: configs, data, logs, pid files
- * @param baseAddress        loopback address of node 1; node i gets {@code base + i - 1}, links get further
- *                           addresses above the nodes (see the local backend)
+ * @param baseAddress        loopback address of node 1 (default 127.0.0.101); node i gets {@code base + i - 1},
+ *                           links get further addresses above the nodes (see the local backend)
  * @param proxied            whether every link goes through the fault proxy (false: direct links, no network
  *                           faults possible; for comparisons and smoke tests)
  * @param startTimeout       how long {@code start()} waits for a quorum to serve
@@ -100,7 +100,9 @@ public record ClusterConfig(
         private Duration maxSessionTimeout = Duration.ofSeconds(30);
         private Duration maxElectionBackoff = Duration.ofMillis(1000);
         private Path runDirectory;
-        private String baseAddress = "127.0.0.1";
+        // Not 127.0.0.1: every outgoing connection on this machine leaves from 127.0.0.1 with an ephemeral port,
+        // which could take a server's port between a kill and its restart. Addresses above it are only bound.
+        private String baseAddress = "127.0.0.101";
         private boolean proxied = true;
         private Duration startTimeout = Duration.ofSeconds(60);
         private List<String> serverJvmOptions = List.of("-Xmx128m", "-Xms32m", "-XX:+UseSerialGC",

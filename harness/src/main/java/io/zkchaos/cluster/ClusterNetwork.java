@@ -2,6 +2,7 @@ package io.zkchaos.cluster;
 
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
+import io.zkchaos.nemesis.partition.Partition;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,11 @@ public interface ClusterNetwork {
      * @throws IllegalArgumentException if a node is unknown or holds a grudge against itself
      */
     void applyGrudge(Map<String, ? extends Collection<String>> grudge);
+
+    /** Applies a partition shape of {@link io.zkchaos.nemesis.partition.Partitions}: its grudge. */
+    default void apply(Partition partition) {
+        applyGrudge(partition.grudge());
+    }
 
     /** The grudge in force: every node, with the nodes it does not hear from (empty when healed). */
     SortedMap<String, SortedSet<String>> grudge();

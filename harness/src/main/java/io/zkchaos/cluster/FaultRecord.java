@@ -1,5 +1,6 @@
 package io.zkchaos.cluster;
 
+import io.zkchaos.nemesis.partition.Partition;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,19 +12,21 @@ import java.util.TreeSet;
 /**
  * What a fault really did, as data for the history (Jackson writes it as a plain JSON object).
  *
- * @param fault  the fault's name, e.g. {@code isolate-leader}, {@code majorities-ring}, {@code kill-random},
- *               {@code heal}
+ * @param fault       the fault's name, e.g. {@code isolate-leader}, {@code majorities-ring}, {@code kill-random},
+ *                    {@code heal}
+ * @param description one line for people, e.g. {@code isolate n3 from [n1, n2]} or {@code kill n2}
  * @param nodes  the nodes acted on: the processes killed/paused/resumed, or for a partition the nodes that lost
  *               some peer (empty for heal)
  * @param groups for partitions the components (a bridge: both sides, each with the bridge node; a ring: each
  *               node's majority); empty for process faults
  * @param grudge for partitions, every node with the nodes it does not hear from; empty for process faults
  */
-public record FaultRecord(String fault, List<String> nodes, List<List<String>> groups,
+public record FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
                           SortedMap<String, SortedSet<String>> grudge) {
 
     public FaultRecord {
         Objects.requireNonNull(fault, "fault");
+        Objects.requireNonNull(description, "description");
         nodes = List.copyOf(nodes);
         groups = groups.stream().map(List::copyOf).toList();
         SortedMap<String, SortedSet<String>> g = new TreeMap<>();
@@ -32,15 +35,16 @@ public record FaultRecord(String fault, List<String> nodes, List<List<String>> g
     }
 
     /** A process fault: no groups, no grudge. */
-    public static FaultRecord process(String fault, List<String> nodes) {
-        return new FaultRecord(fault, nodes, List.of(), new TreeMap<>());
+    public static FaultRecord process(String fault, String action, List<String> nodes) {
+        return new FaultRecord(fault, action + " " + (nodes.isEmpty() ? "nothing" : String.join(", ", nodes)),
+                nodes, List.of(), new TreeMap<>());
     }
 
-    /** A partition; {@code nodes} are those with a non-empty grudge. */
-    public static FaultRecord partition(String fault, List<List<String>> groups,
-                                        Map<String, ? extends SortedSet<String>> grudge) {
-        List<String> affected = grudge.entrySet().stream().filter(e -> !e.getValue().isEmpty())
+    /** A partition as applied; {@code nodes} are those that do not hear some peer. */
+    public static FaultRecord partition(String fault, Partition p) {
+        List<String> affected = p.grudge().entrySet().stream().filter(e -> !e.getValue().isEmpty())
                 .map(Map.Entry::getKey).sorted().toList();
-        return new FaultRecord(fault, affected, groups, new TreeMap<>(grudge));
+        List<List<String>> groups = p.groups().stream().map(g -> (List<String>) List.copyOf(g)).toList();
+        return new FaultRecord(fault, p.description(), affected, groups, p.grudge());
     }
 }

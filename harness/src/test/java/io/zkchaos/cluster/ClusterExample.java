@@ -17,7 +17,7 @@ public final class ClusterExample {
 
     public static void main(String[] args) throws Exception {
         ClusterConfig config = ClusterConfig.builder()
-                .nodes(3)                                    // n1..n3, each its own JVM on 127.0.0.1..3
+                .nodes(3)                                    // n1..n3, each its own JVM on 127.0.0.101..103
                 .version("3.9.5")                           // resolved from Maven Central into ~/.m2
                 .maxSessionTimeout(Duration.ofSeconds(10))
                 .runDirectory(Path.of("target/example-run"))

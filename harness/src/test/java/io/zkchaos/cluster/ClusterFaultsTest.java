@@ -267,7 +267,8 @@ class ClusterFaultsTest {
     void processFaultsSayWhatTheyDid() {
         RecordingCluster c = new RecordingCluster(5);
         ClusterFaults f = new ClusterFaults(c, new Random(5));
-        assertThat(f.killLeader()).isEqualTo(FaultRecord.process("kill-leader", List.of("n2")));
+        assertThat(f.killLeader()).isEqualTo(FaultRecord.process("kill-leader", "kill", List.of("n2")));
+        assertThat(f.killLeader().description()).isEqualTo("kill n2");
         FaultRecord majority = f.killMajority();
         assertThat(majority.nodes()).hasSize(3);
         assertThat(f.restartDown().nodes()).containsAll(majority.nodes()).contains("n2");
@@ -289,7 +290,8 @@ class ClusterFaultsTest {
         RecordingCluster c = new RecordingCluster(3);
         FaultRecord r = new ClusterFaults(c, new Random(1)).isolate("n1");
         String json = new ObjectMapper().writeValueAsString(r);
-        assertThat(json).isEqualTo("{\"fault\":\"isolate\",\"nodes\":[\"n1\",\"n2\",\"n3\"],"
+        assertThat(json).isEqualTo("{\"fault\":\"isolate\",\"description\":\"isolate n1 from {n2, n3}\","
+                + "\"nodes\":[\"n1\",\"n2\",\"n3\"],"
                 + "\"groups\":[[\"n1\"],[\"n2\",\"n3\"]],"
                 + "\"grudge\":{\"n1\":[\"n2\",\"n3\"],\"n2\":[\"n1\"],\"n3\":[\"n1\"]}}");
         assertThat(new ObjectMapper().readValue(json, FaultRecord.class)).isEqualTo(r);

@@ -24,8 +24,8 @@ import org.apache.zookeeper.ZooKeeper;
  *
  * <p>Usage: {@code ClusterBench [runs-dir] [kills] [seconds-per-throughput-run] [what]}; defaults
  * {@code target/zkchaos-bench 10 5 all}; {@code what} is {@code all}, {@code start}, {@code failover} or
- * {@code overhead}. Prints one line per figure. The overhead figures alternate direct and proxied ensembles
- * three times and report medians, because a shared machine's noise is of the order of the effect.
+ * {@code overhead}. Prints one line per figure. For the overhead, a direct and a proxied ensemble run at once and
+ * the variants take turns in short windows, because a shared machine's load drifts by more than the effect.
  */
 public final class ClusterBench {
 
@@ -89,44 +89,51 @@ public final class ClusterBench {
         }
     }
 
+    /**
+     * Both ensembles run at once and the variants take turns in short windows (10 rounds), so that the load of a
+     * shared machine, which drifts over seconds, falls on every variant alike.
+     */
     private static void overhead(Path runs, int seconds) throws Exception {
-        List<Result> directs = new ArrayList<>();
-        List<Result> proxieds = new ArrayList<>();
-        List<Result> peersOnly = new ArrayList<>();
-        for (int round = 0; round < 3; round++) {
-            try (LocalCluster c = LocalCluster.start(config(runs, "direct-" + round, 3, false))) {
-                directs.add(measure(c.connectString("n1"), seconds));
+        try (LocalCluster direct = LocalCluster.start(config(runs, "overhead-direct", 3, false));
+             LocalCluster proxied = LocalCluster.start(config(runs, "overhead-proxied", 3, true));
+             ZooKeeper zd = connect(direct.connectString("n1"));
+             ZooKeeper zp = connect(proxied.connectString("n1"));
+             ZooKeeper zpd = connect(proxied.directConnectString("n1"))) {
+            for (ZooKeeper z : List.of(zd, zp)) {
+                z.create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             }
-            try (LocalCluster c = LocalCluster.start(config(runs, "proxied-" + round, 3, true))) {
-                proxieds.add(measure(c.connectString("n1"), seconds));
-                peersOnly.add(measure(c.directConnectString("n1"), seconds));
+            List<String> labels = List.of("direct", "proxied", "proxied peers, direct client");
+            List<ZooKeeper> clients = List.of(zd, zp, zpd);
+            double[] reads = new double[3];
+            double[] writes = new double[3];
+            List<List<Long>> readLat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            List<List<Long>> writeLat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (ZooKeeper z : clients) { // warm-up
+                throughput(z, true, 1);
+                throughput(z, false, 1);
             }
-            print("round " + round + " direct ", directs.get(round));
-            print("round " + round + " proxied", proxieds.get(round));
-            print("round " + round + " proxied peers, direct client", peersOnly.get(round));
+            int rounds = 10;
+            double window = Math.max(0.5, seconds / 5.0);
+            for (int round = 0; round < rounds; round++) {
+                for (int k = 0; k < 3; k++) {
+                    int v = (round + k) % 3; // rotate who goes first
+                    ZooKeeper z = clients.get(v);
+                    reads[v] += throughput(z, true, window) / rounds;
+                    writes[v] += throughput(z, false, window) / rounds;
+                    readLat.get(v).addAll(latenciesUs(z, true, 200));
+                    writeLat.get(v).addAll(latenciesUs(z, false, 100));
+                }
+            }
+            for (int v = 0; v < 3; v++) {
+                print(labels.get(v), new Result(reads[v], writes[v], median(readLat.get(v)),
+                        median(writeLat.get(v))));
+            }
+            System.out.printf(Locale.ROOT, "proxy overhead (%d interleaved rounds of %.1f s per variant and "
+                            + "operation): getData throughput %+.1f%%, setData throughput %+.1f%%, getData median "
+                            + "latency %+d us, setData median latency %+d us%n", rounds, window,
+                    pct(reads[1], reads[0]), pct(writes[1], writes[0]),
+                    median(readLat.get(1)) - median(readLat.get(0)), median(writeLat.get(1)) - median(writeLat.get(0)));
         }
-        Result direct = medianOf(directs);
-        Result proxied = medianOf(proxieds);
-        print("median direct ", direct);
-        print("median proxied", proxied);
-        print("median proxied peers, direct client", medianOf(peersOnly));
-        System.out.printf(Locale.ROOT, "proxy overhead (medians): getData throughput %+.1f%%, setData throughput "
-                        + "%+.1f%%, getData median latency %+.0f us, setData median latency %+.0f us%n",
-                pct(proxied.readsPerSec, direct.readsPerSec), pct(proxied.writesPerSec, direct.writesPerSec),
-                proxied.readMedianUs - direct.readMedianUs, proxied.writeMedianUs - direct.writeMedianUs);
-    }
-
-    private static Result medianOf(List<Result> rs) {
-        return new Result(medianD(rs.stream().map(Result::readsPerSec).toList()),
-                medianD(rs.stream().map(Result::writesPerSec).toList()),
-                medianD(rs.stream().map(Result::readMedianUs).toList()),
-                medianD(rs.stream().map(Result::writeMedianUs).toList()));
-    }
-
-    private static double medianD(List<Double> xs) {
-        List<Double> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(s.size() / 2);
     }
 
     private static ClusterConfig config(Path runs, String name, int nodes, boolean proxied) {
@@ -162,24 +169,7 @@ public final class ClusterBench {
     private record Result(double readsPerSec, double writesPerSec, double readMedianUs, double writeMedianUs) {
     }
 
-    /** Sequential latency (one op at a time) and pipelined throughput (up to 100 in flight) through n1. */
-    private static Result measure(String connectString, int seconds) throws Exception {
-        try (ZooKeeper zk = connect(connectString)) {
-            if (zk.exists("/bench", false) == null) {
-                zk.create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            }
-            // warm-up
-            throughput(zk, true, 1);
-            throughput(zk, false, 1);
-            double readLat = latencyUs(zk, true, 2000);
-            double writeLat = latencyUs(zk, false, 1000);
-            double reads = throughput(zk, true, seconds);
-            double writes = throughput(zk, false, seconds);
-            return new Result(reads, writes, readLat, writeLat);
-        }
-    }
-
-    private static double latencyUs(ZooKeeper zk, boolean read, int ops) throws Exception {
+    private static List<Long> latenciesUs(ZooKeeper zk, boolean read, int ops) throws Exception {
         List<Long> us = new ArrayList<>();
         byte[] data = new byte[100];
         for (int i = 0; i < ops; i++) {
@@ -191,16 +181,16 @@ public final class ClusterBench {
             }
             us.add((System.nanoTime() - t0) / 1000);
         }
-        return median(us);
+        return us;
     }
 
-    private static double throughput(ZooKeeper zk, boolean read, int seconds) throws Exception {
+    private static double throughput(ZooKeeper zk, boolean read, double seconds) throws Exception {
         Semaphore inFlight = new Semaphore(100);
         AtomicLong done = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         byte[] data = new byte[100];
         long t0 = System.nanoTime();
-        long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
+        long end = t0 + (long) (seconds * 1e9);
         while (System.nanoTime() < end) {
             inFlight.acquire();
             if (read) {

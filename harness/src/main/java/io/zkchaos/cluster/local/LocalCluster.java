@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * &lt;run&gt;/run.properties          run id and owner
  * &lt;run&gt;/n1/zoo.cfg, hosts, logback.xml, data/, tmp/, server.log, server.pid
  * </pre>
- * Start with {@link #start(ClusterConfig)}; it reaps orphans of dead harnesses under the run directory's parent
- * first, and returns once a quorum serves. Every server dies with the harness: {@link #close()}, a JVM shutdown
+ * Start with {@link #start(ClusterConfig)}; it reaps orphans of dead harnesses first (see {@link Reaper}), and
+ * returns once a quorum serves. Every server dies with the harness: {@link #close()}, a JVM shutdown
  * hook for clusters still open, and the {@link Reaper} for a harness that was SIGKILLed.
  */
 public final class LocalCluster implements Cluster {
@@ -84,6 +84,9 @@ public final class LocalCluster implements Cluster {
         if (runsRoot != null) {
             Reaper.reap(runsRoot); // logs what it ends
         }
+        if (Reaper.sweepEnabled()) {
+            Reaper.sweep(id -> true);
+        }
         ServerClasspath classpath = resolver.resolve(config.version());
         String runId = run.getFileName() + "-" + UUID.randomUUID().toString().substring(0, 8);
         Owner owner = Owner.current();
@@ -114,7 +117,10 @@ public final class LocalCluster implements Cluster {
         ClusterNetwork network;
         PeerRouting routing;
         if (config.proxied()) {
-            ProxyNetwork proxied = new ProxyNetwork(new FaultProxy(config.seed()), layouts, addresses);
+            List<Integer> clientProxyPorts = layouts.stream()
+                    .map(n -> ports.freeOn(List.of(n.address()))).toList();
+            ProxyNetwork proxied = new ProxyNetwork(new FaultProxy(config.seed()), layouts, addresses,
+                    clientProxyPorts);
             network = proxied;
             routing = proxied;
         } else {

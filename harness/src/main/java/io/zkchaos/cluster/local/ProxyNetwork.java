@@ -24,7 +24,7 @@ import java.util.TreeSet;
  * Every link of a local ensemble through the fault proxy. Node i reaches node j through the links
  * {@code ni-nj-quorum} and {@code ni-nj-election}, which listen on the address {@link Addresses#link(int, int)}
  * with j's own port numbers and forward to j; clients reach node i through {@code client-ni}, which listens on a
- * free port of i's address.
+ * free port of i's address (found beforehand with the servers' ports, so the two can never collide).
  */
 final class ProxyNetwork implements ClusterNetwork, PeerRouting, AutoCloseable {
 
@@ -36,15 +36,19 @@ final class ProxyNetwork implements ClusterNetwork, PeerRouting, AutoCloseable {
     private SortedMap<String, SortedSet<String>> grudge;
     private CutMode cutMode = CutMode.REFUSE;
 
-    /** Creates every link on {@code proxy}, which this network then owns and closes. */
-    ProxyNetwork(Network proxy, List<NodeLayout> nodes, Addresses addresses) {
+    /**
+     * Creates every link on {@code proxy}, which this network then owns and closes.
+     *
+     * @param clientProxyPorts per node (in order), the free port of the node's address its client link listens on
+     */
+    ProxyNetwork(Network proxy, List<NodeLayout> nodes, Addresses addresses, List<Integer> clientProxyPorts) {
         this.proxy = proxy;
         this.nodes = List.copyOf(nodes);
         this.addresses = addresses;
         try {
             for (NodeLayout to : nodes) {
                 clientLinks.put(to.name(), proxy.createLink("client-" + to.name(),
-                        new InetSocketAddress(to.address(), 0), to.clientAddress()));
+                        new InetSocketAddress(to.address(), clientProxyPorts.get(to.id() - 1)), to.clientAddress()));
                 for (NodeLayout from : nodes) {
                     if (from.id() == to.id()) {
                         continue;

@@ -21,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * marker {@code -Dzkchaos.run=<run id>} of the pid file's run, and the owner it names
  * ({@code -Dzkchaos.owner=<pid>@<start>}) is no longer alive. A pid file whose process is gone, or whose pid now
  * belongs to another program, is deleted and nothing is killed.
+ *
+ * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its servers lived (a test's
+ * temporary directory). It looks at every process and ends those that carry the run marker, name a dead owner and
+ * run {@code QuorumPeerMain}. {@link LocalCluster#start} runs both, unless the system property
+ * {@value #SWEEP_PROPERTY} is {@code false}.
  */
 public final class Reaper {
 
@@ -33,7 +38,12 @@ public final class Reaper {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reaper.class);
 
-    /** A process the reaper ended. */
+    /** Set to {@code false} to keep {@link LocalCluster#start} from sweeping every process of the machine. */
+    public static final String SWEEP_PROPERTY = "zkchaos.reaper.sweep";
+    /** The main class a swept process must run. */
+    static final String SERVER_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+
+    /** A process the reaper ended; {@code pidFile} is null when {@link #sweep} found it. */
     public record Reaped(long pid, String runId, Path pidFile) {
     }
 
@@ -60,6 +70,52 @@ public final class Reaper {
             reapOne(pidFile).ifPresent(reaped::add);
         }
         return reaped;
+    }
+
+    /**
+     * Ends every ZooKeeper server on the machine whose command line carries a run marker accepted by
+     * {@code runs} and names an owner that is dead. The pid file, if any, is left to {@link #reap}.
+     *
+     * @return the processes that were ended
+     */
+    public static List<Reaped> sweep(java.util.function.Predicate<String> runs) {
+        List<Reaped> reaped = new ArrayList<>();
+        List<ProcessHandle> all;
+        try (Stream<ProcessHandle> s = ProcessHandle.allProcesses()) {
+            all = s.toList();
+        }
+        for (ProcessHandle p : all) {
+            List<String> cmdline = cmdline(p.pid());
+            Optional<String> run = cmdline.stream().filter(a -> a.startsWith(RUN_MARKER))
+                    .map(a -> a.substring(RUN_MARKER.length())).findFirst();
+            if (run.isEmpty() || !runs.test(run.get()) || !cmdline.contains(SERVER_MAIN)) {
+                continue;
+            }
+            Optional<Owner> owner = cmdline.stream().filter(a -> a.startsWith(OWNER_MARKER)).findFirst()
+                    .flatMap(a -> Owner.parse(a.substring(OWNER_MARKER.length())));
+            if (owner.isEmpty() || owner.get().alive()) {
+                continue;
+            }
+            LOG.warn("sweeping ZooKeeper server pid {} of run {} left by dead harness {}", p.pid(), run.get(),
+                    owner.get());
+            end(p, run.get());
+            reaped.add(new Reaped(p.pid(), run.get(), null));
+        }
+        return reaped;
+    }
+
+    /** Whether {@link LocalCluster#start} should {@link #sweep}: unless {@value #SWEEP_PROPERTY} is false. */
+    static boolean sweepEnabled() {
+        return !"false".equalsIgnoreCase(System.getProperty(SWEEP_PROPERTY, "true"));
+    }
+
+    private static void end(ProcessHandle p, String runId) {
+        p.destroyForcibly(); // SIGKILL: also ends a SIGSTOPped process
+        try {
+            p.onExit().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("pid " + p.pid() + " of run " + runId + " survived SIGKILL for 10 s", e);
+        }
     }
 
     /** Reads a pid file written by {@link #writePidFile}; ends its process if it is a proven orphan. */
@@ -91,13 +147,7 @@ public final class Reaper {
             return Optional.empty(); // a live harness owns it (maybe this one): leave it
         }
         LOG.warn("reaping ZooKeeper server pid {} of run {} left by dead harness {}", pid, runId, owner.get());
-        ProcessHandle p = handle.get();
-        p.destroyForcibly(); // SIGKILL: also ends a SIGSTOPped process
-        try {
-            p.onExit().get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("pid " + pid + " of run " + runId + " survived SIGKILL for 10 s", e);
-        }
+        end(handle.get(), runId);
         deleteQuietly(pidFile);
         return Optional.of(new Reaped(pid, runId, pidFile));
     }

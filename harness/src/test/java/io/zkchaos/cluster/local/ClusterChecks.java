@@ -31,6 +31,16 @@ final class ClusterChecks {
         }
     }
 
+    /** No live process has {@code dir} in its command line (a server of a run under it would: its config path). */
+    static void assertNoProcessUnder(java.nio.file.Path dir) {
+        String d = dir.toAbsolutePath().toString();
+        assertThat(ProcessHandle.allProcesses()
+                .filter(p -> p.pid() != ProcessHandle.current().pid())
+                .filter(p -> Reaper.cmdline(p.pid()).stream().anyMatch(a -> a.contains(d)))
+                .map(ProcessHandle::pid))
+                .as("processes running from %s", d).isEmpty();
+    }
+
     static List<Long> pids(LocalCluster cluster) {
         List<Long> pids = new ArrayList<>();
         cluster.nodes().forEach(n -> pids.add(cluster.pid(n)));

@@ -17,6 +17,11 @@ class DirectClusterIT {
     @TempDir
     Path runs;
 
+    @org.junit.jupiter.api.AfterEach
+    void noProcessLeft() {
+        ClusterChecks.assertNoProcessUnder(runs);
+    }
+
     @Test
     void killTheLeaderAndANewOneServesWrites() throws Exception {
         ClusterConfig config = ClusterConfig.builder().nodes(3).proxied(false)

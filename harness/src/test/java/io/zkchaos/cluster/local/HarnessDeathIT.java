@@ -33,12 +33,14 @@ class HarnessDeathIT {
         if (server > 0) {
             ProcessHandle.of(server).ifPresent(ProcessHandle::destroyForcibly);
         }
+        ClusterChecks.assertNoProcessUnder(runs);
     }
 
     /** Starts the stand-in harness and returns its server's pid once it serves. */
     private long startHarness(String run) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         harness = new ProcessBuilder(java, "-Xmx64m", "-XX:-UsePerfData",
+                "-D" + Reaper.SWEEP_PROPERTY + "=" + System.getProperty(Reaper.SWEEP_PROPERTY, "true"),
                 "-cp", System.getProperty("java.class.path"), HarnessMain.class.getName(),
                 runs.resolve(run).toString()).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(harness.getInputStream(),

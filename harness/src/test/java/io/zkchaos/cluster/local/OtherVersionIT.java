@@ -15,6 +15,11 @@ class OtherVersionIT {
     @TempDir
     Path runs;
 
+    @org.junit.jupiter.api.AfterEach
+    void noProcessLeft() {
+        ClusterChecks.assertNoProcessUnder(runs);
+    }
+
     @Test
     void runsA38Server() throws Exception {
         ServerClasspath cp = ZooKeeperResolver.fromEnvironment().resolve("3.8.4");
@@ -26,8 +31,9 @@ class OtherVersionIT {
         ClusterConfig config = ClusterConfig.builder().nodes(1).version("3.8.4").proxied(false)
                 .runDirectory(runs.resolve("v38")).build();
         try (LocalCluster cluster = LocalCluster.start(config)) {
-            String srvr = FourLetterWords.ask(new java.net.InetSocketAddress("127.0.0.1",
-                    Integer.parseInt(cluster.connectString("n1").split(":")[1])), "srvr", Duration.ofSeconds(2));
+            String[] hostPort = cluster.connectString("n1").split(":");
+            String srvr = FourLetterWords.ask(new java.net.InetSocketAddress(hostPort[0],
+                    Integer.parseInt(hostPort[1])), "srvr", Duration.ofSeconds(2));
             assertThat(srvr).contains("Zookeeper version: 3.8.4").contains("Mode: standalone");
         }
     }

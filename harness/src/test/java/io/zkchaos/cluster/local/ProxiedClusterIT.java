@@ -76,7 +76,8 @@ class ProxiedClusterIT {
             assertThat(Zk.write(zk, "/after-kill")).isTrue();
         }
         assertThat(new ObjectMapper().writeValueAsString(kill))
-                .isEqualTo("{\"fault\":\"kill-leader\",\"nodes\":[\"" + old + "\"],\"groups\":[],\"grudge\":{}}");
+                .isEqualTo("{\"fault\":\"kill-leader\",\"description\":\"kill " + old + "\",\"nodes\":[\"" + old
+                        + "\"],\"groups\":[],\"grudge\":{}}");
         faults.restartDown();
         Zk.eventually(Duration.ofSeconds(20), old + " follows", () ->
                 cluster.status(old).mode() == Mode.FOLLOWER);

@@ -18,6 +18,11 @@ class ReadinessIT {
     @TempDir
     Path runs;
 
+    @org.junit.jupiter.api.AfterEach
+    void noProcessLeft() {
+        ClusterChecks.assertNoProcessUnder(runs);
+    }
+
     @Test
     void aServerThatDiesIsNamedWithItsExitCodeAndLog() throws Exception {
         ClusterConfig config = ClusterConfig.builder().nodes(1).proxied(false)

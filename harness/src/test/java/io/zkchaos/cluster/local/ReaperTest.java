@@ -28,9 +28,10 @@ class ReaperTest {
     /** A real child JVM carrying the run marker and naming {@code owner} as the harness that started it. */
     private Process startMarkedChild(String runId, Owner owner) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // The server main class as an argument: the sweep only ends processes that name it.
         return new ProcessBuilder(java, Reaper.RUN_MARKER + runId, Reaper.OWNER_MARKER + owner,
                 "-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
-                Sleeper.class.getName(), "60")
+                Sleeper.class.getName(), "60", Reaper.SERVER_MAIN)
                 .redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile()).start();
     }
 
@@ -90,6 +91,22 @@ class ReaperTest {
 
         assertThat(Reaper.reap(runs)).isEmpty();
         assertThat(pidFile).doesNotExist();
+    }
+
+    @Test
+    void theSweepFindsOrphansWithoutPidFiles() throws Exception {
+        String run = "sweep-" + System.nanoTime(); // unique: the sweep looks at every process of the machine
+        child = startMarkedChild(run, deadOwner());
+        Process kept = startMarkedChild(run + "-live", Owner.current());
+        try {
+            List<Reaper.Reaped> swept = Reaper.sweep(r -> r.startsWith(run));
+            assertThat(swept).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(kept.isAlive()).as("a child of a live owner stays").isTrue();
+        } finally {
+            kept.destroyForcibly();
+            kept.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 
     @Test
