@@ -112,7 +112,7 @@ public final class NemesisCatalog {
     private static FaultRecord cutClients(Ctx c) {
         List<String> nodes = c.cluster().nodes();
         nodes.forEach(n -> c.cluster().links().cutClient(n));
-        return FaultRecord.process("client-partition", nodes);
+        return FaultRecord.process("client-partition", "cut the client links of", nodes);
     }
 
     private static FaultRecord slowNetwork(Ctx c) {
@@ -124,6 +124,7 @@ public final class NemesisCatalog {
                 }
             }
         }
-        return FaultRecord.process("slow-network", c.cluster().nodes());
+        return FaultRecord.process("slow-network", "added " + SLOW_LATENCY.toMillis() + " ms ± "
+                + SLOW_JITTER.toMillis() + " ms latency to every link of", c.cluster().nodes());
     }
 }

@@ -162,7 +162,9 @@ final class NemesisDriver implements AutoCloseable {
             FaultRecord restarted = c.faults().restartDown();
             List<String> nodes = new ArrayList<>(resumed.nodes());
             nodes.addAll(restarted.nodes());
-            return new FaultRecord("heal", nodes.stream().distinct().sorted().toList(), net.groups(), net.grudge());
+            List<String> all = nodes.stream().distinct().sorted().toList();
+            return new FaultRecord("heal", "healed every link" + (all.isEmpty() ? "" : "; resumed or restarted "
+                    + String.join(", ", all)), all, net.groups(), net.grudge());
         });
         active.set(null);
     }
