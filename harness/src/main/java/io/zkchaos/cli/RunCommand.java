@@ -57,7 +57,8 @@ public final class RunCommand implements Callable<Integer> {
     Duration healFor;
 
     @Option(names = "--recover", defaultValue = "10s", converter = Durations.class,
-            description = "time given to the healed cluster before final reads (default: ${DEFAULT-VALUE})")
+            description = "after the final heal, clients keep working this long before the final reads "
+                    + "(default: ${DEFAULT-VALUE})")
     Duration recover;
 
     @Option(names = "--reads", defaultValue = "plain", description = "register reads: plain or sync "

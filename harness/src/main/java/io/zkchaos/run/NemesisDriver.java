@@ -42,6 +42,9 @@ final class NemesisDriver implements AutoCloseable {
     private final AtomicReference<String> active = new AtomicReference<>();
     private final List<Action> actions = new ArrayList<>();
     private final long startNanos = System.nanoTime();
+    private final long faultNanos;
+    private final java.util.concurrent.CountDownLatch healed = new java.util.concurrent.CountDownLatch(1);
+    private boolean finalHealDone;
     private Thread thread;
 
     NemesisDriver(Cluster cluster, HistoryRecorder recorder, RunConfig config) {
@@ -49,6 +52,7 @@ final class NemesisDriver implements AutoCloseable {
         this.recorder = recorder;
         this.seed = config.seed();
         this.schedule = schedule(config);
+        this.faultNanos = config.timeLimit().toNanos();
         this.ctx = new NemesisCatalog.Ctx(new ClusterFaults(cluster, new Random(seed)), cluster);
     }
 
@@ -70,11 +74,12 @@ final class NemesisDriver implements AutoCloseable {
         return NemesisGens.cycle(faultFor, config.healFor(), faults);
     }
 
-    /** Starts the schedule on a daemon thread; a nemesis without faults does nothing. */
+    /**
+     * Starts the schedule on a daemon thread. Faults run for the main phase ({@link RunConfig#timeLimit()}); then
+     * the thread heals everything while the clients go on working through the recovery time, so liveness after
+     * the final heal is observed too. Without faults the thread only heals at the end of the main phase.
+     */
     void start() {
-        if (schedule == null) {
-            return;
-        }
         thread = new Thread(this::loop, "nemesis");
         thread.setDaemon(true);
         thread.start();
@@ -90,23 +95,33 @@ final class NemesisDriver implements AutoCloseable {
         return List.copyOf(actions);
     }
 
+    /** Waits until the final heal is done (at the end of the main phase, or at {@link #close()}). */
+    void awaitFinalHeal() throws InterruptedException {
+        healed.await();
+    }
+
     private void loop() {
-        Gen.Cursor<FaultStep> cursor = schedule.start(seed);
         long t0 = System.nanoTime();
         try {
+            Gen.Cursor<FaultStep> cursor = schedule == null ? null : schedule.start(seed);
             while (!Thread.currentThread().isInterrupted()) {
-                Gen.Next<FaultStep> next = cursor.next(System.nanoTime() - t0);
+                long now = System.nanoTime() - t0;
+                if (now >= faultNanos) {
+                    break;
+                }
+                Gen.Next<FaultStep> next = cursor == null ? new Gen.Next.Done<>() : cursor.next(now);
                 if (next instanceof Gen.Next.Emit<FaultStep> emit) {
                     apply(emit.value());
-                } else if (next instanceof Gen.Next.Pending<FaultStep> pending) {
-                    long wait = pending.atNanos() - (System.nanoTime() - t0);
+                } else {
+                    long due = next instanceof Gen.Next.Pending<FaultStep> p ? Math.min(p.atNanos(), faultNanos)
+                            : faultNanos;
+                    long wait = due - (System.nanoTime() - t0);
                     if (wait > 0) {
                         TimeUnit.NANOSECONDS.sleep(wait);
                     }
-                } else {
-                    return;
                 }
             }
+            finalHeal();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -156,6 +171,15 @@ final class NemesisDriver implements AutoCloseable {
             }
             thread = null;
         }
+        finalHeal();
+    }
+
+    /** Heals every link, resumes and restarts every node; once. */
+    private synchronized void finalHeal() {
+        if (finalHealDone) {
+            return;
+        }
+        finalHealDone = true;
         act("final-heal", "all", "heal", c -> {
             FaultRecord net = c.faults().heal();
             FaultRecord resumed = c.faults().resumeAll();
@@ -167,5 +191,6 @@ final class NemesisDriver implements AutoCloseable {
                     + String.join(", ", all)), all, net.groups(), net.grudge());
         });
         active.set(null);
+        healed.countDown();
     }
 }

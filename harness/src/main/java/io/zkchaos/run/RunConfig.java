@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param timeLimit      how long clients and nemesis run (the main phase)
  * @param faultFor       how long each fault is held in a nemesis cycle
  * @param healFor        how long the cluster is left healed between faults (and before the first)
- * @param recover        after the final heal, how long the cluster is given before final reads
+ * @param recover        after the final heal, how long clients keep working before the final reads (what
+ *                       happens after the heal, such as a new leader, is observed in that time)
  * @param concurrency    how many client processes run at once
  * @param seed           the seed of every random choice
  * @param keys           registers in the register workload
