@@ -4,6 +4,8 @@ import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -41,11 +43,14 @@ public final class OwnRecipe implements CandidateFactory {
             }
         });
         Duration closeTimeout = target.requestTimeout().multipliedBy(2);
+        // Candidacies of this session that gave up but whose node may remain (see LeaderElection): shared, so the
+        // next candidacy deletes what the previous one could not.
+        Set<String> leftovers = ConcurrentHashMap.newKeySet();
         return new CandidateSession() {
             @Override
             public void startCandidacy(LeaderElection.Listener listener) {
                 LeaderElection e = new LeaderElection(zk, electionPath, name, watching, listener, counters, hooks,
-                        closeTimeout);
+                        closeTimeout, leftovers);
                 LeaderElection previous = current.getAndSet(e);
                 if (previous != null) {
                     previous.close();
