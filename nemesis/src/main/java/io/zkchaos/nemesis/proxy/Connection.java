@@ -81,7 +81,7 @@ final class Connection {
                 pipe(t.stream()).addStage(t, now);
             }
         }
-        retryUntil = now + proxy.upstreamRetryNanos();
+        retryUntil = now + link.upstreamRetryNanos();
         if (!closed && !up.blackholed() && !down.blackholed()) {
             connectUpstream(now);
         }

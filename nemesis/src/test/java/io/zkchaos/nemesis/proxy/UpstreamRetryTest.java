@@ -92,6 +92,22 @@ class UpstreamRetryTest {
     }
 
     @Test
+    void aLinkCanTurnTheHoldOffForItsOwnConnections() throws Exception {
+        InetSocketAddress upstream = freePort();
+        try (FaultProxy proxy = new FaultProxy(1)) { // 500 ms for the proxy's links by default
+            ProxyLink link = proxy.createLink("client", ANY_PORT, upstream);
+            link.upstreamRetry(Duration.ZERO);
+            try (Socket s = connect(link.listenAddress())) {
+                long t0 = System.nanoTime();
+                assertThat(endsWithin(s, Duration.ofSeconds(5))).isTrue();
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(300);
+            }
+            assertThatThrownBy(() -> link.upstreamRetry(Duration.ofMillis(-5)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("link 'client'");
+        }
+    }
+
+    @Test
     void aNegativeBoundIsRejectedNamingIt() {
         assertThatThrownBy(() -> new FaultProxy(1, FaultProxy.DEFAULT_MAX_QUEUED_BYTES, Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("upstreamRetry");
