@@ -32,6 +32,24 @@ public final class OwnRecipe implements CandidateFactory {
         return new OwnRecipe(LeaderElection.Watching.SMALLEST, LeaderElection.Hooks.NONE, Sessions.REAL);
     }
 
+    /**
+     * Waits (bounded) until the session is connected, so that closing it really closes it. A session closed while
+     * disconnected is only abandoned: the servers keep it, and every ephemeral it holds (a leader's node blocks
+     * every candidate), until it expires; and expiry counts only under one ZooKeeper leader's reign — a new leader
+     * gives every session a fresh timeout — so a nemesis that replaces the leader more often than the session
+     * timeout keeps such a session alive indefinitely. Returns at once if the session is already over.
+     */
+    static void awaitConnected(ZooKeeper zk, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        try {
+            while (zk.getState().isAlive() && !zk.getState().isConnected() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public CandidateSession open(String name, String electionPath, Target target, HerdCounters counters)
             throws Exception {
@@ -74,6 +92,7 @@ public final class OwnRecipe implements CandidateFactory {
             @Override
             public void close() {
                 resign();
+                awaitConnected(zk, target.sessionTimeout().multipliedBy(2));
                 Sessions.closeQuietly(zk);
             }
         };
