@@ -23,8 +23,13 @@ public final class Ensemble implements AutoCloseable {
     private final List<InstanceSpec> specs = new ArrayList<>();
 
     public Ensemble(int size) throws Exception {
+        this(size, Map.of());
+    }
+
+    /** With extra server properties, e.g. {@code maxSessionTimeout} (by default 20 ticks = 4 s). */
+    public Ensemble(int size, Map<String, Object> serverProperties) throws Exception {
         for (int id = 1; id <= size; id++) {
-            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MS, 200));
+            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MS, 200, serverProperties));
         }
         cluster = new TestingCluster(specs);
         cluster.start();

@@ -6,7 +6,9 @@ import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Network;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
+import io.zkchaos.nemesis.proxy.ProxyLink;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -47,8 +49,15 @@ final class ProxyNetwork implements ClusterNetwork, PeerRouting, AutoCloseable {
         this.addresses = addresses;
         try {
             for (NodeLayout to : nodes) {
-                clientLinks.put(to.name(), proxy.createLink("client-" + to.name(),
-                        new InetSocketAddress(to.address(), clientProxyPorts.get(to.id() - 1)), to.clientAddress()));
+                Link client = proxy.createLink("client-" + to.name(),
+                        new InetSocketAddress(to.address(), clientProxyPorts.get(to.id() - 1)), to.clientAddress());
+                if (client instanceof ProxyLink p) {
+                    // A ZooKeeper client takes a closed connection like a refusal and tries its next server, so
+                    // holding it while a down server's port refuses would only slow it. Peer links keep the hold:
+                    // a follower connecting to a leader that binds its quorum port a moment later must get in.
+                    p.upstreamRetry(Duration.ZERO);
+                }
+                clientLinks.put(to.name(), client);
                 for (NodeLayout from : nodes) {
                     if (from.id() == to.id()) {
                         continue;

@@ -3,6 +3,7 @@ package io.zkchaos.nemesis.proxy;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -18,6 +19,11 @@ import java.util.List;
  * as the connection arrives: then the server never sees it, as in a real partition, where the handshake's SYN or
  * SYN-ACK would be lost; the client sees an accepted connection that carries nothing (as with Toxiproxy). Removing
  * that toxic closes the connection (see {@link Stage.Timeout}), so the deferred connect never happens.
+ *
+ * <p>An upstream that <em>refuses</em> the connect is retried every 10 ms for up to the proxy's upstream retry
+ * bound (see {@link FaultProxy#FaultProxy(long, int, java.time.Duration)}), reading nothing from the client
+ * meanwhile; only then is the connection closed. The client was accepted before the proxy knew, so closing at the
+ * first refusal would turn a refusal the client would have retried into a dead connection.
  */
 final class Connection {
     private final FaultProxy proxy;
@@ -28,6 +34,10 @@ final class Connection {
     private SelectionKey clientKey;
     private SelectionKey upstreamKey;
     private boolean upstreamConnected;
+    /** A refused upstream connect waits for its next attempt (upstream is null meanwhile). */
+    private boolean awaitingRetry;
+    /** Until when (System.nanoTime) a refused upstream connect is retried. */
+    private long retryUntil;
     private boolean closed;
     final Pipe up;
     final Pipe down;
@@ -71,17 +81,59 @@ final class Connection {
                 pipe(t.stream()).addStage(t, now);
             }
         }
+        retryUntil = now + link.upstreamRetryNanos();
         if (!closed && !up.blackholed() && !down.blackholed()) {
-            connectUpstream();
+            connectUpstream(now);
         }
         updateInterest();
     }
 
-    private void connectUpstream() throws IOException {
+    /**
+     * After a refused connect: schedules another attempt if the retry bound allows it. Returns false when it does
+     * not (the caller closes the connection).
+     */
+    private boolean retryUpstream(long now) {
+        if (now + FaultProxy.UPSTREAM_RETRY_GAP_NANOS > retryUntil) {
+            return false;
+        }
+        closeChannel(upstream, false);
+        upstream = null;
+        upstreamKey = null;
+        awaitingRetry = true;
+        proxy.schedule(now + FaultProxy.UPSTREAM_RETRY_GAP_NANOS, () -> {
+            if (closed) {
+                return;
+            }
+            awaitingRetry = false;
+            if (up.blackholed() || down.blackholed()) {
+                // A black hole arrived meanwhile: the connect is deferred, as for a connection accepted in one.
+                updateInterest();
+                return;
+            }
+            try {
+                connectUpstream(System.nanoTime());
+            } catch (IOException e) {
+                close("connect to upstream " + link.upstreamAddress() + " failed: " + e.getMessage());
+                return;
+            }
+            updateInterest();
+        });
+        return true;
+    }
+
+    /** Starts a connect to the upstream; a refusal, reported at once or when the connect completes, is retried. */
+    private void connectUpstream(long now) throws IOException {
         upstream = SocketChannel.open();
         upstream.configureBlocking(false);
         upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        upstreamConnected = upstream.connect(link.upstreamAddress());
+        try {
+            upstreamConnected = upstream.connect(link.upstreamAddress());
+        } catch (ConnectException e) {
+            if (!retryUpstream(now)) {
+                close("connect to upstream " + link.upstreamAddress() + " failed: " + e.getMessage());
+            }
+            return;
+        }
         upstreamKey = upstream.register(proxy.selector(), 0, this);
     }
 
@@ -121,6 +173,10 @@ final class Connection {
         } catch (IOException e) {
             // A reset or refusal from either side: pass the abortive close on.
             if (key == upstreamKey && !upstreamConnected) {
+                if (e instanceof ConnectException && retryUpstream(now)) {
+                    updateInterest();
+                    return;
+                }
                 close("connect to upstream " + link.upstreamAddress() + " failed: " + e.getMessage());
             } else {
                 reset("I/O error: " + e.getMessage());
@@ -152,7 +208,7 @@ final class Connection {
             close("both sides closed");
             return;
         }
-        if (up.sourceEnded() && upstream == null) {
+        if (up.sourceEnded() && upstream == null && !awaitingRetry) {
             close("client closed while the link was black-holed");
             return;
         }
@@ -164,9 +220,10 @@ final class Connection {
             return;
         }
         int clientOps = 0;
-        // No reading from the client while the upstream connect is under way; while it is deferred (a black hole)
+        // No reading from the client while the upstream connect is under way (or waits for a retry: the client's
+        // bytes stay in its socket as they would before a connect succeeded); while it is deferred (a black hole)
         // the client's bytes are read and dropped, or held until the heal closes the connection.
-        if (up.wantsRead() && (upstreamConnected || upstream == null)) {
+        if (up.wantsRead() && !awaitingRetry && (upstreamConnected || upstream == null)) {
             clientOps |= SelectionKey.OP_READ;
         }
         if (down.wantsWrite()) {

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -47,6 +48,13 @@ public final class FaultProxy implements Network {
     public static final String THREAD_PREFIX = "zkchaos-fault-proxy-";
     /** Default bound on bytes queued in one direction of one connection. */
     public static final int DEFAULT_MAX_QUEUED_BYTES = 256 * 1024;
+    /**
+     * Default for how long an accepted connection waits for an upstream that refuses: see
+     * {@link #FaultProxy(long, int, Duration)}.
+     */
+    public static final Duration DEFAULT_UPSTREAM_RETRY = Duration.ofMillis(500);
+    /** Gap between two connect attempts to a refusing upstream. */
+    static final long UPSTREAM_RETRY_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long CALL_TIMEOUT_SECONDS = 10;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
@@ -59,6 +67,7 @@ public final class FaultProxy implements Network {
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private final Random random;
     private final int maxQueuedBytes;
+    private final long upstreamRetryNanos;
     private final ByteBuffer scratch;
     /** Links by name, in creation order; written on the proxy thread, read under its own lock. */
     private final Map<String, ProxyLink> links = new LinkedHashMap<>();
@@ -68,21 +77,38 @@ public final class FaultProxy implements Network {
     /** True while selected keys or timers are being handled. */
     private boolean dispatching;
 
-    /** A proxy with the given seed and the default buffer bound. */
+    /** A proxy with the given seed, the default buffer bound and the default upstream retry. */
     public FaultProxy(long seed) {
         this(seed, DEFAULT_MAX_QUEUED_BYTES);
+    }
+
+    /** A proxy with the given seed and buffer bound, and the default upstream retry. */
+    public FaultProxy(long seed, int maxQueuedBytes) {
+        this(seed, maxQueuedBytes, DEFAULT_UPSTREAM_RETRY);
     }
 
     /**
      * @param seed           seeds every random choice the proxy makes
      * @param maxQueuedBytes bound on the bytes held per direction of a connection, at least 1024
+     * @param upstreamRetry  how long an accepted connection whose upstream <em>refuses</em> keeps retrying the
+     *                       upstream (every 10 ms, reading nothing from the client meanwhile) before the proxy
+     *                       closes it; zero closes it at the first refusal. A proxy accepts before it knows whether
+     *                       the upstream will, so it cannot pass a refusal on as one: a client that would have
+     *                       retried a refused connect (ZooKeeper's follower connecting to a leader that binds its
+     *                       port a few ms later) sees a connection that dies instead, and gives up. Holding the
+     *                       connection for a short bound makes it succeed as it would have directly; a client of an
+     *                       upstream that stays down sees its connection closed after the bound instead of at once.
      */
-    public FaultProxy(long seed, int maxQueuedBytes) {
+    public FaultProxy(long seed, int maxQueuedBytes, Duration upstreamRetry) {
         if (maxQueuedBytes < 1024) {
             throw new IllegalArgumentException("maxQueuedBytes must be at least 1024, was " + maxQueuedBytes);
         }
+        if (upstreamRetry == null || upstreamRetry.isNegative()) {
+            throw new IllegalArgumentException("upstreamRetry must be zero or positive, was " + upstreamRetry);
+        }
         this.random = new Random(seed);
         this.maxQueuedBytes = maxQueuedBytes;
+        this.upstreamRetryNanos = upstreamRetry.toNanos();
         this.scratch = ByteBuffer.allocateDirect(Math.min(maxQueuedBytes, 64 * 1024));
         try {
             this.selector = Selector.open();
@@ -203,6 +229,10 @@ public final class FaultProxy implements Network {
 
     int maxQueuedBytes() {
         return maxQueuedBytes;
+    }
+
+    long upstreamRetryNanos() {
+        return upstreamRetryNanos;
     }
 
     long nextConnectionId() {

@@ -36,6 +36,7 @@ public final class ProxyLink implements Link {
     private volatile boolean enabled;
     private volatile List<Toxic> toxics = List.of();
     private volatile StreamTap tap;
+    private volatile long upstreamRetryNanos;
 
     private final AtomicLong bytesUp = new AtomicLong();
     private final AtomicLong bytesDown = new AtomicLong();
@@ -51,6 +52,26 @@ public final class ProxyLink implements Link {
         this.server = bind(listen);
         this.listen = (InetSocketAddress) localAddress(server);
         this.enabled = true;
+        this.upstreamRetryNanos = proxy.upstreamRetryNanos();
+    }
+
+    /**
+     * How long a connection accepted by this link keeps retrying a refusing upstream before it is closed (the
+     * proxy's setting until changed; see {@link FaultProxy#FaultProxy(long, int, java.time.Duration)}). Applies
+     * to connections accepted afterwards. Zero closes at the first refusal: right for clients that treat a closed
+     * connection like a refusal and move on (a ZooKeeper client tries its next server), where holding would only
+     * delay them.
+     */
+    public void upstreamRetry(java.time.Duration retry) {
+        if (retry == null || retry.isNegative()) {
+            throw new IllegalArgumentException("link '" + name + "': upstream retry must be zero or positive, was "
+                    + retry);
+        }
+        upstreamRetryNanos = retry.toNanos();
+    }
+
+    long upstreamRetryNanos() {
+        return upstreamRetryNanos;
     }
 
     private static java.net.SocketAddress localAddress(ServerSocketChannel ch) {

@@ -31,7 +31,14 @@ public final class EchoServer implements AutoCloseable {
     public final AtomicLong received = new AtomicLong();
 
     public EchoServer() throws IOException {
-        server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
+        this(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    }
+
+    /** An echo server bound to {@code address} (a port that must be free). */
+    public EchoServer(InetSocketAddress address) throws IOException {
+        server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(address, 128);
         pool.execute(this::acceptLoop);
     }
 

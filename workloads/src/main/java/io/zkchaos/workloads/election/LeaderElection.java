@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +52,12 @@ import org.slf4j.LoggerFactory;
  *       so a connected leader whose session is closed by the servers usually releases with {@code disconnected}
  *       first; {@code session-expired} is recorded when expiry is the first thing it learns;</li>
  *   <li>its own node deleted under a live session: a leader watches its own node and stops
- *       ({@link ReleaseReason#NODE_DELETED}), then volunteers again.</li>
+ *       ({@link ReleaseReason#NODE_DELETED}), then volunteers again;</li>
+ *   <li>connection loss during the delete at {@link #close()}: the node may still exist, and an ephemeral of a
+ *       live session stays until it is deleted, so it would block every candidate behind it — the session's own
+ *       next candidacy included — for as long as the session lives. Its GUID goes to the session's leftovers
+ *       (shared by the session's successive candidacies), and the next candidacy deletes such nodes before it
+ *       decides anything, retrying after every reconnection.</li>
  * </ul>
  *
  * <p>Lifecycle: {@code LATENT → STARTED → CLOSED} in an {@link AtomicReference}, changed by compare-and-set.
@@ -123,6 +130,7 @@ public final class LeaderElection implements Closeable {
     private final HerdCounters counters;
     private final Hooks hooks;
     private final Duration closeTimeout;
+    private final Set<String> leftovers;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final ExecutorService executor;
     private volatile Thread executorThread;
@@ -152,6 +160,24 @@ public final class LeaderElection implements Closeable {
      */
     public LeaderElection(ZooKeeper zk, String electionPath, String id, Watching watching, Listener listener,
                           HerdCounters counters, Hooks hooks, Duration closeTimeout) {
+        this(zk, electionPath, id, watching, listener, counters, hooks, closeTimeout, ConcurrentHashMap.newKeySet());
+    }
+
+    /**
+     * As above, for one of several successive candidacies on one session.
+     *
+     * @param leftovers the session's <em>leftover candidacies</em>, shared by all its candidacies (thread-safe,
+     *                  e.g. {@link ConcurrentHashMap#newKeySet()}): the GUIDs of earlier candidacies on this session
+     *                  that gave up but whose node may still exist, because the delete at {@link #close()} met a
+     *                  connection loss (or their create's outcome was unknown). A live session's ephemeral stays
+     *                  until it is deleted, so such a node would block every candidate behind it for as long as the
+     *                  session lives, the session's own new candidacy included. This candidacy deletes them before
+     *                  anything else, and again after every reconnection until it succeeds; its own close adds its
+     *                  GUID when its delete did not certainly happen.
+     */
+    public LeaderElection(ZooKeeper zk, String electionPath, String id, Watching watching, Listener listener,
+                          HerdCounters counters, Hooks hooks, Duration closeTimeout, Set<String> leftovers) {
+        this.leftovers = Objects.requireNonNull(leftovers, "leftovers");
         this.zk = Objects.requireNonNull(zk, "zk");
         this.electionPath = Objects.requireNonNull(electionPath, "electionPath");
         this.id = Objects.requireNonNull(id, "id");
@@ -308,6 +334,9 @@ public final class LeaderElection implements Closeable {
                 }
                 List<String> children = zk.getChildren(electionPath, false);
                 counters.listed(); // counted once the server answered: the load the herd effect is about
+                if (!leftovers.isEmpty()) {
+                    children = removeLeftovers(children);
+                }
                 List<String> candidates = new ArrayList<>();
                 List<String> ours = new ArrayList<>();
                 for (String c : children) {
@@ -370,6 +399,32 @@ public final class LeaderElection implements Closeable {
         }
     }
 
+    /**
+     * Deletes the nodes of this session's leftover candidacies found among {@code children} and forgets every
+     * leftover that is gone; returns the children that remain. A connection loss propagates: the next
+     * reconnection runs {@link #advance()} again, which tries again.
+     */
+    private List<String> removeLeftovers(List<String> children) throws KeeperException, InterruptedException {
+        Set<String> known = Set.copyOf(leftovers);
+        List<String> remaining = new ArrayList<>();
+        for (String c : children) {
+            String g = guidOf(c);
+            if (g != null && known.contains(g)) {
+                LOG.info("candidate {}: deleting {}, left behind by an earlier candidacy of its session", id, c);
+                try {
+                    zk.delete(electionPath + "/" + c, -1);
+                } catch (KeeperException.NoNodeException e) {
+                    // gone already
+                }
+            } else {
+                remaining.add(c);
+            }
+        }
+        // Every leftover node found is deleted now, and the others were not there: nothing is left of them.
+        leftovers.removeAll(known);
+        return remaining;
+    }
+
     private void adopt(String path, long czxid) {
         ourPath = path;
         ourSeq = sequenceOf(path.substring(path.lastIndexOf('/') + 1));
@@ -419,8 +474,8 @@ public final class LeaderElection implements Closeable {
         hasLeadership = false;
         LOG.info("candidate {}: stops leading (token {}): {}", id, l.token(), reason.wireName());
         listener.releasing(l, reason);
-        if (deleteNode) {
-            deleteQuietly(l.path());
+        if (deleteNode && !deleteQuietly(l.path())) {
+            leftovers.add(guid);
         }
         listener.released(l, reason);
     }
@@ -494,19 +549,32 @@ public final class LeaderElection implements Closeable {
         if (leading != null) {
             release(ReleaseReason.CLOSED, true);
         } else if (ourPath != null) {
-            deleteQuietly(ourPath);
+            if (!deleteQuietly(ourPath)) {
+                leftovers.add(guid);
+            }
+        } else if (createAttempted) {
+            leftovers.add(guid); // its create's outcome is unknown: a node may exist
         }
         ended = true;
         listener.ended("closed");
     }
 
-    private void deleteQuietly(String path) {
+    /**
+     * Deletes {@code path}; returns whether it is certainly gone (deleted, already gone, or the session expired and
+     * took it). False after a connection loss: the delete may not have happened.
+     */
+    private boolean deleteQuietly(String path) {
         try {
             zk.delete(path, -1);
+            return true;
+        } catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException e) {
+            return true;
         } catch (KeeperException e) {
-            LOG.debug("candidate {}: could not delete {}: {}", id, path, e.code());
+            LOG.info("candidate {}: could not delete {}: {}", id, path, e.code());
+            return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -515,6 +583,15 @@ public final class LeaderElection implements Closeable {
             case CONNECTIONLOSS, OPERATIONTIMEOUT, REQUESTTIMEOUT, SESSIONMOVED -> true;
             default -> false;
         };
+    }
+
+    /** The candidacy GUID in a node name ({@code n_<guid>-0000000007} → guid), or null if it has none. */
+    static String guidOf(String name) {
+        int dash = name.lastIndexOf('-');
+        if (!name.startsWith(NODE_PREFIX) || dash <= NODE_PREFIX.length()) {
+            return null;
+        }
+        return name.substring(NODE_PREFIX.length(), dash);
     }
 
     /** The sequence number at the end of a node name ({@code n_<guid>-0000000007} → 7), or -1 if none. */

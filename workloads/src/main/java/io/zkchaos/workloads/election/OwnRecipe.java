@@ -4,6 +4,8 @@ import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -30,6 +32,24 @@ public final class OwnRecipe implements CandidateFactory {
         return new OwnRecipe(LeaderElection.Watching.SMALLEST, LeaderElection.Hooks.NONE, Sessions.REAL);
     }
 
+    /**
+     * Waits (bounded) until the session is connected, so that closing it really closes it. A session closed while
+     * disconnected is only abandoned: the servers keep it, and every ephemeral it holds (a leader's node blocks
+     * every candidate), until it expires; and expiry counts only under one ZooKeeper leader's reign — a new leader
+     * gives every session a fresh timeout — so a nemesis that replaces the leader more often than the session
+     * timeout keeps such a session alive indefinitely. Returns at once if the session is already over.
+     */
+    static void awaitConnected(ZooKeeper zk, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        try {
+            while (zk.getState().isAlive() && !zk.getState().isConnected() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public CandidateSession open(String name, String electionPath, Target target, HerdCounters counters)
             throws Exception {
@@ -41,11 +61,14 @@ public final class OwnRecipe implements CandidateFactory {
             }
         });
         Duration closeTimeout = target.requestTimeout().multipliedBy(2);
+        // Candidacies of this session that gave up but whose node may remain (see LeaderElection): shared, so the
+        // next candidacy deletes what the previous one could not.
+        Set<String> leftovers = ConcurrentHashMap.newKeySet();
         return new CandidateSession() {
             @Override
             public void startCandidacy(LeaderElection.Listener listener) {
                 LeaderElection e = new LeaderElection(zk, electionPath, name, watching, listener, counters, hooks,
-                        closeTimeout);
+                        closeTimeout, leftovers);
                 LeaderElection previous = current.getAndSet(e);
                 if (previous != null) {
                     previous.close();
@@ -69,6 +92,7 @@ public final class OwnRecipe implements CandidateFactory {
             @Override
             public void close() {
                 resign();
+                awaitConnected(zk, target.sessionTimeout().multipliedBy(2));
                 Sessions.closeQuietly(zk);
             }
         };

@@ -9,6 +9,7 @@ import io.zkchaos.workloads.Znodes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -277,5 +278,62 @@ class LeaderElectionIT {
         assertThat(events.log).endsWith("releasing " + events.last.token() + " closed",
                 "released " + events.last.token() + " closed", "ended closed");
         assertThat(admin.getChildren(path, false)).isEmpty();
+    }
+
+    @Test
+    void aResignWhoseDeleteIsLostDoesNotLeaveTheSessionsOldNodeBlockingTheElection() throws Exception {
+        String path = electionPath("lost-delete");
+        AtomicBoolean loseNextDelete = new AtomicBoolean();
+        AtomicInteger lostDeletes = new AtomicInteger();
+        // The delete never reaches the servers: the caller sees ConnectionLoss and the node stays (as when the
+        // session's server drops its clients because it lost the ZooKeeper leader, the moment a leader resigns).
+        Sessions.Factory lossy = (cs, timeout, watcher, config) -> new ZooKeeper(cs, timeout, watcher, config) {
+            @Override
+            public void delete(String p, int version) throws InterruptedException, KeeperException {
+                if (loseNextDelete.getAndSet(false)) {
+                    lostDeletes.incrementAndGet();
+                    throw new KeeperException.ConnectionLossException();
+                }
+                super.delete(p, version);
+            }
+        };
+        CandidateSession a = new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, lossy)
+                .open("a", path, target, new HerdCounters());
+        toClose.add(a);
+        Events first = new Events();
+        a.startCandidacy(first);
+        Ensemble.eventually(Duration.ofSeconds(5), () -> first.last != null, "a leads");
+        Leadership aTerm = first.last;
+
+        Events bEvents = new Events();
+        LeaderElection b = candidate(session(e -> { }), path, "b", bEvents, new HerdCounters(),
+                LeaderElection.Hooks.NONE);
+        b.start();
+        Ensemble.eventually(Duration.ofSeconds(5), () -> childCount(path) == 2, "b waits behind a");
+
+        loseNextDelete.set(true);
+        a.resign(); // a leader resigning: release "closed", then the delete, which is lost
+        assertThat(lostDeletes).hasValue(1);
+        assertThat(first.log).endsWith("releasing " + aTerm.token() + " closed", "released " + aTerm.token()
+                + " closed", "ended closed");
+        assertThat(admin.exists(aTerm.path(), false)).as("the lost delete left a's node behind").isNotNull();
+
+        // The same session volunteers again, as the workload does after every resignation. Its live session keeps
+        // the old node, which b waits on: without the cleanup nobody leads for as long as a's session lives.
+        Events second = new Events();
+        a.startCandidacy(second);
+        Ensemble.eventually(Duration.ofSeconds(10), b::hasLeadership, "b leads");
+        assertThat(bEvents.last.token()).isGreaterThan(aTerm.token());
+        assertThat(admin.exists(aTerm.path(), false)).as("a's old node deleted by its next candidacy").isNull();
+        Ensemble.eventually(Duration.ofSeconds(5), () -> childCount(path) == 2, "a's new candidacy waits behind b");
+        assertThat(second.log).containsExactly("volunteering");
+    }
+
+    private int childCount(String path) {
+        try {
+            return admin.getChildren(path, false).size();
+        } catch (Exception e) {
+            return -1;
+        }
     }
 }
