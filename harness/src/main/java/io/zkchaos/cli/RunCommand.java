@@ -68,6 +68,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--keys", defaultValue = "3", description = "registers (default: ${DEFAULT-VALUE})")
     int keys;
 
+    @Option(names = "--failover-bound", defaultValue = "10s", converter = Durations.class,
+            description = "election workloads: a leader must exist again this long after every heal that lasts "
+                    + "that long (default: ${DEFAULT-VALUE})")
+    Duration failoverBound;
+
     @Option(names = "--rate", defaultValue = "100", description = "register and set: operations per second over "
             + "all clients, 0 for as fast as they go (default: ${DEFAULT-VALUE})")
     double rate;
@@ -96,7 +101,8 @@ public final class RunCommand implements Callable<Integer> {
             config = RunConfig.builder().workload(workload).nemesis(nemesis).nodes(nodes).timeLimit(timeLimit)
                     .concurrency(concurrency).seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).syncReads(reads.equals("sync"))
-                    .keys(keys).rate(rate).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout).build();
+                    .keys(keys).rate(rate).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout)
+                    .failoverBound(failoverBound).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return CheckCommand.Exit.ERROR;

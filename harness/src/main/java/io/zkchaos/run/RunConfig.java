@@ -65,7 +65,8 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
         private boolean strict;
         private Duration sessionTimeout = Duration.ofSeconds(4);
         private Duration requestTimeout = Duration.ofSeconds(3);
-        private Duration failoverBound = Duration.ofSeconds(20);
+        // session timeout + initLimit x tickTime + margin: an orphaned node ahead in the queue must expire first
+        private Duration failoverBound = Duration.ofSeconds(10);
         private String out = "store";
 
         public Builder workload(String v) {

@@ -124,6 +124,21 @@ public final class SingleLeaderChecker implements Checker {
             }
             if ("heal".equals(n.f()) && n.type() == OpType.INFO) {
                 Failover f = afterHeal(n, intervals, acquisitions, boundNanos, endNanos);
+                Op nextFault = nextFaultAfter(n, history.nemesisOps());
+                if (f.leader() == null || f.failoverNanos() < 0) {
+                    // No leader yet: if the next fault began within the bound, the healed window was too short to
+                    // judge (the cluster was broken again before it had to recover).
+                    if (nextFault != null && n.time() >= 0 && nextFault.time() >= 0
+                            && nextFault.time() - n.time() < boundNanos
+                            && (f.leader() == null || f.leader().startNanos() > nextFault.time())) {
+                        failovers.add(new Failover(CUT_SHORT, n.index(), n.time(), null, -1, null));
+                        continue;
+                    }
+                } else if (nextFault != null && nextFault.time() >= 0 && f.leader().startNanos() > nextFault.time()
+                        && nextFault.time() - n.time() < boundNanos) {
+                    failovers.add(new Failover(CUT_SHORT, n.index(), n.time(), null, -1, null));
+                    continue;
+                }
                 failovers.add(f);
                 if (f.withinBound() == null) {
                     undecided = true;
@@ -159,7 +174,7 @@ public final class SingleLeaderChecker implements Checker {
         } else if (validity == Validity.UNKNOWN) {
             List<String> why = new ArrayList<>();
             for (Failover f : r.failovers()) {
-                if (f.withinBound() == null) {
+                if (f.withinBound() == null && !CUT_SHORT.equals(f.trigger())) {
                     why.add(f.triggerNanos() < 0 ? "the heal at index " + f.triggerIndex() + " has no time"
                             : "no leader after the heal at index " + f.triggerIndex() + " before the history ended, "
                               + "less than the bound " + Values.human(r.failoverBoundNanos()) + " later");
@@ -172,6 +187,10 @@ public final class SingleLeaderChecker implements Checker {
         }
         s.append(r.intervals().size()).append(" leadership(s), ").append(r.failovers().size())
                 .append(" heal(s)");
+        long cutShort = r.failovers().stream().filter(f -> CUT_SHORT.equals(f.trigger())).count();
+        if (cutShort > 0) {
+            s.append(" (").append(cutShort).append(" cut short by the next fault within the bound: not judged)");
+        }
         long worst = r.failovers().stream().mapToLong(Failover::failoverNanos).max().orElse(-1);
         if (worst >= 0) {
             s.append(" (slowest failover ").append(Values.human(worst)).append(")");
@@ -326,6 +345,18 @@ public final class SingleLeaderChecker implements Checker {
             }
         }
         return out;
+    }
+
+    /** The trigger of a heal whose healed window ended (a new fault) before the failover bound: not judged. */
+    static final String CUT_SHORT = "heal (cut short by the next fault: not judged)";
+
+    private static Op nextFaultAfter(Op heal, List<Op> nemesis) {
+        for (Op o : nemesis) {
+            if (o.index() > heal.index() && o.type() == OpType.INVOKE && !"heal".equals(o.f())) {
+                return o;
+            }
+        }
+        return null;
     }
 
     private static Failover afterHeal(Op heal, List<LeaderInterval> intervals, List<Acquisition> acquisitions,

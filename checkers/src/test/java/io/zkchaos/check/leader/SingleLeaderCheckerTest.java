@@ -177,6 +177,25 @@ class SingleLeaderCheckerTest {
     }
 
     @Test
+    void aHealCutShortByTheNextFaultBeforeTheBoundIsNotJudged() {
+        HistoryBuilder b = new HistoryBuilder()
+                .invoke(1, "acquire", null, 0).ok(1, lead(1, "n1"), 10)
+                .nemesis("kill", 50, 51)
+                .invoke(1, "release", release(1, "disconnected"), 60).ok(1, null, 61)
+                .nemesis("heal", 100, 110)
+                .nemesis("kill", 400, 401)           // 290 ms after the heal, within the 1 s bound
+                .invoke(2, "acquire", null, 500).ok(2, lead(2, "n2"), 3_000)
+                .nemesis("heal", 3_100, 3_110);
+        CheckResult r = new SingleLeaderChecker(null, Duration.ofSeconds(1)).check(b.build());
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
+        assertThat(r.summary()).contains("1 cut short by the next fault within the bound: not judged");
+        // With a bound shorter than the healed window, the same heal is judged, and fails.
+        CheckResult strict = new SingleLeaderChecker(null, Duration.ofMillis(200)).check(b.build());
+        assertThat(strict.validity()).isEqualTo(Validity.INVALID);
+        assertThat(strict.summary()).contains("no leader within 200.0 ms of the heal at index 7");
+    }
+
+    @Test
     void theFinalHealAfterEveryCandidateStoppedIsNotJudged() {
         HistoryBuilder b = new HistoryBuilder()
                 .invoke(1, "acquire", null, 0).ok(1, lead(1, "n1"), 10)
