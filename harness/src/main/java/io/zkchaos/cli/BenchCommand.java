@@ -43,6 +43,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "5", description = "workloads bench: clients (default: 5)")
     int concurrency;
 
+    @Option(names = "--rate", defaultValue = "100", description = "workloads bench: register/set operations per "
+            + "second over all clients, 0 for unthrottled (default: ${DEFAULT-VALUE})")
+    double rate;
+
     @Option(names = "--out", defaultValue = "store/bench", description = "workloads bench: run directories")
     Path out;
 
@@ -57,7 +61,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
                     workloads != null ? workloads : List.copyOf(WorkloadCatalog.workloads().keySet()),
                     nemeses != null ? nemeses : List.copyOf(NemesisCatalog.nemeses().keySet()), timeLimit,
-                    concurrency, 42, out);
+                    concurrency, rate, 42, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
                         + "'; known: checker, proxy, cluster, herd, workloads");
