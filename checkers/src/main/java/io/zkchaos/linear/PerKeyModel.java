@@ -2,6 +2,7 @@ package io.zkchaos.linear;
 
 import io.zkchaos.history.Operation;
 import io.zkchaos.model.Model;
+import io.zkchaos.model.SortedArrays;
 import java.util.Arrays;
 
 /**
@@ -92,13 +93,7 @@ final class PerKeyModel implements Model<PerKeyModel.State> {
             boolean drop = value.equals(init);
             if (i >= 0) {
                 if (drop) {
-                    String[] k = new String[keys.length - 1];
-                    Object[] v = new Object[keys.length - 1];
-                    System.arraycopy(keys, 0, k, 0, i);
-                    System.arraycopy(keys, i + 1, k, i, keys.length - i - 1);
-                    System.arraycopy(values, 0, v, 0, i);
-                    System.arraycopy(values, i + 1, v, i, keys.length - i - 1);
-                    return new State(k, v);
+                    return new State(SortedArrays.without(keys, i), SortedArrays.without(values, i));
                 }
                 Object[] v = values.clone();
                 v[i] = value;
@@ -108,15 +103,7 @@ final class PerKeyModel implements Model<PerKeyModel.State> {
                 return this;
             }
             int at = -i - 1;
-            String[] k = new String[keys.length + 1];
-            Object[] v = new Object[keys.length + 1];
-            System.arraycopy(keys, 0, k, 0, at);
-            System.arraycopy(values, 0, v, 0, at);
-            k[at] = key;
-            v[at] = value;
-            System.arraycopy(keys, at, k, at + 1, keys.length - at);
-            System.arraycopy(values, at, v, at + 1, keys.length - at);
-            return new State(k, v);
+            return new State(SortedArrays.inserted(keys, at, key), SortedArrays.inserted(values, at, value));
         }
 
         @Override

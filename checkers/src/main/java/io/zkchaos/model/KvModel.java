@@ -137,13 +137,7 @@ public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
             int i = Arrays.binarySearch(keys, key);
             if (i >= 0) {
                 if (value.isEmpty()) {
-                    String[] k = new String[keys.length - 1];
-                    String[] v = new String[keys.length - 1];
-                    System.arraycopy(keys, 0, k, 0, i);
-                    System.arraycopy(keys, i + 1, k, i, keys.length - i - 1);
-                    System.arraycopy(values, 0, v, 0, i);
-                    System.arraycopy(values, i + 1, v, i, keys.length - i - 1);
-                    return new State(k, v);
+                    return new State(SortedArrays.without(keys, i), SortedArrays.without(values, i));
                 }
                 String[] v = values.clone();
                 v[i] = value;
@@ -153,15 +147,7 @@ public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
                 return this;
             }
             int at = -i - 1;
-            String[] k = new String[keys.length + 1];
-            String[] v = new String[keys.length + 1];
-            System.arraycopy(keys, 0, k, 0, at);
-            System.arraycopy(values, 0, v, 0, at);
-            k[at] = key;
-            v[at] = value;
-            System.arraycopy(keys, at, k, at + 1, keys.length - at);
-            System.arraycopy(values, at, v, at + 1, keys.length - at);
-            return new State(k, v);
+            return new State(SortedArrays.inserted(keys, at, key), SortedArrays.inserted(values, at, value));
         }
 
         @Override
