@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  * set). A read that completed with nil constrains nothing. Partitioned by key (one set per key) when operations
  * carry one.
  */
-public final class SetModel implements Model<SetModel.State>, UnobservedInfo {
+public final class SetModel extends KeyedReadModel<SetModel.State> {
 
     private final State init;
 
@@ -63,16 +63,6 @@ public final class SetModel implements Model<SetModel.State>, UnobservedInfo {
                 throw new IllegalArgumentException(
                         "set model: unknown function '" + op.f() + "' (known: add, read) in " + op);
         }
-    }
-
-    @Override
-    public boolean isReadOnly(Operation op) {
-        return "read".equals(op.f());
-    }
-
-    @Override
-    public List<List<Operation>> partition(List<Operation> operations) {
-        return ByKey.partition(operations);
     }
 
     /** An indeterminate add of an element no ok read contains: had it taken effect, every later read would. */
