@@ -2,14 +2,13 @@ package io.zkchaos.workloads.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.workloads.Ensemble;
+import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.election.LeaderElection;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The herd metric on a real 3-node ensemble: per leader failure, the herd-free recipe wakes one candidate and makes
@@ -17,21 +16,12 @@ import org.junit.jupiter.api.Test;
  */
 class HerdBenchIT {
 
-    private static Ensemble ensemble;
-
-    @BeforeAll
-    static void start() throws Exception {
-        ensemble = new Ensemble(3);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ensemble.close();
-    }
+    @RegisterExtension
+    static final SharedEnsemble ensemble = new SharedEnsemble(3);
 
     @Test
     void herdFreeStaysConstantWhileNaiveGrowsWithTheNumberOfCandidates() throws Exception {
-        Target target = ensemble.target(Duration.ofSeconds(10), Duration.ofSeconds(5));
+        Target target = ensemble.get().target(Duration.ofSeconds(10), Duration.ofSeconds(5));
         int failures = 3;
         HerdBench.Row free10 = HerdBench.measure(target, "/it/herd/free10", LeaderElection.Watching.PREDECESSOR, 10,
                 failures);

@@ -8,33 +8,24 @@ import io.zkchaos.history.Operation;
 import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.HistoryAssertions;
 import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class RegisterWorkloadIT {
 
-    private static Ensemble ensemble;
-
-    @BeforeAll
-    static void start() throws Exception {
-        ensemble = new Ensemble(3);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ensemble.close();
-    }
+    @RegisterExtension
+    static final SharedEnsemble ensemble = new SharedEnsemble(3);
 
     @Test
     void withoutFaultsEveryOperationCompletesAndReadsNameRealWrites() throws Exception {
         RegisterWorkload w = new RegisterWorkload("/it/register-a", 3, RegisterWorkload.ReadMode.SYNC);
-        Target target = ensemble.target();
+        Target target = ensemble.get().target();
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
         w.run(new RunContext(target, rec, 7L, 4, Duration.ofSeconds(2)));
@@ -67,9 +58,9 @@ class RegisterWorkloadIT {
     @Test
     void killingTheServerTheClientsUseGivesInfoAndReplacementProcesses() throws Exception {
         RegisterWorkload w = new RegisterWorkload("/it/register-b", 2, RegisterWorkload.ReadMode.PLAIN);
-        Target all = ensemble.target();
+        Target all = ensemble.get().target();
         w.setup(all);
-        Target onN1 = ensemble.onlyServer(1, Duration.ofSeconds(3), Duration.ofSeconds(2));
+        Target onN1 = ensemble.get().onlyServer(1, Duration.ofSeconds(3), Duration.ofSeconds(2));
         InMemoryRecorder rec = new InMemoryRecorder();
         Thread runner = new Thread(() -> {
             try {
@@ -80,10 +71,10 @@ class RegisterWorkloadIT {
         });
         runner.start();
         Ensemble.eventually(Duration.ofSeconds(5), () -> rec.history().operations().size() > 20, "clients work");
-        ensemble.kill(1);
+        ensemble.get().kill(1);
         Ensemble.eventually(Duration.ofSeconds(5),
                 () -> rec.history().operations().stream().anyMatch(Operation::isInfo), "an info outcome");
-        ensemble.restart(1);
+        ensemble.get().restart(1);
         runner.join(20_000);
         assertThat(runner.isAlive()).isFalse();
 

@@ -8,32 +8,23 @@ import io.zkchaos.history.Operation;
 import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.HistoryAssertions;
 import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SetWorkloadIT {
 
-    private static Ensemble ensemble;
-
-    @BeforeAll
-    static void start() throws Exception {
-        ensemble = new Ensemble(3);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ensemble.close();
-    }
+    @RegisterExtension
+    static final SharedEnsemble ensemble = new SharedEnsemble(3);
 
     @Test
     void everyAcknowledgedAddIsInEveryServersFinalRead() throws Exception {
         SetWorkload w = new SetWorkload("/it/set", true);
-        Target target = ensemble.target();
+        Target target = ensemble.get().target();
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
         w.run(new RunContext(target, rec, 3L, 3, Duration.ofSeconds(2)));
@@ -58,19 +49,19 @@ class SetWorkloadIT {
     @Test
     void aDownServersFinalReadIsInfoAndTheOthersAreStillRead() throws Exception {
         SetWorkload w = new SetWorkload("/it/set-down", false);
-        Target target = ensemble.target(Duration.ofSeconds(2), Duration.ofSeconds(1));
+        Target target = ensemble.get().target(Duration.ofSeconds(2), Duration.ofSeconds(1));
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
         w.run(new RunContext(target, rec, 5L, 2, Duration.ofSeconds(1)));
-        ensemble.kill(3);
+        ensemble.get().kill(3);
         try {
             // The recover phase: if n3 led, n1 and n2 elect a new leader first.
-            Target slow = ensemble.target(Duration.ofSeconds(2), Duration.ofSeconds(5));
-            Ensemble.eventually(Duration.ofSeconds(20), () -> ensemble.serves(1, slow) && ensemble.serves(2, slow),
-                    "n1 and n2 serve again");
+            Target slow = ensemble.get().target(Duration.ofSeconds(2), Duration.ofSeconds(5));
+            Ensemble.eventually(Duration.ofSeconds(20),
+                    () -> ensemble.get().serves(1, slow) && ensemble.get().serves(2, slow), "n1 and n2 serve again");
             w.finalPhase(slow, rec);
         } finally {
-            ensemble.restart(3);
+            ensemble.get().restart(3);
         }
         List<Operation> reads = HistoryAssertions.wellFormed(rec::history).operations().stream()
                 .filter(o -> o.f().equals("read")).toList();
