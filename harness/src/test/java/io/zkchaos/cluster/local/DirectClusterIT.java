@@ -5,22 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.cluster.ClusterConfig;
 import io.zkchaos.cluster.NodeState;
 import io.zkchaos.cluster.NodeStatus;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A 3-node ensemble with direct links: process faults only. */
-class DirectClusterIT {
-
-    @TempDir
-    Path runs;
-
-    @org.junit.jupiter.api.AfterEach
-    void noProcessLeft() {
-        ClusterChecks.assertNoProcessUnder(runs);
-    }
+class DirectClusterIT extends ProcessesUnderRuns {
 
     @Test
     void killTheLeaderAndANewOneServesWrites() throws Exception {

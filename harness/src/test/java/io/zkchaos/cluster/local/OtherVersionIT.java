@@ -4,21 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.cluster.ClusterConfig;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The version under test is a setting: a 3.8 server resolved from Maven Central runs; a missing one is named. */
-class OtherVersionIT {
-
-    @TempDir
-    Path runs;
-
-    @org.junit.jupiter.api.AfterEach
-    void noProcessLeft() {
-        ClusterChecks.assertNoProcessUnder(runs);
-    }
+class OtherVersionIT extends ProcessesUnderRuns {
 
     @Test
     void runsA38Server() throws Exception {

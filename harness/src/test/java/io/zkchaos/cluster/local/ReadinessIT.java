@@ -10,18 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A server that cannot serve: start fails within its bound, naming the node, the expectation and its log. */
-class ReadinessIT {
-
-    @TempDir
-    Path runs;
-
-    @org.junit.jupiter.api.AfterEach
-    void noProcessLeft() {
-        ClusterChecks.assertNoProcessUnder(runs);
-    }
+class ReadinessIT extends ProcessesUnderRuns {
 
     @Test
     void aServerThatDiesIsNamedWithItsExitCodeAndLog() throws Exception {
