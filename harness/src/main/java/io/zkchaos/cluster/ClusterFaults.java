@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import io.zkchaos.nemesis.partition.Partition;
 import io.zkchaos.nemesis.partition.Partitions;
 
@@ -97,38 +98,29 @@ public final class ClusterFaults {
 
     /** SIGKILLs the leader. */
     public FaultRecord killLeader() {
-        String l = requireLeader();
-        cluster.kill(l);
-        return FaultRecord.process("kill-leader", "kill", List.of(l));
+        return onEach("kill-leader", "kill", List.of(requireLeader()), cluster::kill);
     }
 
     /** SIGKILLs a random running node. */
     public FaultRecord killRandom() {
-        String n = pick(running());
-        cluster.kill(n);
-        return FaultRecord.process("kill-random", "kill", List.of(n));
+        return onEach("kill-random", "kill", List.of(pick(running())), cluster::kill);
     }
 
     /** SIGKILLs a random majority of the nodes (those already down count towards it). */
     public FaultRecord killMajority() {
         List<String> chosen = new ArrayList<>(shuffled().subList(0, cluster.config().quorumSize()));
         Collections.sort(chosen);
-        chosen.forEach(cluster::kill);
-        return FaultRecord.process("kill-majority", "kill", chosen);
+        return onEach("kill-majority", "kill", chosen, cluster::kill);
     }
 
     /** SIGSTOPs the leader. */
     public FaultRecord pauseLeader() {
-        String l = requireLeader();
-        cluster.pause(l);
-        return FaultRecord.process("pause-leader", "pause", List.of(l));
+        return onEach("pause-leader", "pause", List.of(requireLeader()), cluster::pause);
     }
 
     /** SIGSTOPs a random running node. */
     public FaultRecord pauseRandom() {
-        String n = pick(running());
-        cluster.pause(n);
-        return FaultRecord.process("pause-random", "pause", List.of(n));
+        return onEach("pause-random", "pause", List.of(pick(running())), cluster::pause);
     }
 
     /** SIGSTOPs a random majority of the running nodes. */
@@ -137,31 +129,33 @@ public final class ClusterFaults {
         Collections.shuffle(r, random);
         List<String> chosen = new ArrayList<>(r.subList(0, Math.min(r.size(), cluster.config().quorumSize())));
         Collections.sort(chosen);
-        chosen.forEach(cluster::pause);
-        return FaultRecord.process("pause-majority", "pause", chosen);
+        return onEach("pause-majority", "pause", chosen, cluster::pause);
     }
 
     /** SIGCONTs every paused node. */
     public FaultRecord resumeAll() {
         List<String> paused = cluster.nodes().stream().filter(n -> cluster.state(n) == NodeState.PAUSED).toList();
-        paused.forEach(cluster::resume);
-        return FaultRecord.process("resume", "resume", paused);
+        return onEach("resume", "resume", paused, cluster::resume);
     }
 
     /** Starts every node that is down, on its data. */
     public FaultRecord restartDown() {
         List<String> down = cluster.nodes().stream().filter(n -> cluster.state(n) == NodeState.DOWN).toList();
-        down.forEach(cluster::start);
-        return FaultRecord.process("restart", "restart", down);
+        return onEach("restart", "restart", down, cluster::start);
     }
 
     /** Kills and starts {@code node} again on its data. */
     public FaultRecord restart(String node) {
-        cluster.restart(node);
-        return FaultRecord.process("restart", "restart", List.of(node));
+        return onEach("restart", "restart", List.of(node), cluster::restart);
     }
 
     // ---- helpers ----
+
+    /** Does {@code action} to each of {@code nodes}, in order, and records it as process fault {@code fault}. */
+    private static FaultRecord onEach(String fault, String verb, List<String> nodes, Consumer<String> action) {
+        nodes.forEach(action);
+        return FaultRecord.process(fault, verb, nodes);
+    }
 
     private String requireLeader() {
         return cluster.leader().orElseThrow(() -> new IllegalStateException(
