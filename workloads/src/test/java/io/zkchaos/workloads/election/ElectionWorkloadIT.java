@@ -11,6 +11,7 @@ import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.HistoryAssertions;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.fenced.FencedWritesWorkload;
 import java.time.Duration;
@@ -19,24 +20,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ElectionWorkloadIT {
 
-    private static Ensemble ensemble;
+    @RegisterExtension
+    static final SharedEnsemble ensemble = new SharedEnsemble(3);
     private static Target target;
 
     @BeforeAll
-    static void start() throws Exception {
-        ensemble = new Ensemble(3);
-        target = ensemble.target(Duration.ofSeconds(2), Duration.ofSeconds(2));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ensemble.close();
+    static void start() {
+        target = ensemble.get().target(Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
 
     /**
@@ -44,7 +40,7 @@ class ElectionWorkloadIT {
      * a pause, and then two leaders overlapping is the truth, not a bug of the workload.
      */
     private static History run(ElectionWorkload w, int candidates, Duration d) throws Exception {
-        Target calm = ensemble.target(Duration.ofSeconds(10), Duration.ofSeconds(5));
+        Target calm = ensemble.get().target(Duration.ofSeconds(10), Duration.ofSeconds(5));
         w.setup(calm);
         InMemoryRecorder rec = new InMemoryRecorder();
         w.run(new RunContext(calm, rec, 1L, candidates, d));
@@ -136,7 +132,7 @@ class ElectionWorkloadIT {
                 }
             }
             assertThat(zk1).as("the leader's session").isNotNull();
-            ensemble.expire(zk1, target);
+            ensemble.get().expire(zk1, target);
             int leader = leaderOk.process();
             Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream().anyMatch(
                     o -> o.process() == leader && o.f().equals("release") && o.isOk()), "the leader's release");
@@ -232,7 +228,7 @@ class ElectionWorkloadIT {
             }
             long owner = leaderSession;
             ZooKeeper leaderZk = sessions.stream().filter(z -> z.getSessionId() == owner).findFirst().orElseThrow();
-            ensemble.expire(leaderZk, target);
+            ensemble.get().expire(leaderZk, target);
             Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream()
                     .filter(o -> o.f().equals("acquire") && o.isOk()).count() >= 2, "a second leader");
         } finally {
@@ -267,7 +263,7 @@ class ElectionWorkloadIT {
             sessions.add(zk);
             return zk;
         };
-        Target t = ensemble.target(Duration.ofSeconds(6), Duration.ofSeconds(2));
+        Target t = ensemble.get().target(Duration.ofSeconds(6), Duration.ofSeconds(2));
         ElectionWorkload w = new ElectionWorkload("election", "/it/ew/kill",
                 new OwnRecipe(LeaderElection.Watching.PREDECESSOR, LeaderElection.Hooks.NONE, spy), null,
                 Duration.ofSeconds(30), Duration.ofSeconds(30));
@@ -294,18 +290,18 @@ class ElectionWorkloadIT {
                 owner = admin.exists("/it/ew/kill/" + node, false).getEphemeralOwner();
             }
             ZooKeeper leaderZk = sessions.stream().filter(z -> z.getSessionId() == owner).findFirst().orElseThrow();
-            killed = ensemble.serverOf(leaderZk);
-            ensemble.kill(killed);
+            killed = ensemble.get().serverOf(leaderZk);
+            ensemble.get().kill(killed);
             Ensemble.eventually(Duration.ofSeconds(10), () -> rec.history().operations().stream().anyMatch(
                     o -> o.process() == leader && o.f().equals("release") && o.isOk()), "the leader's release");
-            ensemble.restart(killed);
+            ensemble.get().restart(killed);
             killed = -1;
             Ensemble.eventually(Duration.ofSeconds(15), () -> rec.history().operations().stream().anyMatch(
                     o -> o.f().equals("acquire") && o.isOk() && (Long) ((Map<?, ?>) o.output()).get("token") > token),
                     "a new term with a larger token");
         } finally {
             if (killed > 0) {
-                ensemble.restart(killed);
+                ensemble.get().restart(killed);
             }
             runner.join(20_000);
         }

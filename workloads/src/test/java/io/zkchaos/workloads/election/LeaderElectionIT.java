@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Znodes;
 import java.time.Duration;
@@ -18,29 +19,24 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The recipe's edge cases, each provoked deterministically against a real 3-node ensemble. */
 class LeaderElectionIT {
 
-    private static Ensemble ensemble;
+    @RegisterExtension
+    static final SharedEnsemble ensemble = new SharedEnsemble(3);
     private static Target target;
     private ZooKeeper admin;
     private final List<AutoCloseable> toClose = new CopyOnWriteArrayList<>();
 
     @BeforeAll
-    static void start() throws Exception {
-        ensemble = new Ensemble(3);
-        target = ensemble.target(Duration.ofSeconds(2), Duration.ofSeconds(2));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ensemble.close();
+    static void start() {
+        target = ensemble.get().target(Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
 
     @BeforeEach
@@ -214,7 +210,7 @@ class LeaderElectionIT {
         c2[0].start();
         Ensemble.eventually(Duration.ofSeconds(5), () -> e2.log.contains("volunteering"), "c2 volunteers");
 
-        ensemble.expire(zk1, target);
+        ensemble.get().expire(zk1, target);
         Ensemble.eventually(Duration.ofSeconds(10), () -> e1.log.contains("ended session-expired"),
                 "c1 learns its session expired");
         assertThat(c1[0].hasLeadership()).isFalse();
@@ -230,7 +226,7 @@ class LeaderElectionIT {
     @Test
     void disconnectedLeaderReleasesAndVolunteersAgainWithANewTokenWhenBack() throws Exception {
         String path = electionPath("disconnect");
-        Target onN2 = ensemble.onlyServer(2, Duration.ofSeconds(8), Duration.ofSeconds(2));
+        Target onN2 = ensemble.get().onlyServer(2, Duration.ofSeconds(8), Duration.ofSeconds(2));
         Events events = new Events();
         LeaderElection[] c = new LeaderElection[1];
         ZooKeeper zk = Sessions.open(onN2.connectString(), onN2, ev -> {
@@ -243,13 +239,13 @@ class LeaderElectionIT {
         c[0].start();
         Ensemble.eventually(Duration.ofSeconds(5), c[0]::hasLeadership, "leads");
         long token = events.last.token();
-        ensemble.kill(2);
+        ensemble.get().kill(2);
         try {
             Ensemble.eventually(Duration.ofSeconds(5), () -> events.log.contains("released " + token + " disconnected"),
                     "release on disconnect");
             assertThat(c[0].hasLeadership()).isFalse();
         } finally {
-            ensemble.restart(2);
+            ensemble.get().restart(2);
         }
         // Back within the session timeout: same session, old node given up, a new candidacy with a larger token.
         Ensemble.eventually(Duration.ofSeconds(20), () -> c[0].hasLeadership() && events.last.token() > token,

@@ -3,9 +3,9 @@ package io.zkchaos.workloads.fenced;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.history.OpType;
-import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.Result;
 import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Znodes;
 import java.time.Duration;
@@ -15,24 +15,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class FencedStoreIT {
 
-    private static Ensemble ensemble;
+    @RegisterExtension
+    static final SharedEnsemble ensemble = new SharedEnsemble(3);
     private static Target target;
 
     @BeforeAll
-    static void start() throws Exception {
-        ensemble = new Ensemble(3);
-        target = ensemble.target(Duration.ofSeconds(10), Duration.ofSeconds(5));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ensemble.close();
+    static void start() {
+        target = ensemble.get().target(Duration.ofSeconds(10), Duration.ofSeconds(5));
     }
 
     @Test
