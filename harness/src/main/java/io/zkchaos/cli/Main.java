@@ -48,6 +48,8 @@ public final class Main implements Runnable {
         cl.addSubcommand("run", new RunCommand());
         cl.addSubcommand("scenarios", new ScenariosCommand());
         cl.addSubcommand("bench", new BenchCommand());
+        // The delegated benchmarks' own options (checker --data DIR --ops N) pass through in order.
+        cl.getSubcommands().get("bench").setUnmatchedOptionsArePositionalParams(true);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
