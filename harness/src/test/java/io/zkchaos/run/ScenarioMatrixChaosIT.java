@@ -42,7 +42,9 @@ class ScenarioMatrixChaosIT {
     void zooKeeperKeepsItsPromises(String workload, String nemesis) throws Exception {
         Duration main = io.zkchaos.cli.Durations.parse(System.getProperty("zkchaos.chaos.time", "15s"));
         RunConfig config = RunConfig.builder().workload(workload).nemesis(nemesis).timeLimit(main)
-                .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5)).recover(Duration.ofSeconds(5))
+                .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5))
+                // clients work on after the final heal for the whole failover bound, so that heal is judged
+                .recover(Duration.ofSeconds(10)).failoverBound(Duration.ofSeconds(10))
                 .concurrency(5).seed(Long.getLong("zkchaos.chaos.seed", 20261129L)).out(STORE).build();
         RunOutcome outcome = new Runner(new PrintWriter(new java.io.OutputStreamWriter(System.out,
                 StandardCharsets.UTF_8), true), Duration.ofSeconds(5)).run(config);
