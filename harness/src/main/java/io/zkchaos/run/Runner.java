@@ -70,7 +70,6 @@ public final class Runner {
                 .seed(config.seed())
                 .build();
         Workload workload = WorkloadCatalog.create(config);
-        NemesisDriver nemesis = null;
         long recorded;
         try (Cluster cluster = LocalCluster.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile())) {
@@ -79,7 +78,7 @@ public final class Runner {
                     + cluster.leader().orElse("?"));
             try {
                 workload.setup(target);
-                nemesis = new NemesisDriver(cluster, recorder, config);
+                NemesisDriver nemesis = new NemesisDriver(cluster, recorder, config);
                 NemesisDriver n = nemesis;
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "progress");
