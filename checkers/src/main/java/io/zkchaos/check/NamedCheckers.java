@@ -6,14 +6,11 @@ import io.zkchaos.check.log.LogPrefixChecker;
 import io.zkchaos.check.readmodel.ZkReadModelChecker;
 import io.zkchaos.check.set.NoLostCommitChecker;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The history checkers by the names the CLI and test configurations use, with their options as strings.
@@ -44,8 +41,6 @@ public final class NamedCheckers {
         OPTIONS.put("zk-read-model", Set.of("strict", "init", "time-limit"));
         OPTIONS.put("log-prefix", Set.of());
     }
-
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
 
     private NamedCheckers() {
     }
@@ -89,28 +84,13 @@ public final class NamedCheckers {
         };
     }
 
-    /** Parses {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h} or ISO-8601; null stays null. */
+    /** Parses a {@link DurationText} duration; null stays null. */
     static Duration duration(String checker, String option, String text) {
         if (text == null) {
             return null;
         }
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        Matcher m = DURATION.matcher(t);
-        try {
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                return switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    default -> Duration.ofHours(n);
-                };
-            }
-            return Duration.parse(text.trim());
-        } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
-            throw new IllegalArgumentException(checker + " option " + option + ": '" + text
-                    + "' is not a duration (use e.g. 500ms, 5s, 2m, 1h or PT5S)");
-        }
+        return DurationText.parse(text).orElseThrow(() -> new IllegalArgumentException(checker + " option "
+                + option + ": '" + text + "' is not a duration (use e.g. 500ms, 5s, 2m, 1h or PT5S)"));
     }
 
     private static boolean bool(String checker, String option, String text) {
