@@ -28,8 +28,16 @@ public final class Ensemble implements AutoCloseable {
 
     /** With extra server properties, e.g. {@code maxSessionTimeout} (by default 20 ticks = 4 s). */
     public Ensemble(int size, Map<String, Object> serverProperties) throws Exception {
+        // Curator picks each port on its own and can hand two servers the same one (seen in CI): pick them all
+        // here, distinct.
+        java.util.Set<Integer> ports = new java.util.LinkedHashSet<>();
+        while (ports.size() < 3 * size) {
+            ports.add(InstanceSpec.getRandomPort());
+        }
+        java.util.Iterator<Integer> next = ports.iterator();
         for (int id = 1; id <= size; id++) {
-            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MS, 200, serverProperties));
+            specs.add(new InstanceSpec(null, next.next(), next.next(), next.next(), true, id, TICK_MS, 200,
+                    serverProperties));
         }
         cluster = new TestingCluster(specs);
         cluster.start();
