@@ -1,6 +1,6 @@
 package io.zkchaos.results;
 
-import io.zkchaos.check.CheckResult;
+import io.zkchaos.checkers.CheckResult;
 import java.util.List;
 
 /**

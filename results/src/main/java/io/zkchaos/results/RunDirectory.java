@@ -1,7 +1,7 @@
 package io.zkchaos.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.zkchaos.check.CheckResult;
+import io.zkchaos.checkers.CheckResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

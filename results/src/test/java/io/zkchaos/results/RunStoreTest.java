@@ -3,8 +3,8 @@ package io.zkchaos.results;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.check.CheckResult;
-import io.zkchaos.check.Validity;
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Validity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

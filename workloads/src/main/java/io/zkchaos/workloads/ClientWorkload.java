@@ -1,7 +1,7 @@
 package io.zkchaos.workloads;
 
-import io.zkchaos.history.HistoryRecorder;
-import io.zkchaos.history.Op;
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.Op;
 import io.zkchaos.workloads.gen.Gen;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.zkchaos.workloads;
 
-import io.zkchaos.history.OpType;
+import io.zkchaos.checkers.history.OpType;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package io.zkchaos.workloads;
 
-import io.zkchaos.history.HistoryRecorder;
+import io.zkchaos.checkers.history.HistoryRecorder;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.zkchaos.workloads;
 
-import io.zkchaos.history.HistoryRecorder;
+import io.zkchaos.checkers.history.HistoryRecorder;
 
 /**
  * One kind of client work against a ZooKeeper ensemble, recorded as a Jepsen-style history.

@@ -2,8 +2,8 @@ package io.zkchaos.workloads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.history.History;
-import io.zkchaos.history.Operation;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Operation;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -3,7 +3,7 @@ package io.zkchaos.workloads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.history.OpType;
+import io.zkchaos.checkers.history.OpType;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.zookeeper.KeeperException;
@@ -39,7 +39,7 @@ class ResultAndTargetTest {
         assertThatThrownBy(() -> Target.of("x:1", Map.of("n1", "x:1")).withTimeouts(Duration.ZERO,
                 Duration.ofSeconds(1))).hasMessageContaining("sessionTimeout");
         assertThatThrownBy(() -> new RunContext(Target.of("x:1", Map.of("n1", "x:1")),
-                new io.zkchaos.history.InMemoryRecorder(), 1, 0, Duration.ofSeconds(1)))
+                new io.zkchaos.checkers.history.InMemoryRecorder(), 1, 0, Duration.ofSeconds(1)))
                 .hasMessageContaining("concurrency");
     }
 

@@ -1,7 +1,7 @@
 package io.zkchaos.workloads.election;
 
-import io.zkchaos.history.HistoryRecorder;
-import io.zkchaos.history.OpType;
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;

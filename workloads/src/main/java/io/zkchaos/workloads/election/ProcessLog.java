@@ -1,8 +1,8 @@
 package io.zkchaos.workloads.election;
 
-import io.zkchaos.history.HistoryRecorder;
-import io.zkchaos.history.Op;
-import io.zkchaos.history.OpType;
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
 
 /**
  * One process's view of the recorder when several threads act for it (the recipe's thread records acquire and

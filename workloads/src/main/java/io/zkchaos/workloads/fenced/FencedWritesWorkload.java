@@ -1,8 +1,8 @@
 package io.zkchaos.workloads.fenced;
 
-import io.zkchaos.history.HistoryRecorder;
-import io.zkchaos.history.Op;
-import io.zkchaos.history.OpType;
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.Result;
 import io.zkchaos.workloads.RunContext;

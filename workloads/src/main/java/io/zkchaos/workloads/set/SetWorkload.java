@@ -1,7 +1,7 @@
 package io.zkchaos.workloads.set;
 
-import io.zkchaos.history.HistoryRecorder;
-import io.zkchaos.history.Op;
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.Op;
 import io.zkchaos.workloads.Client;
 import io.zkchaos.workloads.ClientWorkload;
 import io.zkchaos.workloads.Invocation;
@@ -119,9 +119,9 @@ public final class SetWorkload extends ClientWorkload {
                 Map<String, Object> value = new LinkedHashMap<>();
                 value.put("node", server.getKey());
                 value.put("values", values);
-                recorder.complete(invoke, io.zkchaos.history.OpType.OK, value, null);
+                recorder.complete(invoke, io.zkchaos.checkers.history.OpType.OK, value, null);
             } catch (InterruptedException e) {
-                recorder.complete(invoke, io.zkchaos.history.OpType.INFO, null, "interrupted");
+                recorder.complete(invoke, io.zkchaos.checkers.history.OpType.INFO, null, "interrupted");
                 throw e;
             } catch (Exception e) {
                 Result r = Outcomes.indeterminate(e);

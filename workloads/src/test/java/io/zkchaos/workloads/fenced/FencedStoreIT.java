@@ -2,7 +2,7 @@ package io.zkchaos.workloads.fenced;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.history.OpType;
+import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.workloads.Result;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.SharedEnsemble;

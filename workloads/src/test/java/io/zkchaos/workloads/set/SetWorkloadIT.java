@@ -2,9 +2,9 @@ package io.zkchaos.workloads.set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.history.History;
-import io.zkchaos.history.InMemoryRecorder;
-import io.zkchaos.history.Operation;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.InMemoryRecorder;
+import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.HistoryAssertions;
 import io.zkchaos.workloads.RunContext;

@@ -1,0 +1,20 @@
+package io.zkchaos.checkers.leader;
+
+import java.util.List;
+
+/**
+ * The single-leader checker's findings (the {@code details} of its result).
+ *
+ * @param intervals            every leadership, in order of acquisition
+ * @param tokenViolations      two holders of one token or czxid, or a token going backwards (each fails the run)
+ * @param overlaps             real-time overlaps of two leaders (findings; fail the run only above max-overlap)
+ * @param maxOverlapNanos      the max-overlap option in ns, or -1 when overlaps never fail the run
+ * @param failoverBoundNanos   the bound within which a leader must exist after every heal
+ * @param failovers            one per heal: how long until a leader held
+ * @param faultFailovers       one per fault start: how long until the next leader acquired (informational)
+ * @param violations           every violation in words, in the order found
+ */
+public record SingleLeaderReport(List<LeaderInterval> intervals, List<TokenViolation> tokenViolations,
+                                 List<LeaderOverlap> overlaps, long maxOverlapNanos, long failoverBoundNanos,
+                                 List<Failover> failovers, List<Failover> faultFailovers, List<String> violations) {
+}

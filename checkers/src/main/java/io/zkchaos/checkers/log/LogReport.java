@@ -1,0 +1,13 @@
+package io.zkchaos.checkers.log;
+
+import java.util.List;
+
+/**
+ * The log-prefix checker's findings (the {@code details} of its result).
+ *
+ * @param nodes      per node, what was read
+ * @param longest    length of the longest log read
+ * @param violations every breach found
+ */
+public record LogReport(List<NodeLog> nodes, int longest, List<LogViolation> violations) {
+}

@@ -1,0 +1,19 @@
+package io.zkchaos.checkers.readmodel;
+
+import java.util.List;
+
+/**
+ * The ZooKeeper read-model checker's findings (the {@code details} of its result; the linearizability result of
+ * writes, cas and sync-reads is its first part).
+ *
+ * @param strict        whether stale plain reads fail the run
+ * @param plainReads    ok plain reads analysed per session
+ * @param syncReads     ok sync-reads, checked as linearizable with the writes
+ * @param writes        writes and cas that did not fail
+ * @param staleReads    stale plain reads: allowed by ZooKeeper's guarantees, failures only when strict
+ * @param violations    reads ZooKeeper forbids (plain reads backwards in a session, never written, from the future;
+ *                      a sync-read of the initial null after an acknowledged write)
+ */
+public record ReadModelReport(boolean strict, int plainReads, int syncReads, int writes, List<StaleRead> staleReads,
+                             List<ReadViolation> violations) {
+}

@@ -1,0 +1,23 @@
+package io.zkchaos.checkers.set;
+
+import java.util.List;
+
+/**
+ * The no-lost-commit checker's findings (the {@code details} of its result).
+ *
+ * @param attempted      distinct elements some add invoked
+ * @param acknowledged   distinct elements whose add completed ok
+ * @param indeterminate  distinct elements whose adds were all info (may be present or absent)
+ * @param finalReads     the final read of every server (or process) that was checked
+ * @param lost           acknowledged adds missing from a final read (violations)
+ * @param unexpected     read values that were never added or whose add failed (violations)
+ * @param infoPresent    indeterminate adds present in at least one final read
+ * @param infoAbsent     indeterminate adds absent from every final read
+ * @param notCovered     acknowledged adds that no final read began after (nothing to check them against)
+ * @param unreadErrors   the errors of reads that did not complete ok (e.g. a server that could not be reached at
+ *                       the end: values lost only there cannot be judged)
+ */
+public record SetReport(int attempted, int acknowledged, int indeterminate, List<FinalRead> finalReads,
+                        List<LostValue> lost, List<UnexpectedValue> unexpected, int infoPresent, int infoAbsent,
+                        int notCovered, List<String> unreadErrors) {
+}

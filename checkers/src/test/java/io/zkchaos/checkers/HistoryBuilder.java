@@ -1,0 +1,73 @@
+package io.zkchaos.checkers;
+
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Writes small histories by hand for tests: indexes are assigned in order, times given in milliseconds. */
+public final class HistoryBuilder {
+
+    private final List<Op> ops = new ArrayList<>();
+    private final Map<Integer, Op> pending = new HashMap<>();
+
+    public HistoryBuilder invoke(int process, String f, Object value, long ms) {
+        return invoke(process, f, null, value, ms);
+    }
+
+    public HistoryBuilder invoke(int process, String f, String key, Object value, long ms) {
+        Op op = new Op(ops.size(), process, OpType.INVOKE, f, key, value, null, ms * 1_000_000L);
+        ops.add(op);
+        pending.put(process, op);
+        return this;
+    }
+
+    public HistoryBuilder ok(int process, Object value, long ms) {
+        return complete(process, OpType.OK, value, null, ms);
+    }
+
+    public HistoryBuilder fail(int process, long ms) {
+        return complete(process, OpType.FAIL, null, "rejected", ms);
+    }
+
+    public HistoryBuilder info(int process, long ms) {
+        return complete(process, OpType.INFO, null, "timeout", ms);
+    }
+
+    /** invoke then ok at once. */
+    public HistoryBuilder okOp(int process, String f, Object in, Object out, long ms) {
+        return invoke(process, f, in, ms).ok(process, out, ms);
+    }
+
+    public HistoryBuilder nemesis(String f, long startMs, long endMs) {
+        ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INVOKE, f, null, null, null, startMs * 1_000_000L));
+        ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INFO, f, null, f + " done", null, endMs * 1_000_000L));
+        return this;
+    }
+
+    private HistoryBuilder complete(int process, OpType type, Object value, String error, long ms) {
+        Op inv = pending.remove(process);
+        if (inv == null) {
+            throw new IllegalStateException("process " + process + " has nothing pending");
+        }
+        ops.add(new Op(ops.size(), process, type, inv.f(), inv.key(), value, error, ms * 1_000_000L));
+        return this;
+    }
+
+    public History build() {
+        return History.of(ops);
+    }
+
+    /** A map literal with insertion order: {@code map("token", 1L, "node", "n1")}. */
+    public static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+}

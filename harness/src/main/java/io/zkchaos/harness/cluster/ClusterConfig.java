@@ -1,0 +1,266 @@
+package io.zkchaos.harness.cluster;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Everything that defines an ensemble, independent of the backend that runs it. Immutable; build one with
+ * {@link #builder()}, which validates every field and names the one that is wrong.
+ *
+ * @param nodes              number of servers, 1 (standalone, for smoke tests) to 9; 3 or 5 for real tests
+ * @param version            the ZooKeeper version under test, resolved from Maven repositories
+ * @param tickTime           ZooKeeper's {@code tickTime}, the unit of every server-side timeout
+ * @param initLimit          ticks a follower may take to connect and sync to a leader
+ * @param syncLimit          ticks a follower may lag behind the leader before it is dropped
+ * @param minSessionTimeout  the smallest session timeout the servers grant
+ * @param maxSessionTimeout  the largest session timeout the servers grant (clients asking more get this)
+ * @param maxElectionBackoff the cap of a server's election notification back-off
+ *                           ({@code zookeeper.fastleader.maxNotificationInterval}; 60 s by default in ZooKeeper,
+ *                           which makes an isolated node rejoin slowly)
+ * @param runDirectory       where every file of the run goes: configs, data, logs, pid files
+ * @param baseAddress        loopback address of node 1 (default 127.0.0.101); node i gets {@code base + i - 1},
+ *                           links get further addresses above the nodes (see the local backend)
+ * @param proxied            whether every link goes through the fault proxy (false: direct links, no network
+ *                           faults possible; for comparisons and smoke tests)
+ * @param startTimeout       how long {@code start()} waits for a quorum to serve
+ * @param serverJvmOptions   JVM options of every server process
+ * @param extraServerConfig  extra {@code zoo.cfg} settings, added after (and overriding) the generated ones
+ * @param seed               seeds every random choice of the cluster (the fault proxy's toxics)
+ */
+public record ClusterConfig(
+        int nodes,
+        String version,
+        Duration tickTime,
+        int initLimit,
+        int syncLimit,
+        Duration minSessionTimeout,
+        Duration maxSessionTimeout,
+        Duration maxElectionBackoff,
+        Path runDirectory,
+        String baseAddress,
+        boolean proxied,
+        Duration startTimeout,
+        List<String> serverJvmOptions,
+        Map<String, String> extraServerConfig,
+        long seed) {
+
+    public static final String DEFAULT_VERSION = "3.9.5";
+
+    public ClusterConfig {
+        serverJvmOptions = List.copyOf(serverJvmOptions);
+        extraServerConfig = Map.copyOf(extraServerConfig);
+    }
+
+    /** Node names, {@code n1 .. nN}: the names used in every API, fault record and log. */
+    public List<String> nodeNames() {
+        return java.util.stream.IntStream.rangeClosed(1, nodes).mapToObj(i -> "n" + i).toList();
+    }
+
+    /** The smallest number of servers that forms a quorum. */
+    public int quorumSize() {
+        return nodes / 2 + 1;
+    }
+
+    /** A builder with the defaults: 3 nodes, ZooKeeper 3.9.5, tickTime 200 ms, proxied links. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The concrete builder of {@link ClusterConfig}. */
+    public static final class Builder extends AbstractBuilder<Builder> {
+        @Override
+        protected Builder self() {
+            return this;
+        }
+    }
+
+    /**
+     * A self-typed builder, so that a backend's builder can extend it and keep its fluent type.
+     *
+     * @param <B> the concrete builder
+     */
+    public abstract static class AbstractBuilder<B extends AbstractBuilder<B>> {
+        private int nodes = 3;
+        private String version = DEFAULT_VERSION;
+        private Duration tickTime = Duration.ofMillis(200);
+        private int initLimit = 10;
+        private int syncLimit = 5;
+        private Duration minSessionTimeout;
+        private Duration maxSessionTimeout = Duration.ofSeconds(30);
+        private Duration maxElectionBackoff = Duration.ofMillis(1000);
+        private Path runDirectory;
+        // Not 127.0.0.1: every outgoing connection on this machine leaves from 127.0.0.1 with an ephemeral port,
+        // which could take a server's port between a kill and its restart. Addresses above it are only bound.
+        private String baseAddress = "127.0.0.101";
+        private boolean proxied = true;
+        private Duration startTimeout = Duration.ofSeconds(60);
+        private List<String> serverJvmOptions = List.of("-Xmx128m", "-Xms32m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Xss512k");
+        private Map<String, String> extraServerConfig = new TreeMap<>();
+        private long seed;
+
+        protected abstract B self();
+
+        public B nodes(int n) {
+            this.nodes = n;
+            return self();
+        }
+
+        public B version(String v) {
+            this.version = v;
+            return self();
+        }
+
+        public B tickTime(Duration d) {
+            this.tickTime = d;
+            return self();
+        }
+
+        public B initLimit(int ticks) {
+            this.initLimit = ticks;
+            return self();
+        }
+
+        public B syncLimit(int ticks) {
+            this.syncLimit = ticks;
+            return self();
+        }
+
+        /** Defaults to 2 × tickTime, ZooKeeper's own default. */
+        public B minSessionTimeout(Duration d) {
+            this.minSessionTimeout = d;
+            return self();
+        }
+
+        /** Defaults to 30 s: enough for workload sessions that must survive a failover. */
+        public B maxSessionTimeout(Duration d) {
+            this.maxSessionTimeout = d;
+            return self();
+        }
+
+        public B maxElectionBackoff(Duration d) {
+            this.maxElectionBackoff = d;
+            return self();
+        }
+
+        /** Defaults to {@code target/zkchaos-clusters/<time>-<random>} under the working directory. */
+        public B runDirectory(Path p) {
+            this.runDirectory = p;
+            return self();
+        }
+
+        public B baseAddress(String a) {
+            this.baseAddress = a;
+            return self();
+        }
+
+        public B proxied(boolean p) {
+            this.proxied = p;
+            return self();
+        }
+
+        public B startTimeout(Duration d) {
+            this.startTimeout = d;
+            return self();
+        }
+
+        public B serverJvmOptions(List<String> options) {
+            this.serverJvmOptions = options;
+            return self();
+        }
+
+        public B serverConfig(String key, String value) {
+            this.extraServerConfig.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return self();
+        }
+
+        public B seed(long s) {
+            this.seed = s;
+            return self();
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @throws IllegalArgumentException naming the first field that is wrong and why
+         */
+        public ClusterConfig build() {
+            if (nodes < 1 || nodes > 9) {
+                throw new IllegalArgumentException("nodes: must be 1..9 (3 or 5 for a real ensemble), was " + nodes);
+            }
+            if (version == null || version.isBlank()) {
+                throw new IllegalArgumentException("version: must be a ZooKeeper version such as 3.9.5, was "
+                        + (version == null ? "null" : "blank"));
+            }
+            requirePositive("tickTime", tickTime);
+            if (initLimit < 1) {
+                throw new IllegalArgumentException("initLimit: must be at least 1 tick, was " + initLimit);
+            }
+            if (syncLimit < 1) {
+                throw new IllegalArgumentException("syncLimit: must be at least 1 tick, was " + syncLimit);
+            }
+            Duration min = minSessionTimeout == null ? tickTime.multipliedBy(2) : minSessionTimeout;
+            requirePositive("minSessionTimeout", min);
+            requirePositive("maxSessionTimeout", maxSessionTimeout);
+            if (min.compareTo(tickTime.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("minSessionTimeout: must be at least 2 x tickTime ("
+                        + tickTime.multipliedBy(2).toMillis() + " ms), was " + min.toMillis() + " ms");
+            }
+            if (maxSessionTimeout.compareTo(min) < 0) {
+                throw new IllegalArgumentException("maxSessionTimeout: must be >= minSessionTimeout ("
+                        + min.toMillis() + " ms), was " + maxSessionTimeout.toMillis() + " ms");
+            }
+            requirePositive("maxElectionBackoff", maxElectionBackoff);
+            requirePositive("startTimeout", startTimeout);
+            if (baseAddress == null) {
+                throw new IllegalArgumentException("baseAddress: must be a 127.x.y.z address, was null");
+            }
+            try {
+                InetAddress a = InetAddress.getByName(baseAddress);
+                if (!(a instanceof Inet4Address) || !a.isLoopbackAddress() || !baseAddress.matches("[0-9.]+")) {
+                    throw new IllegalArgumentException("baseAddress: must be a literal IPv4 loopback address "
+                            + "(127.x.y.z), was " + baseAddress);
+                }
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("baseAddress: not an address: " + baseAddress, e);
+            }
+            if (serverJvmOptions == null) {
+                throw new IllegalArgumentException("serverJvmOptions: must not be null");
+            }
+            for (String option : serverJvmOptions) {
+                if (option == null || option.isBlank() || !option.startsWith("-")) {
+                    throw new IllegalArgumentException("serverJvmOptions: each must start with '-', got '"
+                            + option + "'");
+                }
+            }
+            Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
+            return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
+                    maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
+                    serverJvmOptions, extraServerConfig, seed);
+        }
+
+        private static void requirePositive(String field, Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(field + ": must be a positive duration, was " + d);
+            }
+        }
+
+        private static Path defaultRunDirectory() {
+            String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
+                    .format(Instant.now());
+            return Path.of("target", "zkchaos-clusters",
+                    stamp + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff)));
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.zkchaos.harness.cluster;
+
+import io.zkchaos.nemesis.partition.Partition;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What a fault really did, as data for the history (Jackson writes it as a plain JSON object).
+ *
+ * @param fault       the fault's name, e.g. {@code isolate-leader}, {@code majorities-ring}, {@code kill-random},
+ *                    {@code heal}
+ * @param description one line for people, e.g. {@code isolate n3 from [n1, n2]} or {@code kill n2}
+ * @param nodes  the nodes acted on: the processes killed/paused/resumed, or for a partition the nodes that lost
+ *               some peer (empty for heal)
+ * @param groups for partitions the components (a bridge: both sides, each with the bridge node; a ring: each
+ *               node's majority); empty for process faults
+ * @param grudge for partitions, every node with the nodes it does not hear from; empty for process faults
+ */
+public record FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
+                          SortedMap<String, SortedSet<String>> grudge) {
+
+    public FaultRecord {
+        Objects.requireNonNull(fault, "fault");
+        Objects.requireNonNull(description, "description");
+        nodes = List.copyOf(nodes);
+        groups = groups.stream().map(List::copyOf).toList();
+        SortedMap<String, SortedSet<String>> g = new TreeMap<>();
+        grudge.forEach((k, v) -> g.put(k, java.util.Collections.unmodifiableSortedSet(new TreeSet<>(v))));
+        grudge = java.util.Collections.unmodifiableSortedMap(g);
+    }
+
+    /** A process fault: no groups, no grudge. */
+    public static FaultRecord process(String fault, String action, List<String> nodes) {
+        return new FaultRecord(fault, action + " " + (nodes.isEmpty() ? "nothing" : String.join(", ", nodes)),
+                nodes, List.of(), new TreeMap<>());
+    }
+
+    /** A partition as applied; {@code nodes} are those that do not hear some peer. */
+    public static FaultRecord partition(String fault, Partition p) {
+        List<String> affected = p.grudge().entrySet().stream().filter(e -> !e.getValue().isEmpty())
+                .map(Map.Entry::getKey).sorted().toList();
+        List<List<String>> groups = p.groups().stream().map(g -> (List<String>) List.copyOf(g)).toList();
+        return new FaultRecord(fault, p.description(), affected, groups, p.grudge());
+    }
+}

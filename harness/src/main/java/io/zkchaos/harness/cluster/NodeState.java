@@ -1,0 +1,11 @@
+package io.zkchaos.harness.cluster;
+
+/** What the harness did to a node's process last (not what the server thinks of itself: see {@link NodeStatus}). */
+public enum NodeState {
+    /** Never started, stopped or killed: no process. */
+    DOWN,
+    /** A live process that is not paused. */
+    RUNNING,
+    /** A live process stopped with SIGSTOP. */
+    PAUSED
+}

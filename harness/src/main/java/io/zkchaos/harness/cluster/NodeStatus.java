@@ -1,0 +1,31 @@
+package io.zkchaos.harness.cluster;
+
+/**
+ * What a server says about itself (ZooKeeper's {@code srvr} four-letter word), at one moment.
+ *
+ * @param node  the node name
+ * @param mode  the server's mode
+ * @param zxid  the last zxid the server reported, or -1 when it did not answer or does not serve
+ * @param error why the server could not be asked (down, paused, timeout), or null
+ */
+public record NodeStatus(String node, Mode mode, long zxid, String error) {
+
+    /** A server's role, as reported by {@code srvr}; {@link #UNREACHABLE} when it did not answer. */
+    public enum Mode {
+        LEADER, FOLLOWER, OBSERVER, STANDALONE,
+        /** It answered but does not serve requests (e.g. electing). */
+        NOT_SERVING,
+        /** No process, no answer, or an answer that could not be read. */
+        UNREACHABLE;
+
+        /** Whether a server in this mode serves client requests. */
+        public boolean serving() {
+            return this == LEADER || this == FOLLOWER || this == OBSERVER || this == STANDALONE;
+        }
+    }
+
+    /** The epoch part of the zxid (its high 32 bits), or -1. */
+    public long epoch() {
+        return zxid < 0 ? -1 : zxid >>> 32;
+    }
+}

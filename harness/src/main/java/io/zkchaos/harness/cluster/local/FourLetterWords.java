@@ -1,0 +1,88 @@
+package io.zkchaos.harness.cluster.local;
+
+import io.zkchaos.harness.cluster.NodeStatus;
+import io.zkchaos.harness.cluster.NodeStatus.Mode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * Asks a server about itself with ZooKeeper's four-letter words on its client port (they must be enabled with
+ * {@code 4lw.commands.whitelist}). The harness asks servers directly, not through the fault proxy, so that it
+ * still sees a server its clients cannot reach.
+ */
+public final class FourLetterWords {
+
+    private FourLetterWords() {
+    }
+
+    /**
+     * Sends {@code word} and returns the whole answer.
+     *
+     * @throws IOException if the server cannot be reached or does not answer within {@code timeout}
+     */
+    public static String ask(InetSocketAddress server, String word, Duration timeout) throws IOException {
+        try (Socket s = new Socket()) {
+            int ms = (int) Math.max(1, timeout.toMillis());
+            s.connect(server, ms);
+            s.setSoTimeout(ms);
+            s.getOutputStream().write(word.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            in.transferTo(out);
+            return out.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The node's status from {@code srvr}; {@link Mode#UNREACHABLE} with the error when it does not answer. */
+    public static NodeStatus srvr(String node, InetSocketAddress server, Duration timeout) {
+        String answer;
+        try {
+            answer = ask(server, "srvr", timeout);
+        } catch (IOException e) {
+            return new NodeStatus(node, Mode.UNREACHABLE, -1, e.toString());
+        }
+        return parseSrvr(node, answer);
+    }
+
+    /** Parses a {@code srvr} answer. */
+    static NodeStatus parseSrvr(String node, String answer) {
+        Mode mode = null;
+        long zxid = -1;
+        for (String line : answer.split("\n")) {
+            String l = line.trim();
+            if (l.startsWith("Mode:")) {
+                String m = l.substring(5).trim();
+                mode = switch (m) {
+                    case "leader" -> Mode.LEADER;
+                    case "follower" -> Mode.FOLLOWER;
+                    case "observer" -> Mode.OBSERVER;
+                    case "standalone" -> Mode.STANDALONE;
+                    default -> Mode.NOT_SERVING;
+                };
+            } else if (l.startsWith("Zxid:")) {
+                try {
+                    zxid = Long.decode(l.substring(5).trim());
+                } catch (NumberFormatException e) {
+                    zxid = -1;
+                }
+            }
+        }
+        if (mode == null) {
+            if (answer.contains("not currently serving")) {
+                return new NodeStatus(node, Mode.NOT_SERVING, -1, null);
+            }
+            if (answer.contains("not in the whitelist")) {
+                return new NodeStatus(node, Mode.UNREACHABLE, -1, "srvr is not whitelisted: " + answer.trim());
+            }
+            return new NodeStatus(node, Mode.UNREACHABLE, -1,
+                    answer.isEmpty() ? "empty srvr answer" : "unreadable srvr answer: " + answer.trim());
+        }
+        return new NodeStatus(node, mode, zxid, null);
+    }
+}

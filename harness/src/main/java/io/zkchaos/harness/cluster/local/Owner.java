@@ -1,0 +1,46 @@
+package io.zkchaos.harness.cluster.local;
+
+import java.util.Optional;
+
+/**
+ * A harness process that started ZooKeeper servers, identified by pid and start time (pids are reused; the pair
+ * is not). Written into every server's command line as {@code -Dzkchaos.owner=<pid>@<startMillis>}.
+ */
+record Owner(long pid, long startMillis) {
+
+    static Owner current() {
+        ProcessHandle self = ProcessHandle.current();
+        return of(self).orElseThrow(() -> new IllegalStateException("cannot read this JVM's own start time"));
+    }
+
+    static Optional<Owner> of(ProcessHandle p) {
+        return p.info().startInstant().map(i -> new Owner(p.pid(), i.toEpochMilli()));
+    }
+
+    /** Parses {@code pid@startMillis}; empty when malformed. */
+    static Optional<Owner> parse(String s) {
+        int at = s.indexOf('@');
+        if (at <= 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Owner(Long.parseLong(s.substring(0, at)), Long.parseLong(s.substring(at + 1))));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether this very process (same pid and same start time, within a second) still runs. */
+    boolean alive() {
+        return ProcessHandle.of(pid)
+                .filter(ProcessHandle::isAlive)
+                .flatMap(Owner::of)
+                .map(o -> Math.abs(o.startMillis - startMillis) < 1000)
+                .orElse(false);
+    }
+
+    @Override
+    public String toString() {
+        return pid + "@" + startMillis;
+    }
+}

@@ -1,0 +1,239 @@
+package io.zkchaos.harness.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Checker;
+import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.history.History;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code zkchaos check} run in-process on the shared data: exit statuses, output shapes, error messages. */
+class CheckCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    /** Output of one run. */
+    record Run(int exit, String out, String err) {
+        List<String> lines() {
+            return out.lines().toList();
+        }
+    }
+
+    static String data(String relative) {
+        Path root = Path.of(System.getProperty("zkchaos.repo.root")).resolve("../shared/data").normalize();
+        return root.resolve(relative).toString();
+    }
+
+    static Run run(CheckerRegistry registry, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine(registry, new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    static Run run(String... args) {
+        return run(CheckerRegistry.standard(), args);
+    }
+
+    @Test
+    void validHistoriesExitZeroWithOneLinePerFile() {
+        String a = data("knossos/cas-register/good/memstress3-0.edn");
+        String b = data("knossos/cas-register/good/cas-register-bug.edn");
+        Run r = run("check", "--model", "cas-register", "--init", "0", a, b);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines()).hasSize(2);
+        assertThat(r.lines().get(0)).matches(java.util.regex.Pattern.quote(a) + ": valid \\(\\d+ ops, \\d+ ms\\)");
+        assertThat(r.lines().get(1)).startsWith(b + ": valid (");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void anInvalidHistoryExitsOneAndSaysWhy() {
+        String good = data("knossos/cas-register/good/cas-register-bug.edn");
+        String bad = data("knossos/cas-register/bad/rethink-fail-minimal.edn");
+        Run r = run("check", "--model", "cas-register", "--init", "0", good, bad);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.lines().get(0)).startsWith(good + ": valid (");
+        assertThat(r.lines().get(1)).startsWith(bad + ": INVALID (8 ops, ").contains("cannot be linearized");
+    }
+
+    @Test
+    void aCheckThatRunsOutOfTimeIsUnknownAndExitsThree() {
+        String big = data("porcupine-kv/c50-ok.txt");
+        Run r = run("check", "--model", "kv", "--time-limit", "1ms", big);
+        assertThat(r.exit()).as(r.out()).isEqualTo(3);
+        assertThat(r.out()).startsWith(big + ": UNKNOWN (3424 ops, ").contains("time limit");
+    }
+
+    @Test
+    void invalidBeatsUnknown() {
+        Run r = run("check", "--model", "kv", "--time-limit", "1ms", data("porcupine-kv/c50-ok.txt"),
+                data("porcupine-kv/c01-bad.txt"));
+        assertThat(r.exit()).isEqualTo(1);
+    }
+
+    @Test
+    void jsonModePrintsOneObjectPerFileWithTheNameAsGiven() throws IOException {
+        String good = data("porcupine-kv/c01-ok.txt");
+        // A name with "./" in it must come back exactly as typed, not normalised.
+        Path copy = dir.resolve("bad.txt");
+        Files.copy(Path.of(data("porcupine-kv/c01-bad.txt")), copy);
+        String bad = dir + "/./bad.txt";
+        Run r = run("check", "--model", "kv", "--json", good, bad);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.lines()).hasSize(2);
+        JsonNode first = JSON.readTree(r.lines().get(0));
+        assertThat(first.get("file").textValue()).isEqualTo(good);
+        assertThat(first.get("valid").isBoolean() && first.get("valid").booleanValue()).isTrue();
+        assertThat(first.get("ops").intValue()).isEqualTo(116);
+        assertThat(first.get("millis").isIntegralNumber()).isTrue();
+        assertThat(first.get("summary").textValue()).contains("linearizable");
+        assertThat(first.get("details").get("model").textValue()).isEqualTo("kv");
+        JsonNode second = JSON.readTree(r.lines().get(1));
+        assertThat(second.get("file").textValue()).isEqualTo(bad);
+        assertThat(second.get("valid").isBoolean() && !second.get("valid").booleanValue()).isTrue();
+        assertThat(second.get("details").get("counterexample").isObject()).isTrue();
+
+        Run unknown = run("check", "--model", "kv", "--json", "--time-limit", "1ms",
+                data("porcupine-kv/c50-ok.txt"));
+        assertThat(JSON.readTree(unknown.out()).get("valid").textValue()).isEqualTo("unknown");
+    }
+
+    @Test
+    void anUnreadableFileExitsTwoNamingFileLineAndProblemAndTheOthersAreStillChecked() throws IOException {
+        Path broken = dir.resolve("broken.edn");
+        Files.writeString(broken, "[{:process 0, :type :invoke, :f :read, :value nil}\n"
+                + " {:process 0, :type :bogus, :f :read, :value 1}]\n");
+        String good = data("knossos/cas-register/good/cas-register-bug.edn");
+        String bad = data("knossos/cas-register/bad/rethink-fail-minimal.edn");
+        Run r = run("check", "--model", "cas-register", broken.toString(), good, bad);
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("error: " + broken + " line 2: :type :bogus is not one of :invoke, :ok,"
+                + " :fail, :info" + System.lineSeparator());
+        assertThat(r.lines()).hasSize(2);
+        assertThat(r.lines().get(1)).startsWith(bad + ": INVALID");
+
+        Run json = run("check", "--model", "cas-register", "--json", broken.toString(), dir + "/missing.jsonl");
+        assertThat(json.exit()).isEqualTo(2);
+        JsonNode first = JSON.readTree(json.lines().get(0));
+        assertThat(first.get("file").textValue()).isEqualTo(broken.toString());
+        assertThat(first.get("error").textValue()).contains("line 2: :type :bogus");
+        assertThat(JSON.readTree(json.lines().get(1)).get("error").textValue())
+                .isEqualTo(dir + "/missing.jsonl: no such file");
+    }
+
+    @Test
+    void aCutOffJsonLinesTailIsAnErrorUnlessTolerated() throws IOException {
+        Path file = dir.resolve("killed.jsonl");
+        Files.writeString(file, "{\"process\":0,\"type\":\"invoke\",\"f\":\"write\",\"value\":1}\n"
+                + "{\"process\":0,\"type\":\"ok\",\"f\":\"write\",\"value\":1}\n{\"process\":1,\"type\":\"inv");
+        Run strict = run("check", "--model", "register", file.toString());
+        assertThat(strict.exit()).isEqualTo(2);
+        assertThat(strict.err()).contains(file + " line 3 column").contains("the last line is cut off");
+        Run tolerant = run("check", "--model", "register", "--tolerate-truncated-tail", file.toString());
+        assertThat(tolerant.exit()).as(tolerant.err()).isZero();
+        assertThat(tolerant.err()).startsWith("warning: " + file + " line 3: ignored: the last line is cut off");
+        assertThat(tolerant.out()).startsWith(file + ": valid (2 ops, ");
+    }
+
+    @Test
+    void theInitialValueIsAnEdnLiteral() {
+        String multi = data("knossos/multi-register/good/multi-register.edn");
+        Run r = run("check", "--model", "multi-register", "--init", "{:x 0 :y 0}", multi);
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        // With nil as the start, the first read of x = 0 cannot be explained.
+        Run wrong = run("check", "--model", "cas-register", "--init", "nil",
+                data("knossos/cas-register/bad/rethink-fail-minimal.edn"));
+        assertThat(wrong.exit()).isEqualTo(1);
+    }
+
+    @Test
+    void badUsageExitsTwoWithAClearMessage() {
+        String file = data("porcupine-kv/c01-ok.txt");
+        assertUsage(run("check", "--model", "nosuch", file),
+                "error: unknown model 'nosuch'; known models: register, cas-register, kv, multi-register, mutex, set");
+        assertUsage(run("check", "--model", "kv", "--frobnicate", file), "error: Unknown option: '--frobnicate'");
+        assertUsage(run("check", "--model", "kv", "--time-limit", "10x", file),
+                "error: Invalid value for option '--time-limit': '10x' is not a duration; use e.g. 500ms, 10s, 2m,"
+                        + " 1h");
+        assertUsage(run("check", "--model", "kv", "--time-limit", "0s", file),
+                "error: Invalid value for option '--time-limit': '0s' is not a positive duration");
+        assertUsage(run("check", "--model", "register", "--init", "{:x", file),
+                "error: Invalid value for option '--init': EDN literal '{:x' line 1 column 4: unexpected end of file:"
+                        + " the map opened at line 1 column 1 is never closed");
+        assertUsage(run("check", "--model", "kv"), "error: Missing required parameter: 'FILE'");
+        assertUsage(run("check", file), "error: the linearizable checker needs --model; known models: register,");
+        assertUsage(run("check", "--checker", "psychic", "--model", "kv", file),
+                "error: unknown checker 'psychic'; known checkers: linearizable");
+        assertUsage(run(), "error: missing command: use one of check");
+        assertUsage(run("frob"), "error: Unmatched argument at index 0: 'frob'");
+    }
+
+    private static void assertUsage(Run r, String message) {
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).startsWith(message).contains("--help' for usage.");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void helpListsTheOptionsAndExitStatuses() {
+        Run r = run("check", "--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("--model", "--init", "--time-limit", "--json", "--checker",
+                "Exit status:", "  1  some history is invalid", "  3  none is invalid but some verdict is unknown");
+    }
+
+    @Test
+    void otherCheckersPlugInByName() {
+        List<History> seen = new ArrayList<>();
+        CheckerRegistry registry = CheckerRegistry.standard()
+                .register("counting", "counts ops", options -> new Checker() {
+                    @Override
+                    public String name() {
+                        return "counting";
+                    }
+
+                    @Override
+                    public CheckResult check(History history) {
+                        seen.add(history);
+                        return CheckResult.of("counting", Validity.UNKNOWN, "counted " + history.size()
+                                + " ops with time limit " + options.timeLimit(), null);
+                    }
+                })
+                .register("broken", "throws", options -> new Checker() {
+                    @Override
+                    public String name() {
+                        return "broken";
+                    }
+
+                    @Override
+                    public CheckResult check(History history) {
+                        throw new IllegalStateException("boom");
+                    }
+                });
+        String file = data("porcupine-kv/c01-ok.txt");
+        Run r = run(registry, "check", "--checker", "counting", "--time-limit", "2m", file);
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.out()).isEqualTo(file + ": UNKNOWN (116 ops, " + r.out().split(", ")[1].split(" ")[0]
+                + " ms): counted 116 ops with time limit PT2M" + System.lineSeparator());
+        assertThat(seen).hasSize(1);
+        // A checker that throws is an unknown verdict with the error, not a crash of the command.
+        Run broken = run(registry, "check", "--checker", "broken", "--json", file);
+        assertThat(broken.exit()).isEqualTo(3);
+        assertThat(broken.out()).contains("\"valid\":\"unknown\"", "checker failed with IllegalStateException: boom");
+    }
+}

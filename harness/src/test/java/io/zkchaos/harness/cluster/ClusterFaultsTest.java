@@ -1,0 +1,299 @@
+package io.zkchaos.harness.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.nemesis.net.CutMode;
+import io.zkchaos.nemesis.net.Link;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shapes {@link ClusterFaults} computes, against an in-memory cluster that records what it was told (the real
+ * application to links and processes is covered by ProxiedClusterIT and PartitionShapesIT).
+ */
+class ClusterFaultsTest {
+
+    /** Records grudges and process signals; a fixed leader. */
+    static final class RecordingCluster implements Cluster {
+        final ClusterConfig config;
+        final Map<String, NodeState> states = new HashMap<>();
+        final List<String> calls = new ArrayList<>();
+        SortedMap<String, SortedSet<String>> grudge = new TreeMap<>();
+        String leader = "n2";
+
+        RecordingCluster(int n) {
+            config = ClusterConfig.builder().nodes(n).runDirectory(Path.of("unused")).build();
+            config.nodeNames().forEach(x -> states.put(x, NodeState.RUNNING));
+        }
+
+        @Override
+        public ClusterConfig config() {
+            return config;
+        }
+
+        @Override
+        public String connectString() {
+            return "";
+        }
+
+        @Override
+        public String connectString(String node) {
+            return "";
+        }
+
+        @Override
+        public NodeState state(String node) {
+            return states.get(node);
+        }
+
+        @Override
+        public NodeStatus status(String node) {
+            return new NodeStatus(node, NodeStatus.Mode.UNREACHABLE, -1, "recording");
+        }
+
+        @Override
+        public Optional<String> leader() {
+            return Optional.ofNullable(leader);
+        }
+
+        @Override
+        public void awaitQuorum(Duration bound) {
+        }
+
+        @Override
+        public void start(String node) {
+            calls.add("start " + node);
+            states.put(node, NodeState.RUNNING);
+        }
+
+        @Override
+        public void stop(String node) {
+            calls.add("stop " + node);
+            states.put(node, NodeState.DOWN);
+        }
+
+        @Override
+        public void kill(String node) {
+            calls.add("kill " + node);
+            states.put(node, NodeState.DOWN);
+        }
+
+        @Override
+        public void pause(String node) {
+            calls.add("pause " + node);
+            states.put(node, NodeState.PAUSED);
+        }
+
+        @Override
+        public void resume(String node) {
+            calls.add("resume " + node);
+            states.put(node, NodeState.RUNNING);
+        }
+
+        @Override
+        public ClusterNetwork links() {
+            return new ClusterNetwork() {
+                @Override
+                public boolean faultable() {
+                    return true;
+                }
+
+                @Override
+                public CutMode cutMode() {
+                    return CutMode.REFUSE;
+                }
+
+                @Override
+                public void cutMode(CutMode mode) {
+                }
+
+                @Override
+                public void cut(String a, String b) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void partition(Collection<? extends Collection<String>> components) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void applyGrudge(Map<String, ? extends Collection<String>> g) {
+                    grudge = new TreeMap<>();
+                    g.forEach((k, v) -> grudge.put(k, new TreeSet<>(v)));
+                }
+
+                @Override
+                public SortedMap<String, SortedSet<String>> grudge() {
+                    return grudge;
+                }
+
+                @Override
+                public void cutClient(String node) {
+                    calls.add("cut-client " + node);
+                }
+
+                @Override
+                public void healClient(String node) {
+                    calls.add("heal-client " + node);
+                }
+
+                @Override
+                public void heal() {
+                    calls.add("heal");
+                    grudge = new TreeMap<>();
+                }
+
+                @Override
+                public Link clientLink(String node) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public List<Link> peerLinks(String from, String to) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public List<Link> allLinks() {
+                    return List.of();
+                }
+            };
+        }
+
+        @Override
+        public Path logFile(String node) {
+            return Path.of(node);
+        }
+
+        @Override
+        public Path runDirectory() {
+            return Path.of(".");
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static Set<String> heard(SortedMap<String, SortedSet<String>> grudge, String node) {
+        Set<String> h = new TreeSet<>(grudge.keySet());
+        h.removeAll(grudge.get(node));
+        return h;
+    }
+
+    @Test
+    void isolateTheLeaderCutsItFromEveryoneBothWays() {
+        RecordingCluster c = new RecordingCluster(5);
+        FaultRecord r = new ClusterFaults(c, new Random(1)).isolateLeader();
+        assertThat(r.fault()).isEqualTo("isolate-leader");
+        assertThat(r.groups()).containsExactly(List.of("n2"), List.of("n1", "n3", "n4", "n5"));
+        assertThat(c.grudge.get("n2")).containsExactly("n1", "n3", "n4", "n5");
+        assertThat(c.grudge.get("n1")).containsExactly("n2");
+        assertThat(r.grudge()).isEqualTo(c.grudge);
+        assertThat(r.nodes()).containsExactly("n1", "n2", "n3", "n4", "n5");
+    }
+
+    @Test
+    void halvesPutTheMinorityFirst() {
+        RecordingCluster c = new RecordingCluster(5);
+        FaultRecord r = new ClusterFaults(c, new Random(1)).halves();
+        assertThat(r.groups()).containsExactly(List.of("n1", "n2"), List.of("n3", "n4", "n5"));
+        assertThat(heard(c.grudge, "n1")).containsExactly("n1", "n2");
+        assertThat(heard(c.grudge, "n5")).containsExactly("n3", "n4", "n5");
+    }
+
+    @Test
+    void randomHalvesRepeatWithTheSeed() {
+        FaultRecord a = new ClusterFaults(new RecordingCluster(5), new Random(7)).randomHalves();
+        FaultRecord b = new ClusterFaults(new RecordingCluster(5), new Random(7)).randomHalves();
+        assertThat(a).isEqualTo(b);
+        assertThat(a.groups().get(0)).hasSize(2);
+        assertThat(a.groups().get(1)).hasSize(3);
+    }
+
+    @Test
+    void aBridgeNodeHearsBothHalvesWhichDoNotHearEachOther() {
+        RecordingCluster c = new RecordingCluster(5);
+        FaultRecord r = new ClusterFaults(c, new Random(3)).bridge();
+        List<String> left = r.groups().get(0);
+        List<String> right = r.groups().get(1);
+        Set<String> bridge = new TreeSet<>(left);
+        bridge.retainAll(right);
+        assertThat(bridge).hasSize(1);
+        String b = bridge.iterator().next();
+        assertThat(c.grudge.get(b)).isEmpty();
+        for (String l : left) {
+            for (String x : right) {
+                if (!l.equals(b) && !x.equals(b)) {
+                    assertThat(c.grudge.get(l)).contains(x);
+                    assertThat(c.grudge.get(x)).contains(l);
+                }
+            }
+        }
+    }
+
+    @Test
+    void inAMajoritiesRingEveryNodeHearsADifferentMajority() {
+        for (int n : new int[] {3, 5}) {
+            RecordingCluster c = new RecordingCluster(n);
+            new ClusterFaults(c, new Random(n)).majoritiesRing();
+            Set<Set<String>> majorities = new java.util.HashSet<>();
+            for (String node : c.config.nodeNames()) {
+                Set<String> h = heard(c.grudge, node);
+                assertThat(h).as("%s hears a majority", node).hasSize(n / 2 + 1);
+                majorities.add(h);
+            }
+            assertThat(majorities).as("no two nodes hear the same majority").hasSize(n);
+        }
+    }
+
+    @Test
+    void processFaultsSayWhatTheyDid() {
+        RecordingCluster c = new RecordingCluster(5);
+        ClusterFaults f = new ClusterFaults(c, new Random(5));
+        assertThat(f.killLeader()).isEqualTo(FaultRecord.process("kill-leader", "kill", List.of("n2")));
+        assertThat(f.killLeader().description()).isEqualTo("kill n2");
+        FaultRecord majority = f.killMajority();
+        assertThat(majority.nodes()).hasSize(3);
+        assertThat(f.restartDown().nodes()).containsAll(majority.nodes()).contains("n2");
+        FaultRecord pause = f.pauseRandom();
+        assertThat(f.resumeAll().nodes()).isEqualTo(pause.nodes());
+        assertThat(c.calls).startsWith("kill n2");
+    }
+
+    @Test
+    void leaderFaultsWithoutALeaderSaySo() {
+        RecordingCluster c = new RecordingCluster(3);
+        c.leader = null;
+        assertThatThrownBy(() -> new ClusterFaults(c, new Random(1)).pauseLeader())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no node leads now");
+    }
+
+    @Test
+    void recordsSerialiseAsPlainJson() throws Exception {
+        RecordingCluster c = new RecordingCluster(3);
+        FaultRecord r = new ClusterFaults(c, new Random(1)).isolate("n1");
+        String json = new ObjectMapper().writeValueAsString(r);
+        assertThat(json).isEqualTo("{\"fault\":\"isolate\",\"description\":\"isolate n1 from {n2, n3}\","
+                + "\"nodes\":[\"n1\",\"n2\",\"n3\"],"
+                + "\"groups\":[[\"n1\"],[\"n2\",\"n3\"]],"
+                + "\"grudge\":{\"n1\":[\"n2\",\"n3\"],\"n2\":[\"n1\"],\"n3\":[\"n1\"]}}");
+        assertThat(new ObjectMapper().readValue(json, FaultRecord.class)).isEqualTo(r);
+    }
+}

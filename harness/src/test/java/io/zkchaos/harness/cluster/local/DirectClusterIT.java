@@ -1,0 +1,42 @@
+package io.zkchaos.harness.cluster.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.NodeState;
+import io.zkchaos.harness.cluster.NodeStatus;
+import java.time.Duration;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+
+/** A 3-node ensemble with direct links: process faults only. */
+class DirectClusterIT extends ProcessesUnderRuns {
+
+    @Test
+    void killTheLeaderAndANewOneServesWrites() throws Exception {
+        ClusterConfig config = ClusterConfig.builder().nodes(3).proxied(false)
+                .runDirectory(runs.resolve("direct")).build();
+        try (LocalCluster cluster = LocalCluster.start(config)) {
+            String old = cluster.leader().orElseThrow();
+            // Direct links: the check that proxied ensembles pass must fail here, or it proves nothing.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterChecks.assertPeersOnlyThroughProxies(
+                    cluster)).isInstanceOf(AssertionError.class).hasMessageContaining("connected directly");
+            try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
+                assertThat(Zk.write(zk, "/before")).isTrue();
+            }
+            cluster.kill(old);
+            assertThat(cluster.state(old)).isEqualTo(NodeState.DOWN);
+            assertThat(cluster.status(old).mode()).isEqualTo(NodeStatus.Mode.UNREACHABLE);
+            Zk.eventually(Duration.ofSeconds(15), "a new leader", () ->
+                    cluster.leader().filter(l -> !l.equals(old)).isPresent());
+            cluster.awaitQuorum(Duration.ofSeconds(15));
+            try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
+                assertThat(Zk.write(zk, "/after")).isTrue();
+                assertThat(zk.exists("/before", false)).isNotNull();
+            }
+            cluster.start(old);
+            Zk.eventually(Duration.ofSeconds(20), old + " follows again", () ->
+                    cluster.status(old).mode() == NodeStatus.Mode.FOLLOWER);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.zkchaos.harness.cluster.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReaperTest {
+
+    @TempDir
+    Path runs;
+
+    private Process child;
+
+    @AfterEach
+    void endChild() throws InterruptedException {
+        if (child != null && child.isAlive()) {
+            child.destroyForcibly();
+            child.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A real child JVM carrying the run marker and naming {@code owner} as the harness that started it. */
+    private Process startMarkedChild(String runId, Owner owner) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // The server main class as an argument: the sweep only ends processes that name it.
+        return new ProcessBuilder(java, Reaper.RUN_MARKER + runId, Reaper.OWNER_MARKER + owner,
+                "-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
+                Sleeper.class.getName(), "60", Reaper.SERVER_MAIN)
+                .redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile()).start();
+    }
+
+    /** An owner that existed and is now dead: a real process that has exited. */
+    private static Owner deadOwner() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        Owner o = Owner.of(p.toHandle()).orElse(new Owner(p.pid(), System.currentTimeMillis()));
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        return o;
+    }
+
+    private Path pidFile(String run, long pid, String runId) throws Exception {
+        Path dir = Files.createDirectories(runs.resolve(run).resolve("n1"));
+        Path f = dir.resolve(Reaper.PID_FILE);
+        Reaper.writePidFile(f, pid, runId);
+        return f;
+    }
+
+    @Test
+    void endsAMarkedChildWhoseOwnerIsDead() throws Exception {
+        Owner dead = deadOwner();
+        child = startMarkedChild("run-a", dead);
+        Path pidFile = pidFile("a", child.pid(), "run-a");
+
+        List<Reaper.Reaped> reaped = Reaper.reap(runs);
+
+        assertThat(reaped).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
+        assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("child ended").isTrue();
+        assertThat(pidFile).doesNotExist();
+    }
+
+    @Test
+    void leavesAChildWhoseOwnerLives() throws Exception {
+        child = startMarkedChild("run-b", Owner.current());
+        Path pidFile = pidFile("b", child.pid(), "run-b");
+
+        assertThat(Reaper.reap(runs)).isEmpty();
+        assertThat(child.isAlive()).isTrue();
+        assertThat(pidFile).exists();
+    }
+
+    @Test
+    void neverEndsAProcessWithoutTheRunMarker() throws Exception {
+        // The pid file names this child, but the child carries another run's marker: the pid is "reused".
+        child = startMarkedChild("run-other", deadOwner());
+        Path pidFile = pidFile("c", child.pid(), "run-c");
+
+        assertThat(Reaper.reap(runs)).isEmpty();
+        assertThat(child.isAlive()).isTrue();
+        assertThat(pidFile).as("stale pid file removed").doesNotExist();
+    }
+
+    @Test
+    void removesPidFilesOfProcessesThatAreGone() throws Exception {
+        Owner gone = deadOwner();
+        Path pidFile = pidFile("d", gone.pid(), "run-d");
+
+        assertThat(Reaper.reap(runs)).isEmpty();
+        assertThat(pidFile).doesNotExist();
+    }
+
+    @Test
+    void theSweepFindsOrphansWithoutPidFiles() throws Exception {
+        String run = "sweep-" + System.nanoTime(); // unique: the sweep looks at every process of the machine
+        child = startMarkedChild(run, deadOwner());
+        Process kept = startMarkedChild(run + "-live", Owner.current());
+        try {
+            List<Reaper.Reaped> swept = Reaper.sweep(r -> r.startsWith(run));
+            assertThat(swept).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(kept.isAlive()).as("a child of a live owner stays").isTrue();
+        } finally {
+            kept.destroyForcibly();
+            kept.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aMissingRootIsNothingToReap() {
+        assertThat(Reaper.reap(runs.resolve("absent"))).isEmpty();
+    }
+}

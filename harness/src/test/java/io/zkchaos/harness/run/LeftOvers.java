@@ -1,0 +1,43 @@
+package io.zkchaos.harness.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Finds ZooKeeper server processes of a run by their command line in /proc (Linux). */
+final class LeftOvers {
+
+    private LeftOvers() {
+    }
+
+    /** Pids of live server processes whose command line names a path under {@code runDir}. */
+    static List<Long> serversOf(Path runDir) throws IOException {
+        String marker = runDir.toAbsolutePath().normalize().toString();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(p -> {
+                        String cmd = cmdline(p);
+                        return cmd.contains("QuorumPeerMain") && cmd.contains(marker);
+                    })
+                    .map(p -> Long.parseLong(p.getFileName().toString()))
+                    .toList();
+        }
+    }
+
+    private static String cmdline(Path proc) {
+        try {
+            return new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException | SecurityException e) {
+            return ""; // gone meanwhile, or not ours to read
+        }
+    }
+
+    static void assertNoServerOf(Path runDir) throws IOException {
+        assertThat(serversOf(runDir)).as("ZooKeeper servers left running from " + runDir).isEmpty();
+    }
+}

@@ -1,0 +1,84 @@
+package io.zkchaos.harness.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.results.RunDirectory;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole runs against real 3-node ensembles: short, but every phase of a real run. */
+class RunnerIT {
+
+    @TempDir
+    Path store;
+
+    private RunOutcome run(RunConfig.Builder b) throws InterruptedException {
+        return run(b, Duration.ofSeconds(2));
+    }
+
+    private RunOutcome run(RunConfig.Builder b, Duration recover) throws InterruptedException {
+        StringWriter progress = new StringWriter();
+        RunOutcome outcome = new Runner(new PrintWriter(progress), Duration.ofSeconds(2))
+                .run(b.out(store).recover(recover).build());
+        assertThat(progress.toString()).contains("ops").contains("healed");
+        return outcome;
+    }
+
+    @Test
+    void aRegisterRunWithoutFaultsIsValidAndLeavesEveryFile() throws Exception {
+        RunOutcome outcome = run(RunConfig.builder().workload("register").nemesis("none").seed(1)
+                .timeLimit(Duration.ofSeconds(6)).concurrency(4));
+        assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
+        RunDirectory dir = outcome.directory();
+        assertThat(dir.configFile()).content().contains("\"workload\" : \"register\"").contains("\"seed\" : 1");
+        assertThat(dir.resultsFile()).content().contains("\"valid\" : true");
+        assertThat(dir.nemesisFile()).exists();
+        History h = HistoryFiles.read(dir.historyFile());
+        assertThat(h.operations()).hasSizeGreaterThan(50);
+        assertThat(h.operations()).extracting(o -> o.f()).contains("read", "write", "cas");
+        assertThat(h.nemesisOps()).extracting(Op::f).containsOnly("heal");
+        assertThat(store.resolve("latest").toRealPath()).isEqualTo(dir.path().toRealPath());
+        assertThat(dir.path().resolve("nodes/n1")).isDirectory();
+        LeftOvers.assertNoServerOf(dir.path());
+    }
+
+    @Test
+    void aSetRunUnderLeaderKillsRecordsTheFaultsAndLosesNothing() throws Exception {
+        RunOutcome outcome = run(RunConfig.builder().workload("set").nemesis("kill-leader").seed(7)
+                .timeLimit(Duration.ofSeconds(12)).faultFor(Duration.ofSeconds(3)).healFor(Duration.ofSeconds(3))
+                .concurrency(4));
+        assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
+        History h = HistoryFiles.read(outcome.directory().historyFile());
+        List<Op> nemesis = h.nemesisOps();
+        assertThat(nemesis).extracting(Op::f).contains("kill-leader", "heal");
+        // Every kill is recorded with the node it really killed.
+        assertThat(nemesis).filteredOn(o -> o.f().equals("kill-leader") && o.type().isCompletion())
+                .allSatisfy(o -> assertThat(o.value().toString()).containsPattern("nodes=\\[n[1-3]\\]"));
+        assertThat(h.operations()).filteredOn(o -> o.f().equals("read") && o.isOk()).hasSize(3);
+        assertThat(Files.readString(outcome.directory().nemesisFile())).contains("\"fault\" : \"kill-leader\"");
+        LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+
+    @Test
+    void anElectionRunUnderLeaderIsolationKeepsOneLeaderPerToken() throws Exception {
+        // Candidates work on after the final heal for as long as the failover bound, so that heal is judged too.
+        RunOutcome outcome = run(RunConfig.builder().workload("election").nemesis("isolate-leader").seed(3)
+                .timeLimit(Duration.ofSeconds(12)).faultFor(Duration.ofSeconds(4)).healFor(Duration.ofSeconds(3))
+                .failoverBound(Duration.ofSeconds(6)).concurrency(4), Duration.ofSeconds(6));
+        assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
+        History h = HistoryFiles.read(outcome.directory().historyFile());
+        assertThat(h.operations()).filteredOn(o -> o.f().equals("acquire") && o.isOk()).hasSizeGreaterThan(1);
+        assertThat(h.nemesisOps()).extracting(Op::f).contains("isolate-leader");
+        LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+}
