@@ -17,6 +17,24 @@ public final class DurationText {
     private DurationText() {
     }
 
+    /**
+     * {@code d} the way {@link #parse} reads it back, in the largest unit that keeps it whole: {@code 10s},
+     * {@code 1500ms}, {@code 2m}; ISO-8601 for what does not fit (negative, sub-millisecond).
+     */
+    public static String format(Duration d) {
+        if (d.isNegative() || d.getNano() % 1_000_000 != 0) {
+            return d.toString();
+        }
+        long ms = d.toMillis();
+        if (ms != 0 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms != 0 && ms % 60_000 == 0) {
+            return ms / 60_000 + "m";
+        }
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
     /** The duration {@code text} denotes (any sign), or empty if it is not one. */
     public static Optional<Duration> parse(String text) {
         if (text == null) {

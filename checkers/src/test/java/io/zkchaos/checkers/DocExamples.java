@@ -112,7 +112,15 @@ public final class DocExamples {
 
     private static void show(String name, Map<String, String> options, History h, boolean details)
             throws Exception {
-        CheckResult r = NamedCheckers.byName(name, options).check(h);
+        CheckerOptions o = CheckerOptions.defaults();
+        if (options.containsKey("max-overlap")) {
+            o = o.withMaxOverlap(DurationText.parse(options.get("max-overlap")).orElseThrow());
+        }
+        if (options.containsKey("failover-bound")) {
+            o = o.withFailoverBound(DurationText.parse(options.get("failover-bound")).orElseThrow());
+        }
+        o = o.withStrict(Boolean.parseBoolean(options.getOrDefault("strict", "false")));
+        CheckResult r = CheckerCatalog.create(name, o).check(h);
         System.out.println("== " + name + (options.isEmpty() ? "" : " " + options) + " -> " + r.validity());
         System.out.println(r.summary());
         for (CheckResult p : r.parts()) {

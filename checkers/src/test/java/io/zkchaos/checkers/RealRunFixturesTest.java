@@ -26,7 +26,7 @@ class RealRunFixturesTest {
     }
 
     private static CheckResult check(String checker, History h) {
-        return Checkers.runSafely(NamedCheckers.byName(checker, Map.of()), h);
+        return Checkers.runSafely(CheckerCatalog.create(checker, CheckerOptions.defaults()), h);
     }
 
     /** The same history with the first op matching {@code which} replaced. */

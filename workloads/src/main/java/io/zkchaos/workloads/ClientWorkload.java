@@ -2,7 +2,7 @@ package io.zkchaos.workloads;
 
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
-import io.zkchaos.workloads.gen.Gen;
+import io.zkchaos.checkers.gen.Gen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,10 @@
 package io.zkchaos.workloads;
 
+import static io.zkchaos.checkers.CheckerCatalog.FENCED_WRITES;
+import static io.zkchaos.checkers.CheckerCatalog.NO_LOST_COMMIT;
+import static io.zkchaos.checkers.CheckerCatalog.SINGLE_LEADER;
+import static io.zkchaos.checkers.CheckerCatalog.ZK_READ_MODEL;
+
 import io.zkchaos.workloads.election.CuratorLatch;
 import io.zkchaos.workloads.election.ElectionWorkload;
 import io.zkchaos.workloads.election.OwnRecipe;
@@ -7,72 +12,80 @@ import io.zkchaos.workloads.fenced.FencedWritesWorkload;
 import io.zkchaos.workloads.register.RegisterWorkload;
 import io.zkchaos.workloads.set.SetWorkload;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
+import java.util.Optional;
 
-/** The workloads by the names the CLI takes. */
+/**
+ * The workloads by the names the CLI takes, in a stable order. A new workload is one class and one
+ * {@link WorkloadDescriptor} line here.
+ */
 public final class Workloads {
+
+    private static final Duration FENCED_WRITE_EVERY = Duration.ofMillis(50);
+    private static final Map<String, WorkloadDescriptor> ALL = new LinkedHashMap<>();
+
+    static {
+        add("register", "read / write / cas on a few znodes (plain or sync reads); ZooKeeper's read model",
+                o -> new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate()),
+                ZK_READ_MODEL);
+        // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
+        add("set", "unique values added as znodes; final read from every server; no lost commit",
+                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT);
+        add("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
+                o -> new ElectionWorkload("election", o.prefix() + "/election", OwnRecipe.herdFree(), null,
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+        add("election-curator", "the same through Curator's LeaderLatch",
+                o -> new ElectionWorkload("election-curator", o.prefix() + "/election", new CuratorLatch(), null,
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+        add("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
+                o -> new ElectionWorkload("election-naive", o.prefix() + "/election", OwnRecipe.naive(), null,
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+        add("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
+                o -> new FencedWritesWorkload("fenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
+                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES);
+        add("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
+                o -> new FencedWritesWorkload("fenced-writes-curator", o.prefix() + "/fenced", new CuratorLatch(),
+                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES);
+    }
 
     private Workloads() {
     }
 
-    /** Every name {@link #create} accepts. */
-    public static final List<String> NAMES = List.of("register", "set", "election", "election-curator",
-            "election-naive", "fenced-writes", "fenced-writes-curator");
+    private static void add(String name, String description, java.util.function.Function<WorkloadOptions,
+            Workload> factory, String... checkers) {
+        ALL.put(name, new WorkloadDescriptor(name, description, factory, List.of(checkers)));
+    }
 
-    /**
-     * Options shared by the workloads; each uses the ones that concern it.
-     *
-     * @param root      the znode under which the workload keeps everything (e.g. {@code /zkchaos})
-     * @param keys      register: how many keys
-     * @param syncReads register: {@code sync-read} instead of {@code read}; set: sync before the final reads
-     * @param holdMin   election: shortest leadership before resigning
-     * @param holdMax   election: longest leadership before resigning
-     * @param rate      register and set: operations per second over all processes (0: as fast as they go)
-     */
-    public record Options(String root, int keys, boolean syncReads, Duration holdMin, Duration holdMax,
-                          double rate) {
-        public Options {
-            Objects.requireNonNull(root, "root");
-            if (!root.startsWith("/") || root.length() > 1 && root.endsWith("/")) {
-                throw new IllegalArgumentException("root must be an absolute znode path, got " + root);
-            }
-            if (keys < 1) {
-                throw new IllegalArgumentException("keys must be at least 1, got " + keys);
-            }
-            Objects.requireNonNull(holdMin, "holdMin");
-            Objects.requireNonNull(holdMax, "holdMax");
-            if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
-                throw new IllegalArgumentException("rate must be >= 0 ops/s, got " + rate);
-            }
-        }
+    /** Every name, in order. */
+    public static final List<String> NAMES = List.copyOf(ALL.keySet());
 
-        /** Root {@code /zkchaos}, 5 keys, sync reads, leaders hold 0.3–1.5 s, 100 ops/s. */
-        public static Options defaults() {
-            return new Options("/zkchaos", 5, true, Duration.ofMillis(300), Duration.ofMillis(1500), 100);
-        }
+    /** Every workload, in order. */
+    public static List<WorkloadDescriptor> all() {
+        return List.copyOf(ALL.values());
+    }
+
+    /** Names with one-line descriptions, in order. */
+    public static Map<String, String> descriptions() {
+        Map<String, String> m = new LinkedHashMap<>();
+        ALL.forEach((n, d) -> m.put(n, d.description()));
+        return Collections.unmodifiableMap(m);
+    }
+
+    public static Optional<WorkloadDescriptor> byName(String name) {
+        return Optional.ofNullable(ALL.get(name));
+    }
+
+    /** @throws IllegalArgumentException naming the unknown workload and listing the known ones */
+    public static WorkloadDescriptor require(String name) {
+        return byName(name).orElseThrow(() -> new IllegalArgumentException("unknown workload '" + name
+                + "'; known: " + String.join(", ", ALL.keySet())));
     }
 
     /** The workload called {@code name}; throws naming the known names for an unknown one. */
-    public static Workload create(String name, Options o) {
-        String root = o.root().equals("/") ? "" : o.root();
-        return switch (name) {
-            case "register" -> new RegisterWorkload(root + "/register", o.keys(),
-                    o.syncReads() ? RegisterWorkload.ReadMode.SYNC : RegisterWorkload.ReadMode.PLAIN)
-                    .withRate(o.rate());
-            case "set" -> new SetWorkload(root + "/set", o.syncReads()).withRate(o.rate());
-            case "election" -> new ElectionWorkload(name, root + "/election", OwnRecipe.herdFree(), null,
-                    o.holdMin(), o.holdMax());
-            case "election-naive" -> new ElectionWorkload(name, root + "/election", OwnRecipe.naive(), null,
-                    o.holdMin(), o.holdMax());
-            case "election-curator" -> new ElectionWorkload(name, root + "/election", new CuratorLatch(), null,
-                    o.holdMin(), o.holdMax());
-            case "fenced-writes" -> new FencedWritesWorkload(name, root + "/fenced", OwnRecipe.herdFree(), o.holdMin(),
-                    o.holdMax(), Duration.ofMillis(50));
-            case "fenced-writes-curator" -> new FencedWritesWorkload(name, root + "/fenced", new CuratorLatch(),
-                    o.holdMin(), o.holdMax(), Duration.ofMillis(50));
-            default -> throw new IllegalArgumentException("unknown workload '" + name + "'; known: "
-                    + String.join(", ", NAMES));
-        };
+    public static Workload create(String name, WorkloadOptions options) {
+        return require(name).create(options);
     }
 }

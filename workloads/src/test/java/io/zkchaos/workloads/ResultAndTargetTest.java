@@ -28,8 +28,11 @@ class ResultAndTargetTest {
         assertThat(Result.failUnsent("connection-loss").retiresProcess()).isTrue();
         assertThat(Result.failUnsent("connection-loss").type()).isEqualTo(OpType.FAIL);
         assertThat(Result.fail("bad-version").retiresProcess()).isFalse();
+        // Retirement is a field, not a reading of the message: a fail whose text merely looks alike does not retire.
+        assertThat(Result.fail("connection-loss before the write was sent").retiresProcess()).isFalse();
+        assertThatThrownBy(() -> new Result(OpType.INFO, null, "x", false)).hasMessageContaining("always retires");
         assertThat(Result.ok(1L).retiresProcess()).isFalse();
-        assertThatThrownBy(() -> new Result(OpType.INVOKE, null, null)).hasMessageContaining("ok, fail or info");
+        assertThatThrownBy(() -> new Result(OpType.INVOKE, null, null, false)).hasMessageContaining("ok, fail or info");
     }
 
     @Test
@@ -52,23 +55,23 @@ class ResultAndTargetTest {
     @Test
     void everyNamedWorkloadIsCreatedWithItsNameAndUnknownNamesAreListed() {
         for (String name : Workloads.NAMES) {
-            Workload w = Workloads.create(name, Workloads.Options.defaults());
+            Workload w = Workloads.create(name, WorkloadOptions.defaults());
             assertThat(w.name()).isEqualTo(name);
         }
-        assertThatThrownBy(() -> Workloads.create("bogus", Workloads.Options.defaults()))
+        assertThatThrownBy(() -> Workloads.create("bogus", WorkloadOptions.defaults()))
                 .hasMessageContaining("unknown workload 'bogus'").hasMessageContaining("fenced-writes");
-        assertThatThrownBy(() -> new Workloads.Options("rel", 1, true, Duration.ZERO, Duration.ZERO, 0))
+        assertThatThrownBy(() -> WorkloadOptions.defaults().withRoot("rel"))
                 .hasMessageContaining("root");
-        assertThatThrownBy(() -> new Workloads.Options("/r", 1, true, Duration.ZERO, Duration.ZERO, -1))
+        assertThatThrownBy(() -> WorkloadOptions.defaults().withRate(-1))
                 .hasMessageContaining("rate");
     }
 
     @Test
     void aRateStaggersTheOperationsWithThatMeanAndKeepsThemTheSame() {
         io.zkchaos.workloads.set.SetWorkload w = new io.zkchaos.workloads.set.SetWorkload("/s", false);
-        var fast = io.zkchaos.workloads.gen.Gens.preview(w.operations(), 9L, 200);
+        var fast = io.zkchaos.checkers.gen.Gens.preview(w.operations(), 9L, 200);
         w.withRate(100);
-        var paced = io.zkchaos.workloads.gen.Gens.preview(w.operations(), 9L, 200);
+        var paced = io.zkchaos.checkers.gen.Gens.preview(w.operations(), 9L, 200);
         assertThat(paced.stream().map(t -> t.value()).toList())
                 .isEqualTo(fast.stream().map(t -> t.value()).toList());
         assertThat(fast.get(199).atNanos()).isZero();

@@ -1,8 +1,8 @@
 package io.zkchaos.harness.cli;
 
-import io.zkchaos.harness.run.NemesisCatalog;
 import io.zkchaos.harness.run.WorkloadBench;
-import io.zkchaos.harness.run.WorkloadCatalog;
+import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.workloads.Workloads;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,8 +59,8 @@ public final class BenchCommand implements Callable<Integer> {
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
-                    workloads != null ? workloads : List.copyOf(WorkloadCatalog.workloads().keySet()),
-                    nemeses != null ? nemeses : List.copyOf(NemesisCatalog.nemeses().keySet()), timeLimit,
+                    workloads != null ? workloads : Workloads.NAMES,
+                    nemeses != null ? nemeses : Nemeses.names(), timeLimit,
                     concurrency, rate, 42, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what

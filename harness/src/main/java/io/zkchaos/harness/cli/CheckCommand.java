@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checker;
+import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.CheckerDescriptor;
+import io.zkchaos.checkers.CheckerOption;
+import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
@@ -17,12 +21,16 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -58,7 +66,7 @@ public final class CheckCommand implements Callable<Integer> {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .build();
 
-    private final CheckerRegistry registry;
+    private final CheckerCatalog catalog;
 
     @Spec
     CommandSpec spec;
@@ -81,14 +89,15 @@ public final class CheckCommand implements Callable<Integer> {
                     + " no limit).")
     Duration timeLimit;
 
-    @Option(names = "--max-overlap", paramLabel = "DURATION",
+    @Option(names = "--max-overlap", paramLabel = "DURATION", converter = Durations.class,
             description = "single-leader: fail when two leaders overlap in real time for longer than this "
                     + "(default: overlaps are reported, never failed).")
-    String maxOverlap;
+    Duration maxOverlap;
 
-    @Option(names = "--failover-bound", paramLabel = "DURATION",
-            description = "single-leader: a leader must exist again this long after every heal (default: 30s).")
-    String failoverBound;
+    @Option(names = "--failover-bound", paramLabel = "DURATION", converter = Durations.class,
+            description = "single-leader: a leader must exist again this long after every heal (default: "
+                    + "${DEFAULT-VALUE}).")
+    Duration failoverBound = CheckerOptions.defaults().failoverBound();
 
     @Option(names = "--strict",
             description = "zk-read-model: count stale plain reads (allowed by ZooKeeper) as violations.")
@@ -104,22 +113,34 @@ public final class CheckCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "History files (.jsonl, .json, .edn, .txt).")
     List<String> files;
 
-    private java.util.Map<String, String> checkerOptions() {
-        java.util.Map<String, String> o = new java.util.LinkedHashMap<>();
-        if (maxOverlap != null) {
-            o.put("max-overlap", maxOverlap);
-        }
-        if (failoverBound != null) {
-            o.put("failover-bound", failoverBound);
-        }
-        if (strict) {
-            o.put("strict", "true");
-        }
-        return o;
+    public CheckCommand(CheckerCatalog catalog) {
+        this.catalog = catalog;
     }
 
-    public CheckCommand(CheckerRegistry registry) {
-        this.registry = registry;
+    /**
+     * The checker the command line asks for, with its settings; a setting given to a checker that does not read it
+     * is an error naming both.
+     */
+    private Checker checker() {
+        CheckerDescriptor d = catalog.require(checker);
+        Set<CheckerOption> given = EnumSet.noneOf(CheckerOption.class);
+        ParseResult pr = spec.commandLine().getParseResult();
+        for (CheckerOption o : CheckerOption.values()) {
+            if (pr.hasMatchedOption("--" + o.cliName())) {
+                given.add(o);
+            }
+        }
+        given.removeAll(d.options());
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("checker " + d.name() + " does not take "
+                    + given.stream().map(o -> "--" + o.cliName()).collect(Collectors.joining(", ")) + "; "
+                    + (d.options().isEmpty() ? "it takes no options" : "it takes " + d.options().stream()
+                    .map(o -> "--" + o.cliName()).collect(Collectors.joining(", "))));
+        }
+        CheckerOptions o = CheckerOptions.defaults().withModel(model, init == null ? null : init.value())
+                .withTimeLimit(timeLimit).withStrict(strict).withMaxOverlap(maxOverlap)
+                .withFailoverBound(failoverBound);
+        return d.create(o);
     }
 
     @Override
@@ -128,9 +149,7 @@ public final class CheckCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Checker check;
         try {
-            check = registry.create(checker,
-                    new CheckerRegistry.Options(model, init == null ? null : init.value(), timeLimit,
-                            checkerOptions()));
+            check = checker();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

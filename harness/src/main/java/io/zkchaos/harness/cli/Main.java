@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.checkers.CheckerCatalog;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
@@ -37,13 +38,13 @@ public final class Main implements Runnable {
 
     /** Runs the command line with the given streams and returns the exit status (for tests and embedding). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        return commandLine(CheckerRegistry.standard(), out, err).execute(args);
+        return commandLine(CheckerCatalog.standard(), out, err).execute(args);
     }
 
-    /** The configured command line, with {@code registry}'s checkers available to {@code check}. */
-    public static CommandLine commandLine(CheckerRegistry registry, PrintWriter out, PrintWriter err) {
+    /** The configured command line, with {@code catalog}'s checkers available to {@code check}. */
+    public static CommandLine commandLine(CheckerCatalog catalog, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Main());
-        cl.addSubcommand("check", new CheckCommand(registry));
+        cl.addSubcommand("check", new CheckCommand(catalog));
         cl.addSubcommand("convert", new ConvertCommand());
         cl.addSubcommand("run", new RunCommand());
         cl.addSubcommand("scenarios", new ScenariosCommand());

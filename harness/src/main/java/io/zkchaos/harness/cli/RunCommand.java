@@ -1,25 +1,72 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.RunConfig.ClusterPart;
+import io.zkchaos.harness.run.RunConfig.NemesisPart;
+import io.zkchaos.harness.run.RunConfig.Timing;
+import io.zkchaos.harness.run.RunConfig.WorkloadPart;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code zkchaos run}: one scenario against a real local ensemble. Prints progress while it runs, then the verdict
- * and the run directory; exits as {@code check} does.
+ * {@code zkchaos run}: one scenario against a real ensemble. Prints progress while it runs, then the verdict and
+ * the run directory; exits as {@code check} does. Every default comes from the run configuration's parts
+ * ({@link RunConfig}), shown in {@code --help} from there.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = RunCommand.Defaults.class,
         description = "Run a workload against a real ZooKeeper ensemble under a nemesis, then check the history.",
         footer = {"", "Exit status: 0 valid, 1 invalid, 3 unknown, 2 error (the run could not be done).",
                 "Workloads and nemeses: ./zkchaos scenarios"})
 public final class RunCommand implements Callable<Integer> {
+
+    /** The defaults of every option, read from the run configuration's parts. */
+    public static final class Defaults implements CommandLine.IDefaultValueProvider {
+        static final Map<String, String> VALUES = new LinkedHashMap<>();
+
+        static {
+            ClusterPart c = ClusterPart.defaults();
+            WorkloadPart w = WorkloadPart.defaults();
+            NemesisPart n = NemesisPart.defaults();
+            Timing t = Timing.defaults();
+            VALUES.put("--backend", c.backend());
+            VALUES.put("--nodes", Integer.toString(c.nodes()));
+            VALUES.put("--zookeeper", c.zookeeper());
+            VALUES.put("--concurrency", Integer.toString(w.concurrency()));
+            VALUES.put("--keys", Integer.toString(w.options().keys()));
+            VALUES.put("--rate", formatRate(w.options().rate()));
+            VALUES.put("--reads", w.options().reads().name().toLowerCase(Locale.ROOT));
+            VALUES.put("--session-timeout", DurationText.format(w.sessionTimeout()));
+            VALUES.put("--nemesis", n.name());
+            VALUES.put("--fault-for", DurationText.format(n.faultFor()));
+            VALUES.put("--heal-for", DurationText.format(n.healFor()));
+            VALUES.put("--time-limit", DurationText.format(t.timeLimit()));
+            VALUES.put("--recover", DurationText.format(t.recover()));
+            VALUES.put("--failover-bound", DurationText.format(RunConfig.defaultChecks().failoverBound()));
+            VALUES.put("--out", "store");
+        }
+
+        private static String formatRate(double r) {
+            return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
+        }
+
+        @Override
+        public String defaultValue(CommandLine.Model.ArgSpec arg) {
+            return arg instanceof CommandLine.Model.OptionSpec o ? VALUES.get(o.longestName()) : null;
+        }
+    }
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -28,63 +75,64 @@ public final class RunCommand implements Callable<Integer> {
             + "election-naive, fenced-writes, fenced-writes-curator")
     String workload;
 
-    @Option(names = "--nemesis", defaultValue = "none", description = "the faults (default: ${DEFAULT-VALUE})")
+    @Option(names = "--nemesis", description = "the faults (default: ${DEFAULT-VALUE})")
     String nemesis;
 
-    @Option(names = "--nodes", defaultValue = "3", description = "ensemble size: 3 or 5 (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", description = "what runs the ensemble (default: ${DEFAULT-VALUE})")
+    String backend;
+
+    @Option(names = "--nodes", description = "ensemble size: 3 or 5 (default: ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--time-limit", defaultValue = "60s", converter = Durations.class,
+    @Option(names = "--time-limit", converter = Durations.class,
             description = "length of the main phase (default: ${DEFAULT-VALUE})")
     Duration timeLimit;
 
-    @Option(names = "--concurrency", defaultValue = "5", description = "client processes (default: ${DEFAULT-VALUE})")
+    @Option(names = "--concurrency", description = "client processes (default: ${DEFAULT-VALUE})")
     int concurrency;
 
     @Option(names = "--seed", description = "seed of every random choice (default: the current time, printed)")
     Long seed;
 
-    @Option(names = "--out", defaultValue = "store", description = "parent of the run directories "
-            + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--out", description = "parent of the run directories (default: ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--fault-for", defaultValue = "10s", converter = Durations.class,
+    @Option(names = "--fault-for", converter = Durations.class,
             description = "how long each fault is held (default: ${DEFAULT-VALUE})")
     Duration faultFor;
 
-    @Option(names = "--heal-for", defaultValue = "10s", converter = Durations.class,
+    @Option(names = "--heal-for", converter = Durations.class,
             description = "healed time between faults (default: ${DEFAULT-VALUE})")
     Duration healFor;
 
-    @Option(names = "--recover", defaultValue = "10s", converter = Durations.class,
+    @Option(names = "--recover", converter = Durations.class,
             description = "after the final heal, clients keep working this long before the final reads "
                     + "(default: ${DEFAULT-VALUE})")
     Duration recover;
 
-    @Option(names = "--reads", defaultValue = "plain", description = "register reads: plain or sync "
-            + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--reads", description = "register reads: plain or sync (default: ${DEFAULT-VALUE})")
     String reads;
 
-    @Option(names = "--keys", defaultValue = "3", description = "registers (default: ${DEFAULT-VALUE})")
+    @Option(names = "--keys", description = "registers (default: ${DEFAULT-VALUE})")
     int keys;
 
-    @Option(names = "--failover-bound", defaultValue = "10s", converter = Durations.class,
+    @Option(names = "--failover-bound", converter = Durations.class,
             description = "election workloads: a leader must exist again this long after every heal that lasts "
                     + "that long (default: ${DEFAULT-VALUE})")
     Duration failoverBound;
 
-    @Option(names = "--rate", defaultValue = "100", description = "register and set: operations per second over "
-            + "all clients, 0 for as fast as they go (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", description = "register and set: operations per second over all clients, 0 for as "
+            + "fast as they go (default: ${DEFAULT-VALUE})")
     double rate;
 
     @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations")
     boolean strict;
 
-    @Option(names = "--zookeeper", defaultValue = "3.9.5", description = "ZooKeeper version under test, resolved "
-            + "from Maven Central (default: ${DEFAULT-VALUE})")
+    @Option(names = "--zookeeper", description = "ZooKeeper version under test, resolved from Maven Central "
+            + "(default: ${DEFAULT-VALUE})")
     String zookeeper;
 
-    @Option(names = "--session-timeout", defaultValue = "4s", converter = Durations.class,
+    @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
 
@@ -92,15 +140,19 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         var stdout = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
-        if (!reads.equals("plain") && !reads.equals("sync")) {
+        ReadMode readMode;
+        try {
+            readMode = ReadMode.valueOf(reads.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
             err.println("error: --reads must be plain or sync, got '" + reads + "'");
             return CheckCommand.Exit.ERROR;
         }
         RunConfig config;
         try {
-            config = RunConfig.builder().workload(workload).nemesis(nemesis).nodes(nodes).timeLimit(timeLimit)
-                    .concurrency(concurrency).seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
-                    .faultFor(faultFor).healFor(healFor).recover(recover).syncReads(reads.equals("sync"))
+            config = RunConfig.builder().workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
+                    .timeLimit(timeLimit).concurrency(concurrency)
+                    .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
+                    .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)
                     .keys(keys).rate(rate).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout)
                     .failoverBound(failoverBound).build();
         } catch (IllegalArgumentException e) {

@@ -1,7 +1,7 @@
 package io.zkchaos.harness.cli;
 
-import io.zkchaos.harness.run.NemesisCatalog;
-import io.zkchaos.harness.run.WorkloadCatalog;
+import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.workloads.Workloads;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -18,9 +18,9 @@ public final class ScenariosCommand implements Callable<Integer> {
     public Integer call() {
         var out = spec.commandLine().getOut();
         out.println("Workloads (--workload):");
-        WorkloadCatalog.workloads().forEach((n, d) -> out.printf("  %-18s %s%n", n, d));
+        Workloads.descriptions().forEach((n, d) -> out.printf("  %-18s %s%n", n, d));
         out.println("Nemeses (--nemesis):");
-        NemesisCatalog.nemeses().forEach((n, d) -> out.printf("  %-18s %s%n", n, d));
+        Nemeses.descriptions().forEach((n, d) -> out.printf("  %-18s %s%n", n, d));
         out.println("A scenario is WORKLOAD-NEMESIS, e.g. ./zkchaos run --workload set --nemesis kill-leader");
         return 0;
     }

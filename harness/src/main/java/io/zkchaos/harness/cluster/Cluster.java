@@ -1,39 +1,47 @@
 package io.zkchaos.harness.cluster;
 
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.NodeControl;
+import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.net.LinkNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 
 /**
- * A running ZooKeeper ensemble, whatever runs it (local JVM processes, containers). Nodes are named
- * {@code n1 .. nN}. Every client link and every peer link goes through the fault network ({@link #links()}), so
- * faults are real: a cut link drops real TCP connections.
+ * A running ensemble, whatever runs it (local JVM processes, containers): what a {@link ClusterBackend} starts.
+ * Nodes are named {@code n1 .. nN}. Every client link and every peer link goes through the fault network
+ * ({@link #links()}), so faults are real: a cut link drops real TCP connections.
  *
- * <p>Node faults act on the real process and have taken effect when they return: {@link #kill} is a SIGKILL that
- * has been reaped, {@link #pause} a SIGSTOP. They are idempotent where that is meaningful (killing a node that is
- * down does nothing). {@link #close()} stops every process and proxy and is idempotent; a cluster that is not
- * closed (the harness was killed) is cleaned up by the backend's reaper on the next start.
+ * <p>Node faults ({@link NodeControl}) act on the real process and have taken effect when they return:
+ * {@link #kill} is a SIGKILL that has been reaped, {@link #pause} a SIGSTOP. They are idempotent where that is
+ * meaningful (killing a node that is down does nothing). {@link #close()} stops every process and proxy and is
+ * idempotent; a cluster that is not closed (the harness was killed) is cleaned up by its backend's
+ * {@link ClusterBackend#reapLeftovers} on the next start.
  *
  * <p>Methods are thread-safe.
  */
-public interface Cluster extends AutoCloseable {
+public interface Cluster extends NodeControl, AutoCloseable {
 
     /** The configuration this cluster was started with. */
     ClusterConfig config();
 
     /** Node names, {@code n1 .. nN}. */
+    @Override
     default List<String> nodes() {
         return config().nodeNames();
     }
 
-    /** A ZooKeeper connect string naming every node's client link. */
+    /** A connect string naming every node's client link. */
     String connectString();
 
     /** A connect string naming only {@code node}'s client link (a client pinned to one server). */
     String connectString(String node);
 
     /** What the harness did to the node last. */
+    @Override
     NodeState state(String node);
 
     /** What the node says about itself now, asked directly (not through the fault network). */
@@ -43,6 +51,7 @@ public interface Cluster extends AutoCloseable {
      * The node that leads now, asked of the servers. When more than one claims to lead (an isolated old leader
      * that has not noticed yet), the one with the newest epoch wins; empty when none leads.
      */
+    @Override
     Optional<String> leader();
 
     /**
@@ -54,29 +63,16 @@ public interface Cluster extends AutoCloseable {
      */
     void awaitQuorum(Duration bound);
 
-    /** Starts a node that is down, on its existing data; no-op if it runs. Does not wait for it to serve. */
-    void start(String node);
-
     /** Stops a node gracefully (SIGTERM, SIGKILL past a bound); no-op if it is down. */
     void stop(String node);
 
-    /** SIGKILLs a node and waits until the process is gone; no-op if it is down. */
-    void kill(String node);
-
-    /** SIGSTOPs a running node; no-op if it is paused or down. */
-    void pause(String node);
-
-    /** SIGCONTs a paused node; no-op otherwise. */
-    void resume(String node);
-
-    /** Kills (if running) and starts a node again on the same data directory and ports. */
-    default void restart(String node) {
-        kill(node);
-        start(node);
-    }
-
     /** The fault network: every link of this ensemble. */
-    ClusterNetwork links();
+    LinkNetwork links();
+
+    /** What the nemesis acts on: this cluster's nodes and links, with node choices drawn from {@code random}. */
+    default NemesisTarget nemesisTarget(Random random) {
+        return new NemesisTarget(this, links(), random);
+    }
 
     /** The node's server log (stdout and stderr of every incarnation of the process). */
     Path logFile(String node);

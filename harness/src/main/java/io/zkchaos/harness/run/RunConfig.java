@@ -1,81 +1,205 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.nemesis.NemesisDescriptor;
+import io.zkchaos.nemesis.NemesisTiming;
+import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.workloads.WorkloadDescriptor;
+import io.zkchaos.workloads.WorkloadOptions;
+import io.zkchaos.workloads.Workloads;
+import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * One scenario run, fully described: the same configuration and seed give the same operation choices, fault
- * choices and fault timings. Immutable; build it with {@link #builder()}, whose {@code build()} validates every field
- * and names the one that is wrong. Saved as {@code config.json} at the start of every run.
+ * One scenario run, fully described, composed of its parts: the same configuration and seed give the same operation
+ * choices, fault choices and fault timings. Immutable; saved as {@code config.json} at the start of every run. Each
+ * part validates itself and names the field (as the CLI spells it) that is wrong; each part's defaults are in its
+ * {@code defaults()} and nowhere else (the CLI shows them from there).
  *
- * @param workload       the workload's name ({@link WorkloadCatalog})
- * @param nemesis        the nemesis's name ({@link NemesisCatalog})
- * @param nodes          ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
- * @param zookeeper      the ZooKeeper version under test
- * @param timeLimit      how long clients and nemesis run (the main phase)
- * @param faultFor       how long each fault is held in a nemesis cycle
- * @param healFor        how long the cluster is left healed between faults (and before the first)
- * @param recover        after the final heal, how long clients keep working before the final reads (what
- *                       happens after the heal, such as a new leader, is observed in that time)
- * @param concurrency    how many client processes run at once
- * @param seed           the seed of every random choice
- * @param keys           registers in the register workload
- * @param rate           register and set: operations per second over all clients (0: as fast as they go)
- * @param syncReads      register workload: {@code sync()} before each read instead of plain reads
- * @param strict         report ZooKeeper's documented stale plain reads as violations
- * @param sessionTimeout the ZooKeeper session timeout clients ask for
- * @param requestTimeout the longest a client call may take before it is recorded as indeterminate
- * @param failoverBound  after a heal, a leader must exist again within this bound (election workloads)
- * @param out            the parent directory of the run directories (the store)
+ * @param cluster  what runs the system under test
+ * @param workload what the clients do
+ * @param nemesis  which faults, how long held, how long healed between
+ * @param checks   the settings of the checkers that judge the run (which checkers: the workload's descriptor)
+ * @param timing   how long the main phase and the recovery after the final heal last
+ * @param seed     the seed of every random choice
+ * @param out      the parent directory of the run directories (the store)
  */
-public record RunConfig(String workload, String nemesis, int nodes, String zookeeper, Duration timeLimit,
-                        Duration faultFor, Duration healFor, Duration recover, int concurrency, long seed, int keys,
-                        double rate, boolean syncReads, boolean strict, Duration sessionTimeout, Duration requestTimeout,
-                        Duration failoverBound, String out) {
+public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis, CheckerOptions checks,
+                        Timing timing, long seed, String out) {
+
+    public RunConfig {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(nemesis, "nemesis");
+        Objects.requireNonNull(checks, "checks");
+        Objects.requireNonNull(timing, "timing");
+        if (out == null || out.isBlank()) {
+            throw new IllegalArgumentException("out must name a directory");
+        }
+        if (!nemesis.descriptor().supports(cluster.nodes())) {
+            throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
+                    + cluster.nodes());
+        }
+    }
+
+    /**
+     * What runs the system under test.
+     *
+     * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
+     * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
+     * @param zookeeper the ZooKeeper version under test
+     */
+    public record ClusterPart(String backend, int nodes, String zookeeper) {
+        public ClusterPart {
+            ClusterBackends.require(backend);
+            if (nodes != 1 && nodes != 3 && nodes != 5) {
+                throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
+            }
+            Objects.requireNonNull(zookeeper, "zookeeper version");
+        }
+
+        public static ClusterPart defaults() {
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5");
+        }
+    }
+
+    /**
+     * What the clients do.
+     *
+     * @param name           the workload ({@link Workloads})
+     * @param concurrency    how many client processes run at once
+     * @param options        the workload's settings
+     * @param sessionTimeout the ZooKeeper session timeout clients ask for
+     * @param requestTimeout the longest a client call may take before it is recorded as indeterminate
+     */
+    public record WorkloadPart(String name, int concurrency, WorkloadOptions options, Duration sessionTimeout,
+                               Duration requestTimeout) {
+        public WorkloadPart {
+            Workloads.require(name);
+            if (concurrency < 1 || concurrency > 1000) {
+                throw new IllegalArgumentException("concurrency must be 1..1000, got " + concurrency);
+            }
+            Objects.requireNonNull(options, "workload options");
+            positive(sessionTimeout, "session-timeout");
+            positive(requestTimeout, "request-timeout");
+        }
+
+        public static WorkloadPart defaults() {
+            return new WorkloadPart("register", 5, WorkloadOptions.defaults(), Duration.ofSeconds(4),
+                    Duration.ofSeconds(3));
+        }
+
+        /** The workload's descriptor. */
+        public WorkloadDescriptor descriptor() {
+            return Workloads.require(name);
+        }
+    }
+
+    /**
+     * Which faults, and their cycle.
+     *
+     * @param name     the nemesis ({@link Nemeses})
+     * @param faultFor how long each fault is held
+     * @param healFor  how long the cluster is left healed between faults (and before the first)
+     */
+    public record NemesisPart(String name, Duration faultFor, Duration healFor) {
+        public NemesisPart {
+            Nemeses.require(name);
+            positive(faultFor, "fault-for");
+            positive(healFor, "heal-for");
+        }
+
+        public static NemesisPart defaults() {
+            return new NemesisPart(Nemeses.NONE, Duration.ofSeconds(10), Duration.ofSeconds(10));
+        }
+
+        /** The nemesis's descriptor. */
+        public NemesisDescriptor descriptor() {
+            return Nemeses.require(name);
+        }
+    }
+
+    /**
+     * How long things last.
+     *
+     * @param timeLimit how long clients and nemesis run (the main phase)
+     * @param recover   after the final heal, how long clients keep working before the final reads (what happens
+     *                  after the heal, such as a new leader, is observed in that time)
+     */
+    public record Timing(Duration timeLimit, Duration recover) {
+        public Timing {
+            positive(timeLimit, "time-limit");
+            if (recover == null || recover.isNegative()) {
+                throw new IllegalArgumentException("recover must be zero or positive, got " + recover);
+            }
+        }
+
+        public static Timing defaults() {
+            return new Timing(Duration.ofSeconds(60), Duration.ofSeconds(10));
+        }
+    }
+
+    /**
+     * The checkers' settings for runs. They differ from {@code check}'s defaults on purpose: a run's failover bound
+     * is session timeout + initLimit × tickTime + margin (an orphaned node ahead in the election queue must expire
+     * first), 10 s with the default 4 s sessions; and the read-model search gets a 60 s budget.
+     */
+    public static CheckerOptions defaultChecks() {
+        return CheckerOptions.defaults().withFailoverBound(Duration.ofSeconds(10)).withTimeLimit(
+                Duration.ofSeconds(60));
+    }
 
     /** The scenario's name: {@code <workload>-<nemesis>}, also the store's subdirectory. */
     public String scenario() {
-        return workload + "-" + nemesis;
+        return workload.name() + "-" + nemesis.name();
     }
 
     public Path outDirectory() {
         return Path.of(out);
     }
 
+    /** The nemesis cycle's timing. */
+    public NemesisTiming nemesisTiming() {
+        return new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
+    }
+
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder with the defaults of {@code ./zkchaos run}. */
+    private static void positive(Duration d, String field) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(field + " must be a positive duration, got " + d);
+        }
+    }
+
+    /**
+     * Sets single fields of the parts, starting from every part's defaults; {@link #build()} validates. The
+     * setters are named as the CLI's options.
+     */
     public static final class Builder {
-        private String workload = "register";
-        private String nemesis = "none";
-        private int nodes = 3;
-        private String zookeeper = "3.9.5";
-        private Duration timeLimit = Duration.ofSeconds(60);
-        private Duration faultFor = Duration.ofSeconds(10);
-        private Duration healFor = Duration.ofSeconds(10);
-        private Duration recover = Duration.ofSeconds(10);
-        private int concurrency = 5;
+        private String backend = ClusterPart.defaults().backend();
+        private int nodes = ClusterPart.defaults().nodes();
+        private String zookeeper = ClusterPart.defaults().zookeeper();
+        private String workload = WorkloadPart.defaults().name();
+        private int concurrency = WorkloadPart.defaults().concurrency();
+        private WorkloadOptions workloadOptions = WorkloadPart.defaults().options();
+        private Duration sessionTimeout = WorkloadPart.defaults().sessionTimeout();
+        private Duration requestTimeout = WorkloadPart.defaults().requestTimeout();
+        private String nemesis = NemesisPart.defaults().name();
+        private Duration faultFor = NemesisPart.defaults().faultFor();
+        private Duration healFor = NemesisPart.defaults().healFor();
+        private CheckerOptions checks = defaultChecks();
+        private Duration timeLimit = Timing.defaults().timeLimit();
+        private Duration recover = Timing.defaults().recover();
         private long seed = System.currentTimeMillis();
-        private int keys = 3;
-        private double rate = 100;
-        private boolean syncReads;
-        private boolean strict;
-        private Duration sessionTimeout = Duration.ofSeconds(4);
-        private Duration requestTimeout = Duration.ofSeconds(3);
-        // session timeout + initLimit x tickTime + margin: an orphaned node ahead in the queue must expire first
-        private Duration failoverBound = Duration.ofSeconds(10);
         private String out = "store";
 
-        public Builder workload(String v) {
-            workload = v;
-            return this;
-        }
-
-        public Builder nemesis(String v) {
-            nemesis = v;
+        public Builder backend(String v) {
+            backend = v;
             return this;
         }
 
@@ -89,23 +213,8 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
             return this;
         }
 
-        public Builder timeLimit(Duration v) {
-            timeLimit = v;
-            return this;
-        }
-
-        public Builder faultFor(Duration v) {
-            faultFor = v;
-            return this;
-        }
-
-        public Builder healFor(Duration v) {
-            healFor = v;
-            return this;
-        }
-
-        public Builder recover(Duration v) {
-            recover = v;
+        public Builder workload(String v) {
+            workload = v;
             return this;
         }
 
@@ -114,28 +223,23 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
             return this;
         }
 
-        public Builder seed(long v) {
-            seed = v;
+        public Builder workloadOptions(WorkloadOptions v) {
+            workloadOptions = v;
             return this;
         }
 
         public Builder keys(int v) {
-            keys = v;
+            workloadOptions = workloadOptions.withKeys(v);
             return this;
         }
 
         public Builder rate(double v) {
-            rate = v;
+            workloadOptions = workloadOptions.withRate(v);
             return this;
         }
 
-        public Builder syncReads(boolean v) {
-            syncReads = v;
-            return this;
-        }
-
-        public Builder strict(boolean v) {
-            strict = v;
+        public Builder reads(ReadMode v) {
+            workloadOptions = workloadOptions.withReads(v);
             return this;
         }
 
@@ -149,8 +253,53 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
             return this;
         }
 
+        public Builder nemesis(String v) {
+            nemesis = v;
+            return this;
+        }
+
+        public Builder faultFor(Duration v) {
+            faultFor = v;
+            return this;
+        }
+
+        public Builder healFor(Duration v) {
+            healFor = v;
+            return this;
+        }
+
+        public Builder checks(CheckerOptions v) {
+            checks = v;
+            return this;
+        }
+
+        public Builder strict(boolean v) {
+            checks = checks.withStrict(v);
+            return this;
+        }
+
         public Builder failoverBound(Duration v) {
-            failoverBound = v;
+            checks = checks.withFailoverBound(v);
+            return this;
+        }
+
+        public Builder maxOverlap(Duration v) {
+            checks = checks.withMaxOverlap(v);
+            return this;
+        }
+
+        public Builder timeLimit(Duration v) {
+            timeLimit = v;
+            return this;
+        }
+
+        public Builder recover(Duration v) {
+            recover = v;
+            return this;
+        }
+
+        public Builder seed(long v) {
+            seed = v;
             return this;
         }
 
@@ -161,44 +310,9 @@ public record RunConfig(String workload, String nemesis, int nodes, String zooke
 
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
-            WorkloadCatalog.require(workload);
-            NemesisCatalog.require(nemesis);
-            if (nodes != 1 && nodes != 3 && nodes != 5) {
-                throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
-            }
-            if (nodes == 1 && !nemesis.equals("none")) {
-                throw new IllegalArgumentException("nemesis '" + nemesis + "' needs at least 3 nodes; nodes is 1");
-            }
-            Objects.requireNonNull(zookeeper, "zookeeper version");
-            positive(timeLimit, "time-limit");
-            positive(faultFor, "fault-for");
-            positive(healFor, "heal-for");
-            positive(sessionTimeout, "session-timeout");
-            positive(requestTimeout, "request-timeout");
-            positive(failoverBound, "failover-bound");
-            if (recover == null || recover.isNegative()) {
-                throw new IllegalArgumentException("recover must be zero or positive, got " + recover);
-            }
-            if (concurrency < 1 || concurrency > 1000) {
-                throw new IllegalArgumentException("concurrency must be 1..1000, got " + concurrency);
-            }
-            if (keys < 1 || keys > 1000) {
-                throw new IllegalArgumentException("keys must be 1..1000, got " + keys);
-            }
-            if (!(rate >= 0) || Double.isInfinite(rate)) {
-                throw new IllegalArgumentException("rate must be >= 0 operations per second, got " + rate);
-            }
-            if (out == null || out.isBlank()) {
-                throw new IllegalArgumentException("out must name a directory");
-            }
-            return new RunConfig(workload, nemesis, nodes, zookeeper, timeLimit, faultFor, healFor, recover,
-                    concurrency, seed, keys, rate, syncReads, strict, sessionTimeout, requestTimeout, failoverBound, out);
-        }
-
-        private static void positive(Duration d, String field) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(field + " must be a positive duration, got " + d);
-            }
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper),
+                    new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout),
+                    new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out);
         }
     }
 }

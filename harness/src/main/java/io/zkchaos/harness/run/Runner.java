@@ -1,11 +1,15 @@
 package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Checker;
+import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.harness.cluster.Cluster;
+import io.zkchaos.harness.cluster.ClusterBackend;
+import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.harness.cluster.local.LocalCluster;
-import io.zkchaos.harness.cluster.local.Reaper;
+import io.zkchaos.nemesis.NemesisDescriptor;
+import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
@@ -14,20 +18,16 @@ import io.zkchaos.results.RunStore;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
-import java.io.IOException;
+import io.zkchaos.workloads.WorkloadDescriptor;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one scenario, as Jepsen does: start the cluster, run the workload's clients while the nemesis acts on its
@@ -40,7 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Runner {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
 
     private final PrintWriter progress;
     private final Duration progressEvery;
@@ -56,30 +55,35 @@ public final class Runner {
 
     public RunOutcome run(RunConfig config) throws InterruptedException {
         long t0 = System.nanoTime();
+        ClusterBackend backend = ClusterBackends.require(config.cluster().backend());
         RunStore store = new RunStore(config.outDirectory());
-        reapLeftovers(store.root());
+        backend.reapLeftovers(store.root());
         RunDirectory dir = store.create(config.scenario(), Instant.now());
         dir.writeConfig(config);
         say("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
 
         ClusterConfig clusterConfig = ClusterConfig.builder()
-                .nodes(config.nodes())
-                .version(config.zookeeper())
+                .nodes(config.cluster().nodes())
+                .version(config.cluster().zookeeper())
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))
-                .maxSessionTimeout(max(config.sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
+                .maxSessionTimeout(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
                 .seed(config.seed())
                 .build();
-        Workload workload = WorkloadCatalog.create(config);
+        WorkloadDescriptor workloadType = config.workload().descriptor();
+        Workload workload = workloadType.create(config.workload().options());
         long recorded;
-        try (Cluster cluster = LocalCluster.start(clusterConfig);
+        try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile())) {
             Target target = target(cluster, config);
-            say("cluster of " + config.nodes() + " serves (ZooKeeper " + config.zookeeper() + "), leader "
-                    + cluster.leader().orElse("?"));
+            say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
+                    + "), leader " + cluster.leader().orElse("?"));
             try {
                 workload.setup(target);
-                NemesisDriver nemesis = new NemesisDriver(cluster, recorder, config);
-                NemesisDriver n = nemesis;
+                NemesisDescriptor nemesisType = config.nemesis().descriptor();
+                NemesisDriver nemesis = new NemesisDriver(
+                        nemesisType.on(cluster.nemesisTarget(new Random(config.seed()))),
+                        nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder,
+                        config.timing().timeLimit());
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "progress");
                     t.setDaemon(true);
@@ -88,20 +92,20 @@ public final class Runner {
                 long mainStart = System.nanoTime();
                 ticker.scheduleAtFixedRate(() -> say(String.format("[%4ds] ops %d  fault: %s",
                                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - mainStart), recorder.size(),
-                                n.activeFault() == null ? "none" : n.activeFault())),
+                                nemesis.activeFault() == null ? "none" : nemesis.activeFault())),
                         progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
                 try {
                     nemesis.start();
                     // Clients work through the recovery time too: the nemesis heals at the end of the main phase,
                     // and what happens after the final heal (a leader again?) is part of the history.
-                    workload.run(new RunContext(target, recorder, config.seed(), config.concurrency(),
-                            config.timeLimit().plus(config.recover())));
+                    workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
+                            config.timing().timeLimit().plus(config.timing().recover())));
                 } finally {
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
-                    dir.writeNemesis(new NemesisSchedule(config.nemesis(), config.seed(), nemesis.actions()));
+                    dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions()));
                 }
-                say("healed " + config.recover().toSeconds() + " s before the end; final reads");
+                say("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
                 awaitQuorum(cluster);
                 workload.finalPhase(target, recorder);
             } catch (Exception e) {
@@ -117,9 +121,16 @@ public final class Runner {
         }
         say("cluster stopped; checking " + recorded + " history entries");
         History history = HistoryFiles.read(dir.historyFile());
-        CheckResult result = Checkers.runSafely(WorkloadCatalog.checker(config), history);
+        CheckResult result = Checkers.runSafely(checker(config), history);
         dir.writeResults(result);
         return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    }
+
+    /** The composed checker that judges a run: the workload's checkers with the run's settings. */
+    static Checker checker(RunConfig config) {
+        WorkloadDescriptor w = config.workload().descriptor();
+        return Checkers.compose(w.name(), w.checkers().stream()
+                .map(name -> CheckerCatalog.create(name, config.checks())).toList());
     }
 
     /** The schedule file: the nemesis, its seed, and every action with what it did. */
@@ -129,7 +140,8 @@ public final class Runner {
     private static Target target(Cluster cluster, RunConfig config) {
         Map<String, String> servers = new LinkedHashMap<>();
         cluster.nodes().forEach(n -> servers.put(n, cluster.connectString(n)));
-        return new Target(cluster.connectString(), servers, config.sessionTimeout(), config.requestTimeout());
+        return new Target(cluster.connectString(), servers, config.workload().sessionTimeout(),
+                config.workload().requestTimeout());
     }
 
     /** Before the final reads: a quorum should serve again (the reads say what they find either way). */
@@ -138,22 +150,6 @@ public final class Runner {
             cluster.awaitQuorum(Duration.ofSeconds(30));
         } catch (RuntimeException e) {
             say("warning: no quorum 30 s after the heal: " + e.getMessage());
-        }
-    }
-
-    /** Ends servers left behind by a harness that was killed, in every run of the store. */
-    private static void reapLeftovers(Path storeRoot) {
-        if (!Files.isDirectory(storeRoot)) {
-            return;
-        }
-        try (Stream<Path> scenarios = Files.list(storeRoot)) {
-            for (Path scenario : scenarios.filter(Files::isDirectory).toList()) {
-                try (Stream<Path> runs = Files.list(scenario)) {
-                    runs.filter(p -> Files.isDirectory(p) && !Files.isSymbolicLink(p)).forEach(Reaper::reap);
-                }
-            }
-        } catch (IOException e) {
-            LOG.warn("could not scan {} for leftovers: {}", storeRoot, e.toString());
         }
     }
 

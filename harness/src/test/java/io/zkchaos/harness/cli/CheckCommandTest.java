@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checker;
+import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.CheckerDescriptor;
+import io.zkchaos.checkers.CheckerOption;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.history.History;
 import java.io.IOException;
@@ -14,6 +17,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +42,7 @@ class CheckCommandTest {
         return root.resolve(relative).toString();
     }
 
-    static Run run(CheckerRegistry registry, String... args) {
+    static Run run(CheckerCatalog registry, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.commandLine(registry, new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
@@ -46,7 +50,7 @@ class CheckCommandTest {
     }
 
     static Run run(String... args) {
-        return run(CheckerRegistry.standard(), args);
+        return run(CheckerCatalog.standard(), args);
     }
 
     @Test
@@ -200,8 +204,9 @@ class CheckCommandTest {
     @Test
     void otherCheckersPlugInByName() {
         List<History> seen = new ArrayList<>();
-        CheckerRegistry registry = CheckerRegistry.standard()
-                .register("counting", "counts ops", options -> new Checker() {
+        CheckerCatalog registry = CheckerCatalog.standard()
+                .with(new CheckerDescriptor("counting", "counts ops", EnumSet.of(CheckerOption.TIME_LIMIT),
+                        options -> new Checker() {
                     @Override
                     public String name() {
                         return "counting";
@@ -213,8 +218,9 @@ class CheckCommandTest {
                         return CheckResult.of("counting", Validity.UNKNOWN, "counted " + history.size()
                                 + " ops with time limit " + options.timeLimit(), null);
                     }
-                })
-                .register("broken", "throws", options -> new Checker() {
+                }))
+                .with(new CheckerDescriptor("broken", "throws", EnumSet.noneOf(CheckerOption.class),
+                        options -> new Checker() {
                     @Override
                     public String name() {
                         return "broken";
@@ -224,7 +230,7 @@ class CheckCommandTest {
                     public CheckResult check(History history) {
                         throw new IllegalStateException("boom");
                     }
-                });
+                }));
         String file = data("porcupine-kv/c01-ok.txt");
         Run r = run(registry, "check", "--checker", "counting", "--time-limit", "2m", file);
         assertThat(r.exit()).isEqualTo(3);

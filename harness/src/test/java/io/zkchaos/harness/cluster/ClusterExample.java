@@ -2,6 +2,8 @@ package io.zkchaos.harness.cluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.harness.cluster.local.LocalCluster;
+import io.zkchaos.nemesis.FaultActions;
+import io.zkchaos.nemesis.FaultRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
@@ -32,7 +34,7 @@ public final class ClusterExample {
                 }
                 zk.create("/hello", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             }
-            ClusterFaults faults = new ClusterFaults(cluster, new Random(42));
+            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(42)));
             FaultRecord isolate = faults.isolateLeader();
             System.out.println(json.writeValueAsString(isolate));
             long t0 = System.nanoTime();

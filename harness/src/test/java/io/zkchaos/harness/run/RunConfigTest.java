@@ -3,10 +3,14 @@ package io.zkchaos.harness.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.workloads.gen.FaultStep;
-import io.zkchaos.workloads.gen.Gens;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.checkers.Checker;
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Validity;
+import io.zkchaos.workloads.WorkloadOptions;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RunConfigTest {
@@ -17,12 +21,18 @@ class RunConfigTest {
                 .hasMessageContaining("unknown workload 'bogus'").hasMessageContaining("register, set, election");
         assertThatThrownBy(() -> RunConfig.builder().nemesis("chaos-monkey").build())
                 .hasMessageContaining("unknown nemesis 'chaos-monkey'").hasMessageContaining("kill-leader");
+        assertThatThrownBy(() -> RunConfig.builder().backend("kubernetes").build())
+                .hasMessageContaining("unknown backend 'kubernetes'; known: local");
         assertThatThrownBy(() -> RunConfig.builder().nodes(4).build()).hasMessageContaining("nodes must be 3 or 5");
         assertThatThrownBy(() -> RunConfig.builder().nodes(1).nemesis("halves").build())
                 .hasMessageContaining("needs at least 3 nodes");
         assertThatThrownBy(() -> RunConfig.builder().timeLimit(Duration.ZERO).build())
                 .hasMessageContaining("time-limit");
         assertThatThrownBy(() -> RunConfig.builder().concurrency(0).build()).hasMessageContaining("concurrency");
+        assertThatThrownBy(() -> RunConfig.builder().keys(0).build()).hasMessageContaining("keys must be 1..1000");
+        assertThatThrownBy(() -> RunConfig.builder().failoverBound(Duration.ZERO).build())
+                .hasMessageContaining("failover-bound");
+        assertThatThrownBy(() -> RunConfig.builder().out(null).build()).hasMessageContaining("out");
     }
 
     @Test
@@ -32,36 +42,39 @@ class RunConfigTest {
     }
 
     @Test
-    void theSameSeedGivesTheSameFaultScheduleAndAnotherSeedAnother() {
-        RunConfig a = RunConfig.builder().nemesis("mixed").seed(42).faultFor(Duration.ofSeconds(3))
-                .healFor(Duration.ofSeconds(2)).sessionTimeout(Duration.ofSeconds(1)).build();
-        RunConfig b = RunConfig.builder().nemesis("mixed").seed(42).faultFor(Duration.ofSeconds(3))
-                .healFor(Duration.ofSeconds(2)).sessionTimeout(Duration.ofSeconds(1)).build();
-        RunConfig c = RunConfig.builder().nemesis("mixed").seed(43).faultFor(Duration.ofSeconds(3))
-                .healFor(Duration.ofSeconds(2)).sessionTimeout(Duration.ofSeconds(1)).build();
-        List<Gens.Timed<FaultStep>> first = Gens.preview(NemesisDriver.schedule(a), a.seed(), 40);
-        List<Gens.Timed<FaultStep>> again = Gens.preview(NemesisDriver.schedule(b), b.seed(), 40);
-        List<Gens.Timed<FaultStep>> other = Gens.preview(NemesisDriver.schedule(c), c.seed(), 40);
-        assertThat(first).hasSize(40).isEqualTo(again).isNotEqualTo(other);
-        // Faults alternate with their heals, 2 s healed then 3 s faulted.
-        assertThat(first.get(0).value().kind()).isEqualTo(FaultStep.Kind.START);
-        assertThat(first.get(0).atNanos()).isEqualTo(Duration.ofSeconds(2).toNanos());
-        assertThat(first.get(1).value()).isEqualTo(FaultStep.stop(first.get(0).value().fault()));
-        assertThat(first.get(1).atNanos()).isEqualTo(Duration.ofSeconds(5).toNanos());
-        assertThat(first.stream().map(t -> t.value().fault()).distinct().count())
-                .as("mixed draws several kinds of fault").isGreaterThan(3);
+    void everyDefaultComesFromItsPart() {
+        RunConfig c = RunConfig.builder().seed(1).build();
+        assertThat(c.cluster()).isEqualTo(RunConfig.ClusterPart.defaults());
+        assertThat(c.workload()).isEqualTo(RunConfig.WorkloadPart.defaults());
+        assertThat(c.workload().options()).isEqualTo(WorkloadOptions.defaults());
+        assertThat(c.nemesis()).isEqualTo(RunConfig.NemesisPart.defaults());
+        assertThat(c.timing()).isEqualTo(RunConfig.Timing.defaults());
+        assertThat(c.checks()).isEqualTo(RunConfig.defaultChecks());
+        // The register workload's key count had two defaults once (3 and 5); there is one now.
+        assertThat(c.workload().options().keys()).isEqualTo(3);
     }
 
     @Test
-    void noneHasNoSchedule() {
-        assertThat(NemesisDriver.schedule(RunConfig.builder().nemesis("none").build())).isNull();
+    void theSavedConfigurationShowsEachPart() throws Exception {
+        RunConfig c = RunConfig.builder().workload("election").nemesis("mixed").seed(5).out(Path.of("/tmp/s"))
+                .failoverBound(Duration.ofSeconds(12)).build();
+        ObjectMapper json = io.zkchaos.results.Json.MAPPER; // what writes config.json
+        JsonNode tree = json.readTree(json.writeValueAsString(c));
+        assertThat(tree.fieldNames()).toIterable()
+                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out");
+        assertThat(tree.path("workload").path("name").asText()).isEqualTo("election");
+        assertThat(tree.path("cluster").path("backend").asText()).isEqualTo("local");
+        assertThat(tree.path("nemesis").path("name").asText()).isEqualTo("mixed");
     }
 
     @Test
-    void aClientPartitionOutlastsTheSessionTimeout() {
-        RunConfig c = RunConfig.builder().nemesis("client-partition").seed(1).faultFor(Duration.ofSeconds(1))
-                .healFor(Duration.ofSeconds(1)).sessionTimeout(Duration.ofSeconds(4)).build();
-        List<Gens.Timed<FaultStep>> steps = Gens.preview(NemesisDriver.schedule(c), 1, 2);
-        assertThat(steps.get(1).atNanos() - steps.get(0).atNanos()).isEqualTo(Duration.ofSeconds(6).toNanos());
+    void theRunIsJudgedByTheWorkloadsCheckersWithTheRunsSettings() {
+        Checker fenced = Runner.checker(RunConfig.builder().workload("fenced-writes").build());
+        CheckResult r = fenced.check(io.zkchaos.checkers.history.History.of(java.util.List.of()));
+        assertThat(r.parts()).extracting(CheckResult::checker).containsExactly("single-leader", "fenced-writes");
+        assertThat(r.validity()).isEqualTo(Validity.UNKNOWN);
+        assertThat(Runner.checker(RunConfig.builder().workload("register").build()).check(
+                io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
+                .extracting(CheckResult::checker).containsExactly("zk-read-model");
     }
 }

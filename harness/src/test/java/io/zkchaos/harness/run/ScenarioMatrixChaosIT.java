@@ -3,6 +3,8 @@ package io.zkchaos.harness.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.workloads.Workloads;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,8 +29,8 @@ class ScenarioMatrixChaosIT {
     private static final Path STORE = Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store"));
 
     static Stream<Arguments> scenarios() {
-        List<String> workloads = list("zkchaos.chaos.workloads", List.copyOf(WorkloadCatalog.workloads().keySet()));
-        List<String> nemeses = list("zkchaos.chaos.nemeses", List.copyOf(NemesisCatalog.nemeses().keySet()));
+        List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES);
+        List<String> nemeses = list("zkchaos.chaos.nemeses", Nemeses.names());
         return workloads.stream().flatMap(w -> nemeses.stream().map(n -> Arguments.of(w, n)));
     }
 

@@ -1,6 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
-import io.zkchaos.harness.cluster.ClusterNetwork;
+import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import java.net.InetSocketAddress;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Direct links (no proxy): nodes and clients reach servers at their own addresses; nothing can be cut. */
-final class DirectNetwork implements ClusterNetwork, PeerRouting {
+final class DirectNetwork implements LinkNetwork, PeerRouting {
 
     private final List<NodeLayout> nodes;
 

@@ -2,9 +2,9 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.harness.cluster.ClusterNetwork;
+import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
-import io.zkchaos.harness.cluster.NodeState;
+import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.nemesis.proxy.FaultProxy;
@@ -52,12 +52,12 @@ public final class LocalCluster implements Cluster {
     private final String runId;
     private final List<NodeLayout> layouts;
     private final Map<String, ServerProcess> processes;
-    private final ClusterNetwork network;
+    private final LinkNetwork network;
     private final PeerRouting routing;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalCluster(ClusterConfig config, String runId, List<NodeLayout> layouts,
-                         Map<String, ServerProcess> processes, ClusterNetwork network, PeerRouting routing) {
+                         Map<String, ServerProcess> processes, LinkNetwork network, PeerRouting routing) {
         this.config = config;
         this.runId = runId;
         this.layouts = layouts;
@@ -81,12 +81,7 @@ public final class LocalCluster implements Cluster {
     public static LocalCluster start(ClusterConfig config, ZooKeeperResolver resolver) {
         Path run = config.runDirectory();
         Path runsRoot = run.getParent();
-        if (runsRoot != null) {
-            Reaper.reap(runsRoot); // logs what it ends
-        }
-        if (Reaper.sweepEnabled()) {
-            Reaper.sweep(id -> true);
-        }
+        Reaper.reapLeftovers(runsRoot != null ? runsRoot : run);
         ServerClasspath classpath = resolver.resolve(config.version());
         String runId = run.getFileName() + "-" + UUID.randomUUID().toString().substring(0, 8);
         Owner owner = Owner.current();
@@ -114,14 +109,14 @@ public final class LocalCluster implements Cluster {
             layouts.add(new NodeLayout("n" + i, i, address, ports.freeOn(List.of(address)),
                     ports.freeOn(peerAddresses), ports.freeOn(peerAddresses), run.resolve("n" + i)));
         }
-        ClusterNetwork network;
+        LinkNetwork network;
         PeerRouting routing;
         if (config.proxied()) {
             List<Integer> clientProxyPorts = layouts.stream()
                     .map(n -> ports.freeOn(List.of(n.address()))).toList();
             ProxyNetwork proxied = new ProxyNetwork(new FaultProxy(config.seed()), layouts, addresses,
                     clientProxyPorts);
-            network = proxied;
+            network = proxied.links();
             routing = proxied;
         } else {
             DirectNetwork direct = new DirectNetwork(layouts);
@@ -346,7 +341,7 @@ public final class LocalCluster implements Cluster {
     }
 
     @Override
-    public ClusterNetwork links() {
+    public LinkNetwork links() {
         return network;
     }
 
@@ -367,7 +362,7 @@ public final class LocalCluster implements Cluster {
 
     /** Every proxy listen address (empty with direct links), e.g. to check none is left bound after close. */
     public List<InetSocketAddress> proxyListenAddresses() {
-        return network instanceof ProxyNetwork p ? p.listenAddresses() : List.of();
+        return routing instanceof ProxyNetwork p ? p.listenAddresses() : List.of();
     }
 
     /** The last lines of a node's log. */
@@ -392,7 +387,7 @@ public final class LocalCluster implements Cluster {
                 LOG.warn("killing {} while closing: {}", p.name(), e.toString());
             }
         }
-        if (network instanceof AutoCloseable c) {
+        if (routing instanceof AutoCloseable c) {
             try {
                 c.close();
             } catch (Exception e) {

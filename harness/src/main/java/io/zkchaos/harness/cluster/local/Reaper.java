@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its servers lived (a test's
  * temporary directory). It looks at every process and ends those that carry the run marker, name a dead owner and
- * run {@code QuorumPeerMain}. {@link LocalCluster#start} runs both, unless the system property
- * {@value #SWEEP_PROPERTY} is {@code false}.
+ * run {@code QuorumPeerMain}. {@link #reapLeftovers} runs both (the sweep unless the system property
+ * {@value #SWEEP_PROPERTY} is {@code false}); it is the only entry that starting clusters use.
  */
 public final class Reaper {
 
@@ -37,6 +37,8 @@ public final class Reaper {
     public static final String PID_FILE = "server.pid";
 
     private static final Logger LOG = LoggerFactory.getLogger(Reaper.class);
+    /** How deep under a root pid files are looked for. */
+    static final int DEPTH = 6;
 
     /** Set to {@code false} to keep {@link LocalCluster#start} from sweeping every process of the machine. */
     public static final String SWEEP_PROPERTY = "zkchaos.reaper.sweep";
@@ -51,7 +53,29 @@ public final class Reaper {
     }
 
     /**
-     * Ends the orphans recorded under {@code runsRoot} (a directory of run directories). Missing root: nothing.
+     * The one reaping step, run before a cluster starts: ends the orphans whose pid files lie anywhere under
+     * {@code root} (a store, or a directory of run directories), then {@link #sweep}s the machine unless
+     * {@value #SWEEP_PROPERTY} is {@code false}. Logs what it ends; never throws.
+     */
+    public static void reapLeftovers(Path root) {
+        try {
+            reap(root);
+        } catch (RuntimeException e) {
+            LOG.warn("could not reap leftovers under {}: {}", root, e.toString());
+        }
+        if (sweepEnabled()) {
+            try {
+                sweep(id -> true);
+            } catch (RuntimeException e) {
+                LOG.warn("could not sweep for orphaned servers: {}", e.toString());
+            }
+        }
+    }
+
+    /**
+     * Ends the orphans recorded under {@code runsRoot}: pid files up to {@value #DEPTH} levels down (a store's
+     * {@code <scenario>/<time>/nodes/<node>/server.pid}, or a runs root's {@code <run>/<node>/server.pid}). Missing
+     * root: nothing.
      *
      * @return the processes that were ended
      */
@@ -61,7 +85,7 @@ public final class Reaper {
             return reaped;
         }
         List<Path> pidFiles;
-        try (Stream<Path> s = Files.find(runsRoot, 3, (p, a) -> p.getFileName().toString().equals(PID_FILE))) {
+        try (Stream<Path> s = Files.find(runsRoot, DEPTH, (p, a) -> p.getFileName().toString().equals(PID_FILE))) {
             pidFiles = s.toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot scan " + runsRoot + " for pid files", e);

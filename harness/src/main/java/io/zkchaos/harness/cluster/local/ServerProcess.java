@@ -1,6 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
-import io.zkchaos.harness.cluster.NodeState;
+import io.zkchaos.nemesis.NodeState;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;

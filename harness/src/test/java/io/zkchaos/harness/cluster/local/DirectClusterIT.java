@@ -3,7 +3,7 @@ package io.zkchaos.harness.cluster.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.harness.cluster.NodeState;
+import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.harness.cluster.NodeStatus;
 import java.time.Duration;
 import org.apache.zookeeper.ZooKeeper;

@@ -3,8 +3,8 @@ package io.zkchaos.harness.cluster.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.harness.cluster.ClusterFaults;
-import io.zkchaos.harness.cluster.FaultRecord;
+import io.zkchaos.nemesis.FaultActions;
+import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
@@ -35,7 +35,7 @@ class PartitionShapesIT {
         List<Long> pids = ClusterChecks.pids(cluster);
         List<InetSocketAddress> ports = cluster.proxyListenAddresses();
         try {
-            ClusterFaults faults = new ClusterFaults(cluster, new Random(42));
+            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(42)));
             cluster.links().clientLink("n1").addToxic(Toxic.latency("kept", Stream.DOWNSTREAM, 1, 0));
             List<Supplier<FaultRecord>> shapes = List.of(faults::isolateRandom, faults::halves,
                     faults::randomHalves, faults::bridge, faults::majoritiesRing);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.harness.cluster.ClusterFaults;
-import io.zkchaos.harness.cluster.FaultRecord;
+import io.zkchaos.nemesis.FaultActions;
+import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
@@ -67,7 +67,7 @@ class ProxiedClusterIT {
     @Test
     void fiveNodesServeAndSurviveALeaderKill() throws Exception {
         start(5);
-        ClusterFaults faults = new ClusterFaults(cluster, new Random(1));
+        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(1)));
         FaultRecord kill = faults.killLeader();
         String old = kill.nodes().get(0);
         Zk.eventually(Duration.ofSeconds(15), "a new leader", () ->
@@ -86,7 +86,7 @@ class ProxiedClusterIT {
     @Test
     void anIsolatedLeaderStopsTakingWritesTheMajorityElectsAndAfterHealItFollows() throws Exception {
         start(3);
-        ClusterFaults faults = new ClusterFaults(cluster, new Random(2));
+        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(2)));
         String old = cluster.leader().orElseThrow();
         try (ZooKeeper pinned = Zk.connect(cluster.connectString(old), Duration.ofSeconds(4))) {
             FaultRecord isolate = faults.isolateLeader();
@@ -115,7 +115,7 @@ class ProxiedClusterIT {
     @Test
     void aPausedLeaderIsReplacedAndFollowsAfterResume() throws Exception {
         start(3);
-        ClusterFaults faults = new ClusterFaults(cluster, new Random(3));
+        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(3)));
         String old = faults.pauseLeader().nodes().get(0);
         Zk.eventually(Duration.ofSeconds(15), "a new leader", () ->
                 cluster.leader().filter(l -> !l.equals(old)).isPresent());

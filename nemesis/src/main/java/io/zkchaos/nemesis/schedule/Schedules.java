@@ -1,15 +1,21 @@
-package io.zkchaos.workloads.gen;
+package io.zkchaos.nemesis.schedule;
 
-import io.zkchaos.workloads.gen.Gen.Cursor;
-import io.zkchaos.workloads.gen.Gen.Next;
+import io.zkchaos.checkers.gen.Gen;
+import io.zkchaos.checkers.gen.Gen.Cursor;
+import io.zkchaos.checkers.gen.Gen.Next;
+import io.zkchaos.checkers.gen.Gens;
+import io.zkchaos.nemesis.FaultOp;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/** Nemesis schedules as generators of {@link FaultStep}s: pure, reproducible from the seed. */
-public final class NemesisGens {
+/**
+ * Nemesis schedules: generators of {@link FaultOp}s, pure and reproducible from the seed (a {@link Gen}, the same
+ * generator type the workloads use for client operations).
+ */
+public final class Schedules {
 
-    private NemesisGens() {
+    private Schedules() {
     }
 
     /**
@@ -17,7 +23,7 @@ public final class NemesisGens {
      * {@code faults} (uniformly, from the seed), hold it for {@code faultFor}, stop it, wait {@code healFor}, repeat.
      * Bound it with {@link Gen#timeLimit}; the run loop heals whatever is still active when the schedule ends.
      */
-    public static Gen<FaultStep> cycle(Duration faultFor, Duration healFor, List<String> faults) {
+    public static Gen<FaultOp> cycle(Duration faultFor, Duration healFor, List<String> faults) {
         long fault = Gens.positive(faultFor, "fault duration").toNanos();
         long heal = Gens.positive(healFor, "heal duration").toNanos();
         List<String> choices = List.copyOf(faults);
@@ -30,7 +36,7 @@ public final class NemesisGens {
             String active;
 
             @Override
-            public Next<FaultStep> next(long now) {
+            public Next<FaultOp> next(long now) {
                 if (next < 0) {
                     next = now + heal;
                 }
@@ -40,21 +46,21 @@ public final class NemesisGens {
                 if (active == null) {
                     active = choices.get(random.nextInt(choices.size()));
                     next = now + fault;
-                    return new Next.Emit<>(FaultStep.start(active));
+                    return new Next.Emit<>(FaultOp.start(active));
                 }
                 String stopped = active;
                 active = null;
                 next = now + heal;
-                return new Next.Emit<>(FaultStep.stop(stopped));
+                return new Next.Emit<>(FaultOp.stop(stopped));
             }
         };
     }
 
     /** One fault: start it after {@code after}, stop it {@code faultFor} later. */
-    public static Gen<FaultStep> once(String fault, Duration after, Duration faultFor) {
-        return Gens.<FaultStep>sleep(after)
-                .then(Gens.each(List.of(FaultStep.start(fault))))
+    public static Gen<FaultOp> once(String fault, Duration after, Duration faultFor) {
+        return Gens.<FaultOp>sleep(after)
+                .then(Gens.each(List.of(FaultOp.start(fault))))
                 .then(Gens.sleep(faultFor))
-                .then(Gens.each(List.of(FaultStep.stop(fault))));
+                .then(Gens.each(List.of(FaultOp.stop(fault))));
     }
 }

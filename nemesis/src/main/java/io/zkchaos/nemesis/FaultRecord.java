@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster;
+package io.zkchaos.nemesis;
 
 import io.zkchaos.nemesis.partition.Partition;
 import java.util.List;

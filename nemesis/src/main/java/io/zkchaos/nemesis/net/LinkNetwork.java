@@ -1,7 +1,5 @@
-package io.zkchaos.harness.cluster;
+package io.zkchaos.nemesis.net;
 
-import io.zkchaos.nemesis.net.CutMode;
-import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.partition.Partition;
 import java.util.Collection;
 import java.util.List;
@@ -10,9 +8,9 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 
 /**
- * The links of an ensemble: per node one client link (client → server, named {@code client-n1}), and per ordered
- * pair of nodes a quorum link and an election link (named {@code n1-n2-quorum}, {@code n1-n2-election}: the
- * connections n1 opens to n2's ports). Every cut is applied in the fault proxy and stops real TCP traffic.
+ * The fault network of a system under test, as the nemesis sees it. Per node one client link (client → server,
+ * named {@code client-n1}), and per ordered pair of nodes its peer links (for ZooKeeper a quorum link and an
+ * election link, named {@code n1-n2-quorum}, {@code n1-n2-election}: the connections n1 opens to n2's ports). Every cut is applied in the fault proxy and stops real TCP traffic.
  *
  * <p>Partitions are grudges, as in Jepsen: for each node, the nodes it must not hear from. Because one TCP
  * connection carries both directions, a grudge of b against a cuts the a→b stream of the links a opened to b
@@ -20,9 +18,11 @@ import java.util.SortedSet;
  * current {@link #cutMode()}. Partition methods change only what partitions set (enabled state and the black-hole
  * toxics); other toxics, such as latency, stay until {@link #heal()}.
  *
- * <p>Thread-safe; every method has taken effect in the proxy when it returns.
+ * <p>A backend implements it over its links ({@link NodeLinks} is the one enforcement of cuts and grudges over any
+ * {@link Link}s: the embedded proxy's or Toxiproxy's). Thread-safe; every method has taken effect in the proxy
+ * when it returns.
  */
-public interface ClusterNetwork {
+public interface LinkNetwork {
 
     /** Whether links go through the fault proxy; when false, every cut method throws. */
     boolean faultable();

@@ -1,6 +1,6 @@
-package io.zkchaos.harness.cluster;
+package io.zkchaos.nemesis;
 
-/** What the harness did to a node's process last (not what the server thinks of itself: see {@link NodeStatus}). */
+/** What the harness did to a node's process last (not what the server thinks of itself, which a backend asks the server). */
 public enum NodeState {
     /** Never started, stopped or killed: no process. */
     DOWN,

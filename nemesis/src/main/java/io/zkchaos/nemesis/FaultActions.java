@@ -1,17 +1,24 @@
-package io.zkchaos.harness.cluster;
+package io.zkchaos.nemesis;
 
+import io.zkchaos.nemesis.net.Link;
+import io.zkchaos.nemesis.net.Stream;
+import io.zkchaos.nemesis.net.Toxic;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.function.Consumer;
+import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.partition.Partition;
 import io.zkchaos.nemesis.partition.Partitions;
 
 /**
- * Faults over the nodes of a {@link Cluster}: partition shapes applied to its links, and process faults. Every
- * method acts, then returns what it did as a {@link FaultRecord}. Random choices come from the {@link Random}
- * given at construction, so a seeded schedule repeats.
+ * The fault actions, imperative: partition shapes applied to the links of a {@link NemesisTarget}, and process
+ * faults on its nodes. Every method acts, then returns what it did as a {@link FaultRecord}. Random choices come from
+ * the target's {@link Random}, so a seeded schedule repeats. The named {@link Fault}s of {@link Faults} are built
+ * from these; tests and library users call them directly.
  *
  * <p>Partition shapes are those of {@link Partitions} (Jepsen's): isolate one node; halves (a minority of the first
  * ⌊n/2⌋ nodes in name order against the rest); random halves (the same over a shuffle); bridge (two halves that
@@ -21,14 +28,16 @@ import io.zkchaos.nemesis.partition.Partitions;
  *
  * <p>Not thread-safe: one nemesis drives one cluster.
  */
-public final class ClusterFaults {
+public final class FaultActions {
 
-    private final Cluster cluster;
+    private final NodeControl cluster;
+    private final LinkNetwork links;
     private final Random random;
 
-    public ClusterFaults(Cluster cluster, Random random) {
-        this.cluster = cluster;
-        this.random = random;
+    public FaultActions(NemesisTarget target) {
+        this.cluster = target.nodes();
+        this.links = target.links();
+        this.random = target.random();
     }
 
     // ---- partitions (shapes from io.zkchaos.nemesis.partition.Partitions) ----
@@ -73,24 +82,48 @@ public final class ClusterFaults {
 
     /** Heals every link (peers and clients, cuts and toxics). */
     public FaultRecord heal() {
-        cluster.links().heal();
+        links.heal();
         return FaultRecord.partition("heal", Partitions.heal(cluster.nodes()));
     }
 
     /** Cuts {@code node}'s client link: its clients are disconnected and cannot reconnect to it. */
     public FaultRecord cutClient(String node) {
-        cluster.links().cutClient(node);
+        links.cutClient(node);
         return FaultRecord.process("cut-client", "cut the client link of", List.of(node));
     }
 
     /** Heals {@code node}'s client link. */
     public FaultRecord healClient(String node) {
-        cluster.links().healClient(node);
+        links.healClient(node);
         return FaultRecord.process("heal-client", "heal the client link of", List.of(node));
     }
 
+    /** Cuts every client link: clients reach no server (sessions expire if that outlasts their timeout). */
+    public FaultRecord cutAllClients() {
+        List<String> nodes = cluster.nodes();
+        nodes.forEach(links::cutClient);
+        return FaultRecord.process("client-partition", "cut the client links of", nodes);
+    }
+
+    /**
+     * Adds latency with jitter to both streams of every link (toxics named {@code slow_upstream},
+     * {@code slow_downstream}); {@link #heal()} removes it.
+     */
+    public FaultRecord slowNetwork(Duration latency, Duration jitter) {
+        for (Link link : links.allLinks()) {
+            for (Stream s : Stream.values()) {
+                String name = "slow_" + s.name().toLowerCase(Locale.ROOT);
+                if (link.toxics().stream().noneMatch(t -> t.name().equals(name))) {
+                    link.addToxic(Toxic.latency(name, s, latency.toMillis(), jitter.toMillis()));
+                }
+            }
+        }
+        return FaultRecord.process("slow-network", "added " + latency.toMillis() + " ms ± " + jitter.toMillis()
+                + " ms latency to every link of", cluster.nodes());
+    }
+
     private FaultRecord apply(String fault, Partition partition) {
-        cluster.links().apply(partition);
+        links.apply(partition);
         return FaultRecord.partition(fault, partition);
     }
 
@@ -108,7 +141,7 @@ public final class ClusterFaults {
 
     /** SIGKILLs a random majority of the nodes (those already down count towards it). */
     public FaultRecord killMajority() {
-        List<String> chosen = new ArrayList<>(shuffled().subList(0, cluster.config().quorumSize()));
+        List<String> chosen = new ArrayList<>(shuffled().subList(0, cluster.quorumSize()));
         Collections.sort(chosen);
         return onEach("kill-majority", "kill", chosen, cluster::kill);
     }
@@ -127,7 +160,7 @@ public final class ClusterFaults {
     public FaultRecord pauseMajority() {
         List<String> r = running();
         Collections.shuffle(r, random);
-        List<String> chosen = new ArrayList<>(r.subList(0, Math.min(r.size(), cluster.config().quorumSize())));
+        List<String> chosen = new ArrayList<>(r.subList(0, Math.min(r.size(), cluster.quorumSize())));
         Collections.sort(chosen);
         return onEach("pause-majority", "pause", chosen, cluster::pause);
     }

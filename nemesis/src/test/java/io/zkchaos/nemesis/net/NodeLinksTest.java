@@ -1,14 +1,11 @@
-package io.zkchaos.nemesis.partition;
+package io.zkchaos.nemesis.net;
 
-import static io.zkchaos.nemesis.proxy.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
-import io.zkchaos.nemesis.net.CutMode;
-import io.zkchaos.nemesis.net.Link;
-import io.zkchaos.nemesis.net.Stream;
-import io.zkchaos.nemesis.net.Toxic;
-import io.zkchaos.nemesis.partition.LinkPartitioner.LinkCut;
+import io.zkchaos.nemesis.partition.Partition;
+import io.zkchaos.nemesis.partition.Partitions;
 import io.zkchaos.nemesis.proxy.EchoServer;
 import io.zkchaos.nemesis.proxy.FaultProxy;
 import java.io.IOException;
@@ -22,15 +19,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Partitions enforced on real proxied links between three "nodes" (echo servers), one link per ordered pair. */
-class LinkPartitionerTest {
+/**
+ * Partitions enforced by {@link NodeLinks} on real proxied links between three "nodes" (echo servers), one peer link
+ * per ordered pair, plus a client link per node.
+ */
+class NodeLinksTest {
     static final List<String> NODES = List.of("n1", "n2", "n3");
     final Map<String, EchoServer> servers = new LinkedHashMap<>();
     FaultProxy proxy;
+    NodeLinks links;
 
     @BeforeEach
     void setUp() throws IOException {
@@ -38,26 +40,31 @@ class LinkPartitionerTest {
         for (String n : NODES) {
             servers.put(n, new EchoServer());
         }
-        for (String a : NODES) {
-            for (String b : NODES) {
+        Map<String, Link> clients = new LinkedHashMap<>();
+        Map<String, List<Link>> peers = new LinkedHashMap<>();
+        for (String b : NODES) {
+            clients.put(b, proxy.createLink("client-" + b, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    servers.get(b).address()));
+            for (String a : NODES) {
                 if (!a.equals(b)) {
-                    proxy.createLink(a + "-" + b, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                            servers.get(b).address());
+                    peers.put(NodeLinks.pair(a, b), List.of(proxy.createLink(a + "-" + b,
+                            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), servers.get(b).address())));
                 }
             }
         }
+        links = new NodeLinks(proxy, NODES, clients, peers);
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        proxy.close();
+        links.close();
         for (EchoServer s : servers.values()) {
             s.close();
         }
     }
 
     List<Link> linksFrom(String client, String server) {
-        return List.of(proxy.link(client + "-" + server).orElseThrow());
+        return links.peerLinks(client, server);
     }
 
     Socket open(String client, String server) throws IOException {
@@ -78,10 +85,11 @@ class LinkPartitionerTest {
 
     @Test
     void symmetricPartitionRefusesEveryLinkAcrossTheCutAndHealRestoresThem() throws Exception {
-        LinkPartitioner partitioner = new LinkPartitioner(this::linksFrom, CutMode.REFUSE);
-        List<LinkCut> cuts = partitioner.apply(Partitions.halves(NODES)); // {n1} | {n2, n3}
-        assertThat(cuts).extracting(LinkCut::link).containsExactlyInAnyOrder("n1-n2", "n1-n3", "n2-n1", "n3-n1");
-        assertThat(cuts).allMatch(c -> c.upstream() && c.downstream());
+        links.apply(Partitions.halves(NODES)); // {n1} | {n2, n3}
+        assertThat(links.grudge()).containsEntry("n1", new TreeSet<>(List.of("n2", "n3")))
+                .containsEntry("n2", new TreeSet<>(List.of("n1")));
+        assertThat(proxy.links().stream().filter(l -> !l.enabled()).map(Link::name))
+                .containsExactlyInAnyOrder("n1-n2", "n1-n3", "n2-n1", "n3-n1");
         for (String name : List.of("n1-n2", "n1-n3", "n2-n1", "n3-n1")) {
             assertThatThrownBy(() -> open(name.substring(0, 2), name.substring(3)).close())
                     .as(name).isInstanceOf(ConnectException.class);
@@ -90,8 +98,14 @@ class LinkPartitionerTest {
             s.getOutputStream().write(1);
             assertThat(arrives(s, Duration.ofSeconds(5))).isTrue();
         }
-        partitioner.heal();
-        assertThat(partitioner.current()).isEmpty();
+        // clients still reach every node: a partition cuts peer links only
+        try (Socket s = new Socket()) {
+            s.connect(links.clientLink("n1").listenAddress(), 2000);
+            s.getOutputStream().write(1);
+            assertThat(arrives(s, Duration.ofSeconds(5))).isTrue();
+        }
+        links.heal();
+        assertThat(links.grudge().values()).allMatch(java.util.Set::isEmpty);
         for (Link l : proxy.links()) {
             assertThat(l.enabled()).isTrue();
         }
@@ -115,18 +129,17 @@ class LinkPartitionerTest {
         }
         try {
             for (EchoServer s : servers.values()) {
-                eventually(Duration.ofSeconds(5), "servers accepted", () -> s.accepted.get() == 2);
+                await("servers accepted").atMost(Duration.ofSeconds(30)).until(() -> s.accepted.get() == 2);
             }
             // Other toxics on the links must survive the partition and its heal.
             proxy.link("n1-n2").orElseThrow().addToxic(Toxic.latency("slow", Stream.UPSTREAM, 1, 0));
 
-            LinkPartitioner partitioner = new LinkPartitioner(this::linksFrom, CutMode.REFUSE);
-            List<LinkCut> cuts = partitioner.apply(ring);
-            // each directed pair touches the two links between its nodes, one stream each (on 3 nodes all one-way)
-            assertThat(cuts).hasSize(2 * ring.cutPairs().size());
-            for (LinkCut c : cuts) {
-                assertThat(c.upstream()).isNotEqualTo(c.downstream());
-            }
+            links.apply(ring);
+            // on 3 nodes the ring is one-way: no link is disabled, each cut pair black-holes one stream per link
+            assertThat(proxy.links()).allMatch(Link::enabled);
+            long oneWayCuts = proxy.links().stream().flatMap(l -> l.toxics().stream())
+                    .filter(t -> t.name().startsWith("blackhole_")).count();
+            assertThat(oneWayCuts).isEqualTo(2L * ring.cutPairs().size());
 
             for (Map.Entry<String, Socket> e : conns.entrySet()) {
                 String client = e.getKey().substring(0, 2);
@@ -137,8 +150,8 @@ class LinkPartitionerTest {
                 long before = servers.get(server).received.get();
                 s.getOutputStream().write('x');
                 if (serverHearsClient) {
-                    eventually(Duration.ofSeconds(5), e.getKey() + " upstream flows",
-                            () -> servers.get(server).received.get() > before);
+                    await(e.getKey() + " upstream flows").atMost(Duration.ofSeconds(30))
+                            .until(() -> servers.get(server).received.get() > before);
                     // the echo comes back only if the client hears the server too
                     assertThat(arrives(s, clientHearsServer ? Duration.ofSeconds(5) : Duration.ofMillis(300)))
                             .as(e.getKey() + " echo").isEqualTo(clientHearsServer);
@@ -159,9 +172,9 @@ class LinkPartitionerTest {
                         .as(e.getKey() + " downstream").isEqualTo(hears);
             }
 
-            partitioner.heal();
+            links.applyGrudge(Map.of()); // a partition change leaves other toxics alone
             assertThat(proxy.link("n1-n2").orElseThrow().toxics()).extracting(Toxic::name).containsExactly("slow");
-            for (Link l : proxy.links()) {
+            for (Link l : proxy.links().stream().filter(l -> !l.name().startsWith("client-")).toList()) {
                 try (Socket s = open(l.name().substring(0, 2), l.name().substring(3))) {
                     s.getOutputStream().write(1);
                     assertThat(arrives(s, Duration.ofSeconds(5))).as(l.name() + " healed").isTrue();

@@ -1,7 +1,7 @@
-package io.zkchaos.workloads.gen;
+package io.zkchaos.checkers.gen;
 
-import io.zkchaos.workloads.gen.Gen.Cursor;
-import io.zkchaos.workloads.gen.Gen.Next;
+import io.zkchaos.checkers.gen.Gen.Cursor;
+import io.zkchaos.checkers.gen.Gen.Next;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -253,7 +253,8 @@ public final class Gens {
     public record Timed<T>(long atNanos, T value) {
     }
 
-    static Duration positive(Duration d, String what) {
+    /** {@code d}, checked to be positive; the error names {@code what}. */
+    public static Duration positive(Duration d, String what) {
         Objects.requireNonNull(d, what);
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(what + " must be positive, got " + d);

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster;
+package io.zkchaos.nemesis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
-import java.nio.file.Path;
-import java.time.Duration;
+import io.zkchaos.nemesis.net.LinkNetwork;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,37 +22,31 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shapes {@link ClusterFaults} computes, against an in-memory cluster that records what it was told (the real
+ * The shapes {@link FaultActions} computes, against an in-memory cluster that records what it was told (the real
  * application to links and processes is covered by ProxiedClusterIT and PartitionShapesIT).
  */
-class ClusterFaultsTest {
+class FaultActionsTest {
 
-    /** Records grudges and process signals; a fixed leader. */
-    static final class RecordingCluster implements Cluster {
-        final ClusterConfig config;
+    /** Records grudges and process signals; a fixed leader. A system under test as the nemesis sees it. */
+    static final class RecordingSystem implements NodeControl {
+        final List<String> nodes;
         final Map<String, NodeState> states = new HashMap<>();
         final List<String> calls = new ArrayList<>();
         SortedMap<String, SortedSet<String>> grudge = new TreeMap<>();
         String leader = "n2";
 
-        RecordingCluster(int n) {
-            config = ClusterConfig.builder().nodes(n).runDirectory(Path.of("unused")).build();
-            config.nodeNames().forEach(x -> states.put(x, NodeState.RUNNING));
+        RecordingSystem(int n) {
+            nodes = java.util.stream.IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).toList();
+            nodes.forEach(x -> states.put(x, NodeState.RUNNING));
+        }
+
+        NemesisTarget target(long seed) {
+            return new NemesisTarget(this, links(), new Random(seed));
         }
 
         @Override
-        public ClusterConfig config() {
-            return config;
-        }
-
-        @Override
-        public String connectString() {
-            return "";
-        }
-
-        @Override
-        public String connectString(String node) {
-            return "";
+        public List<String> nodes() {
+            return nodes;
         }
 
         @Override
@@ -62,29 +55,14 @@ class ClusterFaultsTest {
         }
 
         @Override
-        public NodeStatus status(String node) {
-            return new NodeStatus(node, NodeStatus.Mode.UNREACHABLE, -1, "recording");
-        }
-
-        @Override
         public Optional<String> leader() {
             return Optional.ofNullable(leader);
-        }
-
-        @Override
-        public void awaitQuorum(Duration bound) {
         }
 
         @Override
         public void start(String node) {
             calls.add("start " + node);
             states.put(node, NodeState.RUNNING);
-        }
-
-        @Override
-        public void stop(String node) {
-            calls.add("stop " + node);
-            states.put(node, NodeState.DOWN);
         }
 
         @Override
@@ -105,9 +83,8 @@ class ClusterFaultsTest {
             states.put(node, NodeState.RUNNING);
         }
 
-        @Override
-        public ClusterNetwork links() {
-            return new ClusterNetwork() {
+        LinkNetwork links() {
+            return new LinkNetwork() {
                 @Override
                 public boolean faultable() {
                     return true;
@@ -176,19 +153,6 @@ class ClusterFaultsTest {
             };
         }
 
-        @Override
-        public Path logFile(String node) {
-            return Path.of(node);
-        }
-
-        @Override
-        public Path runDirectory() {
-            return Path.of(".");
-        }
-
-        @Override
-        public void close() {
-        }
     }
 
     private static Set<String> heard(SortedMap<String, SortedSet<String>> grudge, String node) {
@@ -199,8 +163,8 @@ class ClusterFaultsTest {
 
     @Test
     void isolateTheLeaderCutsItFromEveryoneBothWays() {
-        RecordingCluster c = new RecordingCluster(5);
-        FaultRecord r = new ClusterFaults(c, new Random(1)).isolateLeader();
+        RecordingSystem c = new RecordingSystem(5);
+        FaultRecord r = new FaultActions(c.target(1)).isolateLeader();
         assertThat(r.fault()).isEqualTo("isolate-leader");
         assertThat(r.groups()).containsExactly(List.of("n2"), List.of("n1", "n3", "n4", "n5"));
         assertThat(c.grudge.get("n2")).containsExactly("n1", "n3", "n4", "n5");
@@ -211,8 +175,8 @@ class ClusterFaultsTest {
 
     @Test
     void halvesPutTheMinorityFirst() {
-        RecordingCluster c = new RecordingCluster(5);
-        FaultRecord r = new ClusterFaults(c, new Random(1)).halves();
+        RecordingSystem c = new RecordingSystem(5);
+        FaultRecord r = new FaultActions(c.target(1)).halves();
         assertThat(r.groups()).containsExactly(List.of("n1", "n2"), List.of("n3", "n4", "n5"));
         assertThat(heard(c.grudge, "n1")).containsExactly("n1", "n2");
         assertThat(heard(c.grudge, "n5")).containsExactly("n3", "n4", "n5");
@@ -220,8 +184,8 @@ class ClusterFaultsTest {
 
     @Test
     void randomHalvesRepeatWithTheSeed() {
-        FaultRecord a = new ClusterFaults(new RecordingCluster(5), new Random(7)).randomHalves();
-        FaultRecord b = new ClusterFaults(new RecordingCluster(5), new Random(7)).randomHalves();
+        FaultRecord a = new FaultActions(new RecordingSystem(5).target(7)).randomHalves();
+        FaultRecord b = new FaultActions(new RecordingSystem(5).target(7)).randomHalves();
         assertThat(a).isEqualTo(b);
         assertThat(a.groups().get(0)).hasSize(2);
         assertThat(a.groups().get(1)).hasSize(3);
@@ -229,8 +193,8 @@ class ClusterFaultsTest {
 
     @Test
     void aBridgeNodeHearsBothHalvesWhichDoNotHearEachOther() {
-        RecordingCluster c = new RecordingCluster(5);
-        FaultRecord r = new ClusterFaults(c, new Random(3)).bridge();
+        RecordingSystem c = new RecordingSystem(5);
+        FaultRecord r = new FaultActions(c.target(3)).bridge();
         List<String> left = r.groups().get(0);
         List<String> right = r.groups().get(1);
         Set<String> bridge = new TreeSet<>(left);
@@ -251,10 +215,10 @@ class ClusterFaultsTest {
     @Test
     void inAMajoritiesRingEveryNodeHearsADifferentMajority() {
         for (int n : new int[] {3, 5}) {
-            RecordingCluster c = new RecordingCluster(n);
-            new ClusterFaults(c, new Random(n)).majoritiesRing();
+            RecordingSystem c = new RecordingSystem(n);
+            new FaultActions(c.target(n)).majoritiesRing();
             Set<Set<String>> majorities = new java.util.HashSet<>();
-            for (String node : c.config.nodeNames()) {
+            for (String node : c.nodes) {
                 Set<String> h = heard(c.grudge, node);
                 assertThat(h).as("%s hears a majority", node).hasSize(n / 2 + 1);
                 majorities.add(h);
@@ -265,8 +229,8 @@ class ClusterFaultsTest {
 
     @Test
     void processFaultsSayWhatTheyDid() {
-        RecordingCluster c = new RecordingCluster(5);
-        ClusterFaults f = new ClusterFaults(c, new Random(5));
+        RecordingSystem c = new RecordingSystem(5);
+        FaultActions f = new FaultActions(c.target(5));
         assertThat(f.killLeader()).isEqualTo(FaultRecord.process("kill-leader", "kill", List.of("n2")));
         assertThat(f.killLeader().description()).isEqualTo("kill n2");
         FaultRecord majority = f.killMajority();
@@ -279,16 +243,16 @@ class ClusterFaultsTest {
 
     @Test
     void leaderFaultsWithoutALeaderSaySo() {
-        RecordingCluster c = new RecordingCluster(3);
+        RecordingSystem c = new RecordingSystem(3);
         c.leader = null;
-        assertThatThrownBy(() -> new ClusterFaults(c, new Random(1)).pauseLeader())
+        assertThatThrownBy(() -> new FaultActions(c.target(1)).pauseLeader())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no node leads now");
     }
 
     @Test
     void recordsSerialiseAsPlainJson() throws Exception {
-        RecordingCluster c = new RecordingCluster(3);
-        FaultRecord r = new ClusterFaults(c, new Random(1)).isolate("n1");
+        RecordingSystem c = new RecordingSystem(3);
+        FaultRecord r = new FaultActions(c.target(1)).isolate("n1");
         String json = new ObjectMapper().writeValueAsString(r);
         assertThat(json).isEqualTo("{\"fault\":\"isolate\",\"description\":\"isolate n1 from {n2, n3}\","
                 + "\"nodes\":[\"n1\",\"n2\",\"n3\"],"

@@ -1,4 +1,4 @@
-package io.zkchaos.workloads.gen;
+package io.zkchaos.checkers.gen;
 
 import java.time.Duration;
 import java.util.List;

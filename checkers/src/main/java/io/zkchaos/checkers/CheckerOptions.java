@@ -1,0 +1,56 @@
+package io.zkchaos.checkers;
+
+import io.zkchaos.checkers.leader.SingleLeaderChecker;
+import java.time.Duration;
+
+/**
+ * The settings of every checker, typed; each checker uses the ones its {@link CheckerDescriptor} names. The defaults
+ * live here and nowhere else: the CLI and the run configuration read them from {@link #defaults()}.
+ *
+ * @param model         the linearizability model's name ({@code register}, {@code cas-register}, ...), or null
+ * @param init          the model's initial value as plain data (a Long, a String, a Map ...), or null for nil
+ * @param timeLimit     the search budget, or null for none
+ * @param strict        zk-read-model: stale plain reads fail
+ * @param maxOverlap    single-leader: overlaps longer than this fail; null: overlaps are reported, never failed
+ * @param failoverBound single-leader: a leader again within this after every heal
+ */
+public record CheckerOptions(String model, Object init, Duration timeLimit, boolean strict, Duration maxOverlap,
+                             Duration failoverBound) {
+
+    public CheckerOptions {
+        if (timeLimit != null && (timeLimit.isNegative() || timeLimit.isZero())) {
+            throw new IllegalArgumentException("time-limit must be positive, got " + timeLimit);
+        }
+        if (maxOverlap != null && maxOverlap.isNegative()) {
+            throw new IllegalArgumentException("max-overlap must not be negative, got " + maxOverlap);
+        }
+        if (failoverBound == null || failoverBound.isNegative() || failoverBound.isZero()) {
+            throw new IllegalArgumentException("failover-bound must be positive, got " + failoverBound);
+        }
+    }
+
+    /** No model, nil init, no time limit, not strict, overlaps never fail, failover bound 30 s. */
+    public static CheckerOptions defaults() {
+        return new CheckerOptions(null, null, null, false, null, SingleLeaderChecker.DEFAULT_FAILOVER_BOUND);
+    }
+
+    public CheckerOptions withModel(String m, Object i) {
+        return new CheckerOptions(m, i, timeLimit, strict, maxOverlap, failoverBound);
+    }
+
+    public CheckerOptions withTimeLimit(Duration d) {
+        return new CheckerOptions(model, init, d, strict, maxOverlap, failoverBound);
+    }
+
+    public CheckerOptions withStrict(boolean s) {
+        return new CheckerOptions(model, init, timeLimit, s, maxOverlap, failoverBound);
+    }
+
+    public CheckerOptions withMaxOverlap(Duration d) {
+        return new CheckerOptions(model, init, timeLimit, strict, d, failoverBound);
+    }
+
+    public CheckerOptions withFailoverBound(Duration d) {
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, d);
+    }
+}

@@ -1,0 +1,40 @@
+package io.zkchaos.harness.cluster;
+
+import io.zkchaos.harness.cluster.local.LocalBackend;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The cluster backends by the names the CLI takes ({@code --backend NAME}); {@code local} is the default. */
+public final class ClusterBackends {
+
+    public static final String DEFAULT = "local";
+
+    private static final Map<String, ClusterBackend> ALL = new LinkedHashMap<>();
+
+    static {
+        add(new LocalBackend());
+    }
+
+    private ClusterBackends() {
+    }
+
+    private static void add(ClusterBackend b) {
+        ALL.put(b.name(), b);
+    }
+
+    /** Every backend, in order. */
+    public static List<ClusterBackend> all() {
+        return List.copyOf(ALL.values());
+    }
+
+    /** @throws IllegalArgumentException naming the unknown backend and listing the known ones */
+    public static ClusterBackend require(String name) {
+        ClusterBackend b = ALL.get(name);
+        if (b == null) {
+            throw new IllegalArgumentException("unknown backend '" + name + "'; known: "
+                    + String.join(", ", ALL.keySet()));
+        }
+        return b;
+    }
+}

@@ -1,0 +1,41 @@
+package io.zkchaos.nemesis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A {@link Nemesis} that does named {@link Fault}s to a {@link NemesisTarget}. */
+final class FaultNemesis implements Nemesis {
+
+    private final NemesisTarget target;
+    private final Map<String, Fault> faults = new LinkedHashMap<>();
+
+    FaultNemesis(NemesisTarget target, List<Fault> faults) {
+        this.target = target;
+        faults.forEach(f -> this.faults.put(f.name(), f));
+    }
+
+    @Override
+    public FaultRecord invoke(FaultOp op) {
+        Fault f = faults.get(op.fault());
+        if (f == null) {
+            throw new IllegalArgumentException("this nemesis does not do fault '" + op.fault() + "'; it does "
+                    + faults.keySet());
+        }
+        return op.kind() == FaultOp.Kind.START ? f.start(target) : f.stop(target);
+    }
+
+    @Override
+    public FaultRecord healAll() {
+        FaultActions actions = new FaultActions(target);
+        FaultRecord net = actions.heal();
+        FaultRecord resumed = actions.resumeAll();
+        FaultRecord restarted = actions.restartDown();
+        List<String> nodes = new ArrayList<>(resumed.nodes());
+        nodes.addAll(restarted.nodes());
+        List<String> all = nodes.stream().distinct().sorted().toList();
+        return new FaultRecord("heal", "healed every link" + (all.isEmpty() ? "" : "; resumed or restarted "
+                + String.join(", ", all)), all, net.groups(), net.grudge());
+    }
+}

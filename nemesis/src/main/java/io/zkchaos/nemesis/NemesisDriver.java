@@ -1,0 +1,171 @@
+package io.zkchaos.nemesis;
+
+import io.zkchaos.checkers.gen.Gen;
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.OpType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a nemesis schedule on its own thread and records every action in the history as the {@code nemesis}
+ * process: an {@code invoke} when the action starts, an {@code info} with what it really did (a {@link FaultRecord})
+ * when it is done, or with the error when it could not act (no leader to aim at). Stopping a fault is recorded as
+ * {@code heal}. At the end of the main phase, and at {@link #close()} whatever happened, everything is healed
+ * ({@link Nemesis#healAll()}), once.
+ *
+ * <p>The schedule is a pure generator started with the run's seed: the same seed gives the same fault operations at
+ * the same times (the nodes they hit come from the target's seeded random source).
+ */
+public final class NemesisDriver implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NemesisDriver.class);
+
+    /**
+     * One action the driver took, for the schedule file.
+     *
+     * @param atMillis when, since the driver was made
+     * @param step     {@code start}, {@code stop} or {@code final-heal}
+     * @param fault    the fault's name ({@code all} for the final heal)
+     * @param did      what was really done, or null when it could not act
+     * @param error    why it could not act, or null
+     */
+    public record Action(long atMillis, String step, String fault, FaultRecord did, String error) {
+    }
+
+    private final Nemesis nemesis;
+    private final HistoryRecorder recorder;
+    private final Gen<FaultOp> schedule;
+    private final long seed;
+    private final long mainPhaseNanos;
+    private final AtomicReference<String> active = new AtomicReference<>();
+    private final List<Action> actions = new ArrayList<>();
+    private final long startNanos = System.nanoTime();
+    private boolean finalHealDone;
+    private Thread thread;
+
+    /**
+     * @param nemesis   what acts
+     * @param schedule  the fault operations (empty: no faults, only the final heal)
+     * @param seed      the seed the schedule is started with
+     * @param recorder  where the actions are recorded
+     * @param mainPhase how long faults go on; then everything is healed
+     */
+    public NemesisDriver(Nemesis nemesis, Optional<Gen<FaultOp>> schedule, long seed, HistoryRecorder recorder,
+                         Duration mainPhase) {
+        this.nemesis = nemesis;
+        this.schedule = schedule.orElse(null);
+        this.seed = seed;
+        this.recorder = recorder;
+        this.mainPhaseNanos = mainPhase.toNanos();
+    }
+
+    /**
+     * Starts the schedule on a daemon thread. Faults go on for the main phase; then the thread heals everything
+     * (the clients go on working, so what follows the heal is observed too).
+     */
+    public void start() {
+        thread = new Thread(this::loop, "nemesis");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The fault in force now, or null. */
+    public String activeFault() {
+        return active.get();
+    }
+
+    /** Every action so far, in order. */
+    public synchronized List<Action> actions() {
+        return List.copyOf(actions);
+    }
+
+    private void loop() {
+        long t0 = System.nanoTime();
+        try {
+            Gen.Cursor<FaultOp> cursor = schedule == null ? null : schedule.start(seed);
+            while (!Thread.currentThread().isInterrupted()) {
+                long now = System.nanoTime() - t0;
+                if (now >= mainPhaseNanos) {
+                    break;
+                }
+                Gen.Next<FaultOp> next = cursor == null ? new Gen.Next.Done<>() : cursor.next(now);
+                if (next instanceof Gen.Next.Emit<FaultOp> emit) {
+                    apply(emit.value());
+                } else {
+                    long due = next instanceof Gen.Next.Pending<FaultOp> p ? Math.min(p.atNanos(), mainPhaseNanos)
+                            : mainPhaseNanos;
+                    long wait = due - (System.nanoTime() - t0);
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                }
+            }
+            finalHeal();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void apply(FaultOp op) {
+        if (op.kind() == FaultOp.Kind.START) {
+            act("start", op.fault(), op.fault(), () -> nemesis.invoke(op));
+            active.set(op.fault());
+        } else {
+            act("stop", op.fault(), "heal", () -> nemesis.invoke(op));
+            active.set(null);
+        }
+    }
+
+    private void act(String step, String faultName, String f, Supplier<FaultRecord> action) {
+        recorder.nemesis(OpType.INVOKE, f, faultName);
+        FaultRecord did = null;
+        String error = null;
+        try {
+            did = action.get();
+        } catch (RuntimeException e) {
+            error = e.getMessage() == null ? e.toString() : e.getMessage();
+            LOG.info("nemesis {} {} could not act: {}", step, faultName, error);
+        }
+        recorder.nemesis(OpType.INFO, f, did != null ? did : Map.of("error", error));
+        synchronized (this) {
+            actions.add(new Action(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), step, faultName,
+                    did, error));
+        }
+    }
+
+    /**
+     * Stops the schedule and heals everything: network cuts and toxics, paused and killed nodes. Recorded as one
+     * {@code heal}. Safe to call more than once.
+     */
+    @Override
+    public void close() {
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(60));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            thread = null;
+        }
+        finalHeal();
+    }
+
+    /** Heals every link, resumes and restarts every node; once. */
+    private synchronized void finalHeal() {
+        if (finalHealDone) {
+            return;
+        }
+        finalHealDone = true;
+        act("final-heal", "all", "heal", nemesis::healAll);
+        active.set(null);
+    }
+}

@@ -1,0 +1,71 @@
+package io.zkchaos.workloads;
+
+import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings of every workload, typed; each workload uses the ones that concern it. The defaults live here and
+ * nowhere else: the CLI and the run configuration read them from {@link #defaults()}.
+ *
+ * @param root    the znode under which the workload keeps everything (e.g. {@code /zkchaos})
+ * @param keys    register: how many keys
+ * @param reads   register: plain reads, or {@code sync()} before each read
+ * @param holdMin election: shortest leadership before resigning
+ * @param holdMax election: longest leadership before resigning
+ * @param rate    register and set: operations per second over all processes (0: as fast as they go)
+ */
+public record WorkloadOptions(String root, int keys, ReadMode reads, Duration holdMin, Duration holdMax,
+                              double rate) {
+
+    public WorkloadOptions {
+        Objects.requireNonNull(root, "root");
+        if (!root.startsWith("/") || root.length() > 1 && root.endsWith("/")) {
+            throw new IllegalArgumentException("root must be an absolute znode path, got " + root);
+        }
+        if (keys < 1 || keys > 1000) {
+            throw new IllegalArgumentException("keys must be 1..1000, got " + keys);
+        }
+        Objects.requireNonNull(reads, "reads");
+        Objects.requireNonNull(holdMin, "holdMin");
+        Objects.requireNonNull(holdMax, "holdMax");
+        if (holdMin.isNegative() || holdMax.compareTo(holdMin) < 0) {
+            throw new IllegalArgumentException("leadership hold must be 0 <= min <= max, got " + holdMin + ".."
+                    + holdMax);
+        }
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw new IllegalArgumentException("rate must be >= 0 operations per second, got " + rate);
+        }
+    }
+
+    /** Root {@code /zkchaos}, 3 keys, plain reads, leaders hold 0.3–1.5 s, 100 operations per second. */
+    public static WorkloadOptions defaults() {
+        return new WorkloadOptions("/zkchaos", 3, ReadMode.PLAIN, Duration.ofMillis(300), Duration.ofMillis(1500),
+                100);
+    }
+
+    public WorkloadOptions withRoot(String r) {
+        return new WorkloadOptions(r, keys, reads, holdMin, holdMax, rate);
+    }
+
+    public WorkloadOptions withKeys(int k) {
+        return new WorkloadOptions(root, k, reads, holdMin, holdMax, rate);
+    }
+
+    public WorkloadOptions withReads(ReadMode r) {
+        return new WorkloadOptions(root, keys, r, holdMin, holdMax, rate);
+    }
+
+    public WorkloadOptions withHold(Duration min, Duration max) {
+        return new WorkloadOptions(root, keys, reads, min, max, rate);
+    }
+
+    public WorkloadOptions withRate(double r) {
+        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, r);
+    }
+
+    /** The root as a prefix for child paths ({@code ""} for {@code /}). */
+    String prefix() {
+        return root.equals("/") ? "" : root;
+    }
+}
