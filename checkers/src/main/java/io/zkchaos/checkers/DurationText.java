@@ -18,20 +18,14 @@ public final class DurationText {
     }
 
     /**
-     * {@code d} the way {@link #parse} reads it back, in the largest unit that keeps it whole: {@code 10s},
-     * {@code 1500ms}, {@code 2m}; ISO-8601 for what does not fit (negative, sub-millisecond).
+     * {@code d} the way {@link #parse} reads it back: whole seconds as {@code 10s} or {@code 60s}, else milliseconds
+     * ({@code 1500ms}); ISO-8601 for what neither fits (negative, sub-millisecond).
      */
     public static String format(Duration d) {
         if (d.isNegative() || d.getNano() % 1_000_000 != 0) {
             return d.toString();
         }
         long ms = d.toMillis();
-        if (ms != 0 && ms % 3_600_000 == 0) {
-            return ms / 3_600_000 + "h";
-        }
-        if (ms != 0 && ms % 60_000 == 0) {
-            return ms / 60_000 + "m";
-        }
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
 

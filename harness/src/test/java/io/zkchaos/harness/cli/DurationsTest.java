@@ -26,4 +26,15 @@ class DurationsTest {
         assertThatThrownBy(() -> Durations.parse("0ms")).hasMessage("'0ms' is not a positive duration");
         assertThatThrownBy(() -> Durations.parse("PT-1S")).hasMessage("'PT-1S' is not a positive duration");
     }
+
+    @Test
+    void defaultsAreShownTheWayTheyAreRead() {
+        for (Duration d : new Duration[] {Duration.ofMillis(500), Duration.ofSeconds(10), Duration.ofSeconds(60),
+                Duration.ofMillis(1500), Duration.ofNanos(1), Duration.ZERO}) {
+            assertThat(io.zkchaos.checkers.DurationText.parse(io.zkchaos.checkers.DurationText.format(d)))
+                    .as("%s", d).contains(d);
+        }
+        assertThat(io.zkchaos.checkers.DurationText.format(Duration.ofSeconds(60))).isEqualTo("60s");
+        assertThat(io.zkchaos.checkers.DurationText.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
+    }
 }

@@ -41,6 +41,30 @@ class RunAndBenchCommandTest {
     }
 
     @Test
+    void runHelpShowsTheDefaultsOfTheRunConfigurationsParts() {
+        assertThat(run("run", "--help")).isZero();
+        String help = out.toString().replaceAll("\\s+", " ");
+        var w = io.zkchaos.harness.run.RunConfig.WorkloadPart.defaults();
+        assertThat(help).contains("registers (default: " + w.options().keys() + ")")
+                .contains("client processes (default: " + w.concurrency() + ")")
+                .contains("client session timeout (default: 4s)")
+                .contains("length of the main phase (default: 60s)")
+                .contains("the faults (default: none)")
+                .contains("what runs the ensemble (default: local)")
+                .contains("every heal that lasts that long (default: 10s)");
+    }
+
+    @Test
+    void checkNamesASettingTheCheckerDoesNotRead() {
+        assertThat(run("check", "--checker", "log-prefix", "--strict", "no-such-file.jsonl")).isEqualTo(2);
+        assertThat(err.toString()).contains("checker log-prefix does not take --strict; it takes no options");
+        assertThat(run("check", "--checker", "no-lost-commit", "--max-overlap", "1s", "x.jsonl")).isEqualTo(2);
+        assertThat(err.toString()).contains("checker no-lost-commit does not take --max-overlap");
+        assertThat(run("check", "--checker", "single-leader", "--max-overlap", "soon", "x.jsonl")).isEqualTo(2);
+        assertThat(err.toString()).contains("'soon' is not a duration");
+    }
+
+    @Test
     void benchRejectsAnUnknownBenchmark() {
         assertThat(run("bench", "everything")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown benchmark 'everything'").contains("checker");

@@ -40,7 +40,7 @@ class RunnerIT {
                 .timeLimit(Duration.ofSeconds(6)).concurrency(4));
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
         RunDirectory dir = outcome.directory();
-        assertThat(dir.configFile()).content().contains("\"workload\" : \"register\"").contains("\"seed\" : 1");
+        assertThat(dir.configFile()).content().contains("\"name\" : \"register\"").contains("\"seed\" : 1");
         assertThat(dir.resultsFile()).content().contains("\"valid\" : true");
         assertThat(dir.nemesisFile()).exists();
         History h = HistoryFiles.read(dir.historyFile());
