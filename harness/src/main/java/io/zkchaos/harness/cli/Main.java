@@ -46,6 +46,7 @@ public final class Main implements Runnable {
         cl.addSubcommand("check", new CheckCommand(registry));
         cl.addSubcommand("convert", new ConvertCommand());
         cl.addSubcommand("run", new RunCommand());
+        cl.addSubcommand("report", new ReportCommand());
         cl.addSubcommand("scenarios", new ScenariosCommand());
         cl.addSubcommand("bench", new BenchCommand());
         // The delegated benchmarks' own options (checker --data DIR --ops N) pass through in order.
