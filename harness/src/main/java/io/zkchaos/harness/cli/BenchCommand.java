@@ -3,6 +3,7 @@ package io.zkchaos.harness.cli;
 import io.zkchaos.harness.run.NemesisCatalog;
 import io.zkchaos.harness.run.WorkloadBench;
 import io.zkchaos.harness.run.WorkloadCatalog;
+import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ public final class BenchCommand implements Callable<Integer> {
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
                         + "'; known: checker, proxy, cluster, herd, workloads");
-                return CheckCommand.Exit.ERROR;
+                return Verdicts.Exit.ERROR;
             }
         }
         return 0;

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.results.Verdicts;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
@@ -8,7 +9,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code zkchaos} command line. Subcommands: {@code check} and {@code convert}. Run {@code ./zkchaos --help} from the repository.
  *
- * <p>Usage errors (unknown flag, bad value, unknown model) exit with {@value CheckCommand.Exit#ERROR} and a
+ * <p>Usage errors (unknown flag, bad value, unknown model) exit with {@value Verdicts.Exit#ERROR} and a
  * one-line message naming the problem, followed by a hint to {@code --help}.
  */
 @Command(name = "zkchaos", mixinStandardHelpOptions = true, version = "zk-chaos 0.1.0",
@@ -57,12 +58,12 @@ public final class Main implements Runnable {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("error: " + ex.getMessage());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             c.getErr().println("error: zkchaos failed: " + ex);
             ex.printStackTrace(c.getErr());
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         });
         return cl;
     }

@@ -11,6 +11,7 @@ import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
+import io.zkchaos.results.report.RunReport;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
@@ -72,7 +73,9 @@ public final class Runner {
         Workload workload = WorkloadCatalog.create(config);
         long recorded;
         try (Cluster cluster = LocalCluster.start(clusterConfig);
-             JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile())) {
+             JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
+             LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
+                     Duration.ofMillis(250))) {
             Target target = target(cluster, config);
             say("cluster of " + config.nodes() + " serves (ZooKeeper " + config.zookeeper() + "), leader "
                     + cluster.leader().orElse("?"));
@@ -119,6 +122,11 @@ public final class Runner {
         History history = HistoryFiles.read(dir.historyFile());
         CheckResult result = Checkers.runSafely(WorkloadCatalog.checker(config), history);
         dir.writeResults(result);
+        try { // the report is written last, from the files above only
+            say("report: " + RunReport.write(dir));
+        } catch (RuntimeException e) {
+            say("warning: no report (./zkchaos report " + dir.path() + " tries again): " + e.getMessage());
+        }
         return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 

@@ -13,9 +13,9 @@ final class Fmt {
     private Fmt() {
     }
 
-    /** A time since the start of the history: {@code 12.345 s}; {@code ?} when unknown (-1). */
+    /** A time since the start of the history: {@code 12.345 s}; a dash when unknown (-1). */
     static String at(long nanos) {
-        return nanos < 0 ? "?" : String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
+        return nanos < 0 ? "—" : String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
     }
 
     /** A length of time: {@code 850 µs}, {@code 12.3 ms}, {@code 4.20 s}; {@code ?} when unknown (-1). */

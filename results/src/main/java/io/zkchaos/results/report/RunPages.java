@@ -426,7 +426,6 @@ final class RunPages {
         for (CheckerCard c : cards) {
             if (c.linear() != null) {
                 CheckerCard.LinearView l = c.linear();
-                l.prefix().forEach(o -> marks.putIfAbsent(o.invokeEntry(), "prefix"));
                 l.concurrent().forEach(o -> marks.put(o.invokeEntry(), "concurrent"));
                 marks.put(l.failing().invokeEntry(), "failing");
             }
