@@ -114,6 +114,10 @@ final class RunPages {
         }
         facts.add(new CheckerCard.Fact("processes",
                 Fmt.count(ops.stream().mapToInt(Operation::process).distinct().count())));
+        String leaders = leaderSequence(files.cluster());
+        if (!leaders.isEmpty()) {
+            facts.add(new CheckerCard.Fact("ZooKeeper leaders", leaders));
+        }
         JsonNode c = files.config();
         if (c != null) {
             for (String k : List.of("nodes", "zookeeper", "seed", "checker", "model", "history")) {
@@ -123,6 +127,24 @@ final class RunPages {
             }
         }
         return facts;
+    }
+
+    /** Who the servers said led, in order: {@code n3 (epoch 1) → n2 (epoch 2) at 3.796 s → ...}. */
+    static String leaderSequence(List<ServerObservation> observations) {
+        List<String> steps = new ArrayList<>();
+        String last = null;
+        for (ServerObservation o : observations.stream().sorted(Comparator.comparingLong(ServerObservation::time))
+                .toList()) {
+            if (!o.mode().equals("leader") && !o.mode().equals("standalone")) {
+                continue;
+            }
+            String who = o.node() + " (epoch " + o.epoch() + ")";
+            if (!who.equals(last)) {
+                steps.add(steps.isEmpty() ? who : who + " at " + Fmt.at(o.time()));
+                last = who;
+            }
+        }
+        return String.join(" → ", steps);
     }
 
     private static List<CheckerCard.Fact> config(JsonNode c) {
