@@ -13,15 +13,46 @@
   var N = ops.p.length;
   var END = Math.max(D.end, 1);
 
-  // Lanes: one per process, in process order; each lane's operations are sequential (one outstanding per process).
-  var laneOf = new Map();
-  D.lanes.forEach(function (p, i) { laneOf.set(p, i); });
-  var laneOps = D.lanes.map(function () { return []; });
+  // Lanes: one per process, in process order. Each process has one operation outstanding at a time, so a lane's
+  // operations are sequential. With many processes (each info retires one, as in Jepsen) a process that starts after
+  // another has ended takes over its lane: lanes then stand for client slots and their labels list the processes.
+  var MAX_LANES = 30;
+  var procOps = new Map();
   var byEntry = new Map();
   for (var x = 0; x < N; x++) {
-    laneOps[laneOf.get(ops.p[x])].push(x);
+    if (!procOps.has(ops.p[x])) { procOps.set(ops.p[x], []); }
+    procOps.get(ops.p[x]).push(x);
     byEntry.set(ops.i[x], x);
     if (ops.c[x] >= 0) { byEntry.set(ops.c[x], x); }
+  }
+  var laneOf = new Map();
+  var laneProcs = [];
+  var laneOps = [];
+  var packed = D.lanes.length > MAX_LANES;
+  var order = D.lanes.slice();
+  if (packed) {
+    order.sort(function (a, b) { return ops.s[procOps.get(a)[0]] - ops.s[procOps.get(b)[0]] || a - b; });
+  }
+  var laneEnd = [];
+  order.forEach(function (p) {
+    var list = procOps.get(p);
+    var first = ops.s[list[0]];
+    var lane = -1;
+    if (packed) {
+      for (var l = 0; l < laneEnd.length; l++) {
+        if (laneEnd[l] < first && (lane < 0 || laneEnd[l] < laneEnd[lane])) { lane = l; }
+      }
+    }
+    if (lane < 0) { lane = laneProcs.length; laneProcs.push([]); laneOps.push([]); laneEnd.push(0); }
+    laneProcs[lane].push(p);
+    for (var q = 0; q < list.length; q++) { laneOps[lane].push(list[q]); }
+    laneEnd[lane] = ops.e[list[list.length - 1]] < 0 ? Infinity : ops.e[list[list.length - 1]];
+    laneOf.set(p, lane);
+  });
+  function laneLabel(l) {
+    var ps = laneProcs[l];
+    if (ps.length === 1) { return 'process ' + ps[0]; }
+    return 'p ' + ps.slice(0, 3).join(', ') + (ps.length > 3 ? ' +' + (ps.length - 3) : '');
   }
   var nemByEntry = new Map();
   D.nemesis.forEach(function (n) { nemByEntry.set(n.i, n); });
@@ -161,7 +192,7 @@
   function drawTimeline() {
     var host = document.getElementById('timeline');
     host.textContent = '';
-    var lanes = D.lanes.length;
+    var lanes = laneOps.length;
     var laneH = Math.max(3, Math.min(16, Math.floor(520 / Math.max(1, lanes))));
     var top = 40;
     var height = top + lanes * laneH + 6;
@@ -180,10 +211,13 @@
     var ranges = [];
     for (var l = 0; l < lanes; l++) { var r = visibleRange(l); ranges.push(r); visible += r[1] - r[0]; }
     var note = document.getElementById('tl-note');
+    var lanesNote = packed ? ' ' + D.lanes.length.toLocaleString('en') + ' processes share ' + lanes + ' lanes: a '
+      + 'process retired after an info hands its lane to a process that starts later.' : '';
     var bars = el('g', {}, svg);
     if (laneH >= 9) {
       for (var ll = 0; ll < lanes; ll++) {
-        el('text', { 'class': 'lane-label', x: 4, y: top + ll * laneH + laneH - 3 }, svg, 'process ' + D.lanes[ll]);
+        var lbl = el('text', { 'class': 'lane-label', x: 4, y: top + ll * laneH + laneH - 3 }, svg, laneLabel(ll));
+        el('title', {}, lbl, 'processes in this lane, one after the other: ' + laneProcs[ll].join(', '));
       }
     }
     if (visible <= MAX_BARS) {
@@ -201,21 +235,26 @@
       }
       note.textContent = N === 0 ? 'No client operations in this history.'
         : 'Showing ' + visible.toLocaleString('en') + ' of ' + N.toLocaleString('en') + ' operations one by one, '
-          + fmtX(view.a) + ' to ' + fmtX(view.b) + '.';
+          + fmtX(view.a) + ' to ' + fmtX(view.b) + '.' + lanesNote;
     } else {
-      // Too many to draw one by one: per lane, pixel columns coloured by their worst outcome, merged into runs.
+      // Too many to draw one by one: per lane, 2-pixel columns, merged into runs of one colour. A column shows
+      // info (or never completed) when any operation in it ended so, since those are rare and matter; else the more
+      // common of ok and fail.
       var COL = 2;
       var cols = Math.ceil(sc.plot / COL);
       var blocks = 0;
-      var rank = [0, 1, 3, 2]; // ok < fail < open < info
       for (var lb = 0; lb < lanes; lb++) {
-        var worst = new Int8Array(cols).fill(-1);
+        var cnt = [new Int32Array(cols), new Int32Array(cols), new Int32Array(cols), new Int32Array(cols)];
         var lst = laneOps[lb];
         for (var q = ranges[lb][0]; q < ranges[lb][1]; q++) {
           var id = lst[q];
           var c0 = Math.max(0, Math.floor((sc.x(ops.s[id]) - GUTTER) / COL));
           var c1 = Math.min(cols - 1, Math.floor((sc.x(endOf(id)) - GUTTER) / COL));
-          for (var c = c0; c <= c1; c++) { if (worst[c] < 0 || rank[ops.o[id]] > rank[worst[c]]) { worst[c] = ops.o[id]; } }
+          for (var c = c0; c <= c1; c++) { cnt[ops.o[id]][c]++; }
+        }
+        var worst = new Int8Array(cols);
+        for (var cw = 0; cw < cols; cw++) {
+          worst[cw] = cnt[3][cw] ? 3 : cnt[2][cw] ? 2 : cnt[1][cw] > cnt[0][cw] ? 1 : cnt[0][cw] ? 0 : -1;
         }
         var runStart = 0;
         for (var cc = 1; cc <= cols; cc++) {
@@ -230,9 +269,10 @@
         }
       }
       note.textContent = 'Zoomed out: ' + visible.toLocaleString('en') + ' operations in view (of '
-        + N.toLocaleString('en') + '), drawn as ' + blocks.toLocaleString('en') + ' blocks; a block\'s colour is the '
-        + 'worst outcome in it (info over never-completed over fail over ok). Single operations are drawn when fewer '
-        + 'than ' + MAX_BARS.toLocaleString('en') + ' are in view: drag across the timeline to zoom in.';
+        + N.toLocaleString('en') + '), drawn as ' + blocks.toLocaleString('en') + ' blocks: a block is info (or never '
+        + 'completed) when any operation in it ended so, else the more common of ok and fail. Single operations are '
+        + 'drawn when fewer '
+        + 'than ' + MAX_BARS.toLocaleString('en') + ' are in view: drag across the timeline to zoom in.' + lanesNote;
     }
     // Operations named by findings: a ring on the bar and a marker above it, always drawn.
     opMark.forEach(function (kind, i) {
