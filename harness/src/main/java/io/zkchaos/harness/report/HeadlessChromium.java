@@ -59,7 +59,8 @@ public final class HeadlessChromium implements AutoCloseable {
      *
      * @param requests   the URL of every request the page made (its own file included)
      * @param errors     console errors, uncaught exceptions and error log entries (CSP violations among them)
-     * @param loadMillis from the navigation until the page's script said it had drawn ({@code data-ready})
+     * @param loadMillis from the navigation until the page was loaded and its script said it had drawn
+     *                   ({@code data-ready})
      */
     public record PageLoad(List<String> requests, List<String> errors, long loadMillis) {
 
@@ -169,8 +170,8 @@ public final class HeadlessChromium implements AutoCloseable {
     }
 
     /**
-     * Loads {@code page} (a local file) at {@code width} CSS pixels and waits until its script marks the body
-     * {@code data-ready="true"}.
+     * Loads {@code page} (a local file) at {@code width} CSS pixels and waits until it is loaded and, for a run
+     * report, until its script has marked the body {@code data-ready="true"}.
      *
      * @throws IllegalStateException if it does not within {@code timeout}
      */
@@ -182,7 +183,11 @@ public final class HeadlessChromium implements AutoCloseable {
         long t0 = System.nanoTime();
         call("Page.navigate", JSON.createObjectNode().put("url", page.toAbsolutePath().toUri().toString()), timeout);
         long deadline = t0 + timeout.toNanos();
-        while (!"true".equals(evaluate("document.body && document.body.getAttribute('data-ready')").asText())) {
+        // A report marks its body data-ready once its script has drawn; a page without data (the suite index) is
+        // ready when loaded.
+        String ready = "document.readyState === 'complete' && (!document.getElementById('data')"
+                + " || document.body.getAttribute('data-ready') === 'true')";
+        while (!evaluate(ready).asBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(page + " was not drawn within " + timeout + "; errors so far: "
                         + errors());
