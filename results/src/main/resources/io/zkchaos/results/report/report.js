@@ -375,7 +375,11 @@
         if (!b) { return; }
         var r = el('rect', { 'class': 'overlap', x: b[0], y: yMin, width: Math.max(3, b[1]), height: cands.length * rowH }, svg);
         el('title', {}, r, o.text);
-        el('text', { 'class': 'overlap-label', x: b[0] + Math.max(3, b[1]) + 3, y: yMin + 12 }, svg, o.text);
+        // The label goes right of the overlap, or left of it when it would run off the chart.
+        var after = b[0] + Math.max(3, b[1]) + 3;
+        var fits = after + o.text.length * 6.2 < w - 10;
+        el('text', { 'class': 'overlap-label', x: fits ? after : b[0] - 3, y: yMin + 12,
+          'text-anchor': fits ? 'start' : 'end' }, svg, o.text);
       });
     }
     var notes = [];
