@@ -8,7 +8,6 @@ import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.results.ServerObservation;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,8 +151,7 @@ final class RunPages {
         if (c == null) {
             return rows;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = c.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : c.properties()) {
             JsonNode v = e.getValue();
             rows.add(new CheckerCard.Fact(e.getKey(), v.isValueNode() ? v.asText() : v.toString()));
         }
@@ -247,8 +245,13 @@ final class RunPages {
         List<FaultWindow> done = new ArrayList<>();
         List<Open> open = new ArrayList<>();
         Op invoke = null;
-        for (Op op : history.nemesisOps()) {
-            if (op.type() == OpType.INVOKE) {
+        List<Op> nemesis = history.nemesisOps();
+        for (int n = 0; n < nemesis.size(); n++) {
+            Op op = nemesis.get(n);
+            // Jepsen records a nemesis action as two info entries; the first of a pair stands for the invoke.
+            boolean jepsenStart = op.type() != OpType.INVOKE && invoke == null && n + 1 < nemesis.size()
+                    && nemesis.get(n + 1).type() != OpType.INVOKE && nemesis.get(n + 1).f().equals(op.f());
+            if (op.type() == OpType.INVOKE || jepsenStart) {
                 invoke = op;
                 continue;
             }

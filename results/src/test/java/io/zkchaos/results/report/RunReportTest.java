@@ -230,6 +230,25 @@ class RunReportTest {
     }
 
     @Test
+    void jepsensNemesisPairsOfInfoEntriesMakeOneFaultWindowEach() throws Exception {
+        List<Op> ops = List.of(
+                Op.invoke(0, 0, "write", null, 1L, 1_000_000), new Op(1, 0, OpType.OK, "write", null, 1L, null, 2_000_000),
+                new Op(2, Op.NEMESIS, OpType.INFO, "start", null, null, null, 3_000_000),
+                new Op(3, Op.NEMESIS, OpType.INFO, "start", null, "Cut off {n1 [n2 n3]}", null, 4_000_000),
+                new Op(4, Op.NEMESIS, OpType.INFO, "stop", null, null, null, 9_000_000),
+                new Op(5, Op.NEMESIS, OpType.INFO, "stop", null, "fully connected", null, 10_000_000));
+        RunDirectory run = RunDirs.write(tmp.resolve("jepsen"), map("title", "jepsen"), History.of(ops), null,
+                List.of());
+
+        Document doc = RunDirs.render(run);
+
+        Elements faults = doc.select("table.faults tr:has(td)");
+        assertThat(faults).hasSize(1);
+        assertThat(cells(faults.first())).containsSubsequence("start", "start \"Cut off {n1 [n2 n3]}\"", "0.003 s",
+                "7.0 ms");
+    }
+
+    @Test
     void aRunThatWasNeverCheckedStillRendersAndSaysSo() throws Exception {
         History h = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
         RunDirectory run = RunDirs.write(tmp.resolve("crashed"), map("workload", "set", "nemesis", "none"), h, null,
