@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * hung one within the cluster's four-letter-word timeout, so a change is seen within about {@code every} plus that.
  * A change that comes and goes between two polls is not seen.
  *
- * <p>One owner thread; {@link #close()} stops it, waits for it, and closes the file. {@code LATENT -> STARTED ->
+ * <p>One owner thread; {@link #close()} stops it, waits for it, writes every server's last state once more with the
+ * time of the end, and closes the file. {@code LATENT -> STARTED ->
  * CLOSED}, as the recipes' lifecycles.
  */
 public final class LeaderObserver implements AutoCloseable {
@@ -108,7 +109,10 @@ public final class LeaderObserver implements AutoCloseable {
         }
     }
 
-    /** Stops observing and closes the file; idempotent. */
+    /**
+     * Stops observing, writes each server's last state again with the time of the end (so the report knows how long
+     * it was observed), and closes the file; idempotent.
+     */
     @Override
     public void close() {
         if (state.getAndSet(State.CLOSED) == State.CLOSED) {
@@ -122,6 +126,18 @@ public final class LeaderObserver implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        log.close();
+        try {
+            long now = clock.getAsLong();
+            for (String node : cluster.nodes()) {
+                ServerObservation o = last.get(node);
+                if (o != null) {
+                    log.write(new ServerObservation(now, o.node(), o.mode(), o.epoch(), o.state(), o.error()));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not write the end of the observation: {}", e.toString());
+        } finally {
+            log.close();
+        }
     }
 }

@@ -38,6 +38,10 @@ final class RunPages {
         boolean hasTimes = !history.ops().isEmpty() && history.ops().stream().allMatch(op -> op.time() >= 0);
         Axis axis = new Axis(hasTimes);
         long end = history.ops().isEmpty() ? 0 : axis.of(history.ops().get(history.ops().size() - 1));
+        if (hasTimes) {
+            // The servers were watched until the cluster stopped, after the last entry: the axis shows that too.
+            end = Math.max(end, files.cluster().stream().mapToLong(o -> o.time() / 1000).max().orElse(0));
+        }
         List<FaultWindow> faults = faults(history, axis, end);
         List<String> notes = new ArrayList<>(files.notes());
         if (!hasTimes) {
@@ -52,8 +56,7 @@ final class RunPages {
         data.put("nemesis", nemesisEntries(history, axis));
         data.put("faults", faults);
         if (hasTimes) {
-            long last = files.cluster().stream().mapToLong(o -> o.time() / 1000).max().orElse(0);
-            data.put("servers", servers(files.cluster(), Math.max(end, last)));
+            data.put("servers", servers(files.cluster(), end));
         }
         data.put("leaders", leaders(files.results(), axis));
         data.put("marks", marks(cards));
@@ -336,20 +339,27 @@ final class RunPages {
 
     /** The servers' modes as spans per node, and the times when two servers said they led at once. */
     private static Map<String, Object> servers(List<ServerObservation> observations, long end) {
-        Map<String, Object> out = new LinkedHashMap<>();
         if (observations.isEmpty()) {
             return null;
         }
+        Map<String, Object> out = new LinkedHashMap<>();
         Map<String, List<ServerObservation>> byNode = new java.util.TreeMap<>();
         observations.forEach(o -> byNode.computeIfAbsent(o.node(), n -> new ArrayList<>()).add(o));
         List<Map<String, Object>> spans = new ArrayList<>();
         List<Map<String, Object>> leaderSpans = new ArrayList<>();
         byNode.forEach((node, list) -> {
             list.sort(Comparator.comparingLong(ServerObservation::time));
-            for (int x = 0; x < list.size(); x++) {
-                ServerObservation o = list.get(x);
+            // A line that repeats the one before (the observer's last word at its end) only extends it.
+            List<ServerObservation> changes = new ArrayList<>();
+            for (ServerObservation o : list) {
+                if (changes.isEmpty() || !o.sameAs(changes.get(changes.size() - 1))) {
+                    changes.add(o);
+                }
+            }
+            for (int x = 0; x < changes.size(); x++) {
+                ServerObservation o = changes.get(x);
                 long s = o.time() / 1000;
-                long e = x + 1 < list.size() ? list.get(x + 1).time() / 1000 : end;
+                long e = x + 1 < changes.size() ? changes.get(x + 1).time() / 1000 : end;
                 Map<String, Object> span = new LinkedHashMap<>();
                 span.put("n", node);
                 span.put("m", o.mode());

@@ -56,7 +56,9 @@ class RunReportTest {
                 "seed", 11L, "nodes", 3), h, NamedCheckers.byName("zk-read-model", Map.of()), List.of(
                 server(1, "n1", "follower", 1), server(1, "n2", "follower", 1), server(1, "n3", "leader", 1),
                 server(105, "n1", "not_serving", -1), server(150, "n1", "leader", 2),
-                server(200, "n3", "not_serving", -1), server(450, "n3", "follower", 2)));
+                server(200, "n3", "not_serving", -1), server(450, "n3", "follower", 2),
+                // the observer's last word, after the history's last entry: the state at the end, repeated
+                server(600, "n1", "leader", 2), server(600, "n2", "follower", 1), server(600, "n3", "follower", 2)));
 
         Document doc = RunDirs.render(run);
 
@@ -78,6 +80,14 @@ class RunReportTest {
         assertThat(d.path("ops").path("p")).hasSize(5);
         assertThat(d.path("faults").get(0).path("s").asLong()).isEqualTo(100_000);
         assertThat(d.path("faults").get(0).path("e").asLong()).isEqualTo(405_000);
+        assertThat(d.path("end").asLong()).as("the axis runs to the end of the observation").isEqualTo(600_000);
+        List<String> n1 = new ArrayList<>();
+        d.path("servers").path("spans").forEach(sp -> {
+            if (sp.path("n").asText().equals("n1")) {
+                n1.add(sp.path("m").asText() + "@" + sp.path("s").asLong() + "-" + sp.path("e").asLong());
+            }
+        });
+        assertThat(n1).containsExactly("follower@1000-105000", "not_serving@105000-150000", "leader@150000-600000");
         JsonNode overlaps = d.path("servers").path("overlaps");
         assertThat(overlaps).hasSize(1);
         assertThat(overlaps.get(0).path("s").asLong()).isEqualTo(150_000);
