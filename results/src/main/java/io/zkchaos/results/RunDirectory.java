@@ -15,6 +15,7 @@ import java.util.Objects;
  * config.json     the run configuration, written at start
  * history.jsonl   the history, appended as the run goes
  * nemesis.json    the fault schedule and the seed
+ * cluster.jsonl   the servers' own view (leader, follower, unreachable) whenever it changed, as the run goes
  * nodes/          per node: data dir, config, log file, pid file
  * results.json    the checkers' results, written after checking
  * index.html      the report, rendered last (and re-renderable from the files above)
@@ -25,6 +26,7 @@ public final class RunDirectory {
     public static final String CONFIG = "config.json";
     public static final String HISTORY = "history.jsonl";
     public static final String NEMESIS = "nemesis.json";
+    public static final String CLUSTER = "cluster.jsonl";
     public static final String RESULTS = "results.json";
     public static final String REPORT = "index.html";
     public static final String NODES = "nodes";
@@ -49,6 +51,10 @@ public final class RunDirectory {
 
     public Path nemesisFile() {
         return path.resolve(NEMESIS);
+    }
+
+    public Path clusterFile() {
+        return path.resolve(CLUSTER);
     }
 
     public Path resultsFile() {
@@ -86,6 +92,11 @@ public final class RunDirectory {
 
     public boolean hasResults() {
         return Files.isRegularFile(resultsFile());
+    }
+
+    /** Whether this directory holds a history (what makes it a run directory that can be reported). */
+    public boolean hasHistory() {
+        return Files.isRegularFile(historyFile());
     }
 
     static Path createDirectories(Path dir) {

@@ -77,6 +77,25 @@ public final class RunStore {
         return runs;
     }
 
+    /**
+     * Every run directory (a directory holding a history) at or below {@code dir}, up to three levels down, not
+     * following links (so {@code latest} is not listed twice), in path order: a store, one scenario of it, or a
+     * directory that {@code check --report} filled.
+     */
+    public static List<RunDirectory> find(Path dir) {
+        List<RunDirectory> runs = new ArrayList<>();
+        try (Stream<Path> all = Files.walk(dir, 3)) {
+            all.filter(p -> Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .filter(p -> Files.isRegularFile(p.resolve(RunDirectory.HISTORY)))
+                    .sorted()
+                    .map(RunDirectory::new)
+                    .forEach(runs::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list runs in " + dir + ": " + e.getMessage(), e);
+        }
+        return runs;
+    }
+
     private static void relink(Path link, Path target) {
         try {
             Files.deleteIfExists(link);

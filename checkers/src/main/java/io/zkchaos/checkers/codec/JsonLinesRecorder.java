@@ -75,6 +75,14 @@ public final class JsonLinesRecorder implements HistoryRecorder {
         return append(new Op(next, Op.NEMESIS, type, f, null, value, null, now()));
     }
 
+    /**
+     * The time an entry recorded now would carry (ns since this recorder was created): the clock of the history's
+     * {@code time} field, for anything recorded beside the history that must line up with it.
+     */
+    public long elapsedNanos() {
+        return now();
+    }
+
     /** Entries recorded so far. */
     public synchronized long size() {
         return next;

@@ -3,6 +3,7 @@ package io.zkchaos.harness.cli;
 import io.zkchaos.harness.run.WorkloadBench;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
+import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,13 +19,13 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, proxy, cluster, herd, workloads.")
+        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | workloads")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | report | workloads")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -47,8 +48,17 @@ public final class BenchCommand implements Callable<Integer> {
             + "second over all clients, 0 for unthrottled (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--out", defaultValue = "store/bench", description = "workloads bench: run directories")
+    @Option(names = "--out", defaultValue = "store/bench", description = "workloads bench: run directories; report "
+            + "bench: its pages go to OUT/report")
     Path out;
+
+    /** The report bench takes {@code --out} too (picocli gives it to this command): its pages go to OUT/report. */
+    private static String[] withOut(String[] rest, Path dir) {
+        String[] all = java.util.Arrays.copyOf(rest, rest.length + 2);
+        all[rest.length] = "--out";
+        all[rest.length + 1] = dir.toString();
+        return all;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -58,6 +68,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
+            case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
                     workloads != null ? workloads : Workloads.NAMES,
                     nemeses != null ? nemeses : Nemeses.names(), timeLimit,
@@ -65,7 +76,7 @@ public final class BenchCommand implements Callable<Integer> {
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
                         + "'; known: checker, proxy, cluster, herd, workloads");
-                return CheckCommand.Exit.ERROR;
+                return Verdicts.Exit.ERROR;
             }
         }
         return 0;

@@ -16,10 +16,16 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.MalformedHistoryException;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.Verdicts;
+import io.zkchaos.results.report.RunReport;
+import io.zkchaos.results.report.SuiteIndex;
 import java.io.PrintWriter;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -39,8 +45,8 @@ import picocli.CommandLine.Spec;
  * {@code zkchaos check}: reads each history file and runs one checker over it, in one JVM.
  *
  * <p>Prints one line per file (human, or one JSON object with {@code --json}) as soon as that file is done. Exit
- * status: {@value Exit#ERROR} if any file could not be read (or the usage was wrong), else {@value Exit#INVALID} if
- * any history is invalid, else {@value Exit#UNKNOWN} if any verdict is unknown, else {@value Exit#VALID}.
+ * status: {@value Verdicts.Exit#ERROR} if any file could not be read (or the usage was wrong), else {@value Verdicts.Exit#INVALID} if
+ * any history is invalid, else {@value Verdicts.Exit#UNKNOWN} if any verdict is unknown, else {@value Verdicts.Exit#VALID}.
  */
 @Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Check recorded histories (JSON Lines or Jepsen EDN) and print a verdict per file.",
@@ -50,17 +56,6 @@ import picocli.CommandLine.Spec;
                 "  2  a file could not be read, or the command line is wrong",
                 "  3  none is invalid but some verdict is unknown (e.g. the time limit ran out)"})
 public final class CheckCommand implements Callable<Integer> {
-
-    /** Exit statuses. */
-    public static final class Exit {
-        public static final int VALID = 0;
-        public static final int INVALID = 1;
-        public static final int ERROR = 2;
-        public static final int UNKNOWN = 3;
-
-        private Exit() {
-        }
-    }
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
@@ -106,6 +101,12 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object per file per line.")
     boolean json;
 
+    @Option(names = "--report", paramLabel = "DIR",
+            description = "Also write a run directory per history into DIR (a copy of the history as history.jsonl, "
+                    + "config.json, results.json, the HTML report index.html; with several files one per file in "
+                    + "DIR/<name>/ and a suite index DIR/index.html). Re-render it later with: zkchaos report DIR.")
+    Path report;
+
     @Option(names = "--tolerate-truncated-tail",
             description = "Drop (with a warning) a JSON Lines file's cut-off last line, as a killed run leaves it.")
     boolean tolerateTruncatedTail;
@@ -137,10 +138,14 @@ public final class CheckCommand implements Callable<Integer> {
                     + (d.options().isEmpty() ? "it takes no options" : "it takes " + d.options().stream()
                     .map(o -> "--" + o.cliName()).collect(Collectors.joining(", "))));
         }
-        CheckerOptions o = CheckerOptions.defaults().withModel(model, init == null ? null : init.value())
+        return d.create(settings());
+    }
+
+    /** The checker settings the command line gives. */
+    private CheckerOptions settings() {
+        return CheckerOptions.defaults().withModel(model, init == null ? null : init.value())
                 .withTimeLimit(timeLimit).withStrict(strict).withMaxOverlap(maxOverlap)
                 .withFailoverBound(failoverBound);
-        return d.create(o);
     }
 
     @Override
@@ -157,8 +162,17 @@ public final class CheckCommand implements Callable<Integer> {
                 ? ReadOptions.tolerateTruncatedTail(w -> err.println("warning: " + w))
                 : ReadOptions.STRICT;
 
+        Map<String, RunDirectory> reportDirs;
+        try {
+            reportDirs = reportDirs();
+        } catch (IllegalArgumentException e) {
+            err.println("error: --report " + report + ": " + e.getMessage());
+            return Verdicts.Exit.ERROR;
+        }
+
         boolean unreadable = false;
         Validity overall = Validity.VALID;
+        List<RunDirectory> written = new ArrayList<>();
         for (String file : files) {
             History history;
             try {
@@ -180,30 +194,89 @@ public final class CheckCommand implements Callable<Integer> {
             CheckResult result = Checkers.runSafely(check, history);
             long millis = (System.nanoTime() - start) / 1_000_000;
             overall = overall.merge(result.validity());
-            out.println(json ? jsonLine(file, history, result, millis) : humanLine(file, history, result, millis));
+            Path page = null;
+            if (reportDirs != null) {
+                RunDirectory dir = reportDirs.get(file);
+                try {
+                    page = writeRun(dir, file, history, result);
+                    written.add(dir);
+                } catch (RuntimeException e) {
+                    unreadable = true;
+                    err.println("error: cannot write the report of " + file + " into " + dir + ": " + e.getMessage());
+                }
+            }
+            out.println(json ? jsonLine(file, history, result, millis, page)
+                    : humanLine(file, history, result, millis) + (page == null ? "" : "\n  report: " + page));
             out.flush();
         }
-        if (unreadable) {
-            return Exit.ERROR;
+        if (reportDirs != null && files.size() > 1 && !written.isEmpty()) {
+            Path index = SuiteIndex.write(report.resolve(RunDirectory.REPORT), "zkchaos check " + checker, written);
+            if (!json) {
+                out.println("report: " + index);
+            }
         }
-        return switch (overall) {
-            case VALID -> Exit.VALID;
-            case INVALID -> Exit.INVALID;
-            case UNKNOWN -> Exit.UNKNOWN;
-        };
+        if (unreadable) {
+            return Verdicts.Exit.ERROR;
+        }
+        return Verdicts.exitStatus(overall);
+    }
+
+    /**
+     * Where each file's run directory goes: {@code DIR} itself for one file, {@code DIR/<file name>} for several.
+     * Null without {@code --report}.
+     *
+     * @throws IllegalArgumentException if a target already holds a history (a history is never overwritten)
+     */
+    private Map<String, RunDirectory> reportDirs() {
+        if (report == null) {
+            return null;
+        }
+        Map<String, RunDirectory> dirs = new LinkedHashMap<>();
+        Set<String> names = new HashSet<>();
+        for (String file : files) {
+            Path target = report;
+            if (files.size() > 1) {
+                String name = safeName(file);
+                String unique = name;
+                for (int i = 2; !names.add(unique); i++) {
+                    unique = name + "-" + i;
+                }
+                target = report.resolve(unique);
+            }
+            RunDirectory dir = new RunDirectory(target);
+            if (dir.hasHistory()) {
+                throw new IllegalArgumentException(target + " already holds a history; choose a new directory");
+            }
+            dirs.put(file, dir);
+        }
+        return dirs;
+    }
+
+    /** A file's name without its extension, as a directory name of letters, digits, '.', '_' and '-'. */
+    private static String safeName(String file) {
+        String name = Path.of(file).getFileName().toString().replaceFirst("\\.[^.]*$", "");
+        name = name.replaceAll("[^A-Za-z0-9._-]", "_");
+        return name.isEmpty() || name.startsWith(".") ? "history" + name : name;
+    }
+
+    /** The saved configuration of a check: what was checked, with what; shown in the report. */
+    public record CheckConfig(String command, String title, String history, String checker, String model,
+                              CheckerOptions settings) {
+    }
+
+    private Path writeRun(RunDirectory dir, String file, History history, CheckResult result) {
+        dir.writeConfig(new CheckConfig("check", Path.of(file).getFileName().toString(),
+                Path.of(file).toAbsolutePath().normalize().toString(), checker, model, settings()));
+        HistoryFiles.write(dir.historyFile(), history);
+        dir.writeResults(result);
+        return RunReport.write(dir);
     }
 
     private static String humanLine(String file, History history, CheckResult r, long millis) {
-        String verdict = switch (r.validity()) {
-            case VALID -> "valid";
-            case INVALID -> "INVALID";
-            case UNKNOWN -> "UNKNOWN";
-        };
-        String line = file + ": " + verdict + " (" + history.size() + " ops, " + millis + " ms)";
-        return r.validity() == Validity.VALID ? line : line + ": " + r.summary();
+        return Verdicts.line(file, r.validity(), history.size() + " ops, " + millis + " ms", r.summary());
     }
 
-    private static String jsonLine(String file, History history, CheckResult r, long millis) {
+    private static String jsonLine(String file, History history, CheckResult r, long millis, Path page) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("file", file);
         line.put("valid", r.validity().toJson());
@@ -212,6 +285,9 @@ public final class CheckCommand implements Callable<Integer> {
         line.put("checker", r.checker());
         line.put("summary", r.summary());
         line.put("details", r.details());
+        if (page != null) {
+            line.put("report", page.toString());
+        }
         return toJson(line);
     }
 

@@ -4,6 +4,7 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.MalformedHistoryException;
+import io.zkchaos.results.Verdicts;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ public final class ConvertCommand implements Callable<Integer> {
         Path target = Path.of(output);
         if (Files.exists(target) && !force) {
             err.println("error: " + output + " exists; use --force to replace it");
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         }
         try {
             History history = HistoryFiles.read(Path.of(input), tolerateTruncatedTail
@@ -62,6 +63,6 @@ public final class ConvertCommand implements Callable<Integer> {
         } catch (UncheckedIOException e) {
             err.println("error: " + e.getMessage());
         }
-        return CheckCommand.Exit.ERROR;
+        return Verdicts.Exit.ERROR;
     }
 }

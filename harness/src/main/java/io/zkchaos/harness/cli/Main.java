@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cli;
 
 import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.results.Verdicts;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code zkchaos} command line. Subcommands: {@code check} and {@code convert}. Run {@code ./zkchaos --help} from the repository.
  *
- * <p>Usage errors (unknown flag, bad value, unknown model) exit with {@value CheckCommand.Exit#ERROR} and a
+ * <p>Usage errors (unknown flag, bad value, unknown model) exit with {@value Verdicts.Exit#ERROR} and a
  * one-line message naming the problem, followed by a hint to {@code --help}.
  */
 @Command(name = "zkchaos", mixinStandardHelpOptions = true, version = "zk-chaos 0.1.0",
@@ -47,6 +48,7 @@ public final class Main implements Runnable {
         cl.addSubcommand("check", new CheckCommand(catalog));
         cl.addSubcommand("convert", new ConvertCommand());
         cl.addSubcommand("run", new RunCommand());
+        cl.addSubcommand("report", new ReportCommand());
         cl.addSubcommand("scenarios", new ScenariosCommand());
         cl.addSubcommand("bench", new BenchCommand());
         // The delegated benchmarks' own options (checker --data DIR --ops N) pass through in order.
@@ -57,12 +59,12 @@ public final class Main implements Runnable {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("error: " + ex.getMessage());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             c.getErr().println("error: zkchaos failed: " + ex);
             ex.printStackTrace(c.getErr());
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         });
         return cl;
     }

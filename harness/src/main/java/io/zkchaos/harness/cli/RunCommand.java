@@ -10,6 +10,7 @@ import io.zkchaos.harness.run.RunConfig.WorkloadPart;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
+import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -145,7 +146,7 @@ public final class RunCommand implements Callable<Integer> {
             readMode = ReadMode.valueOf(reads.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             err.println("error: --reads must be plain or sync, got '" + reads + "'");
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         }
         RunConfig config;
         try {
@@ -157,25 +158,23 @@ public final class RunCommand implements Callable<Integer> {
                     .failoverBound(failoverBound).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         }
         RunOutcome outcome;
         try {
             outcome = new Runner(stdout, Duration.ofSeconds(5)).run(config);
         } catch (RuntimeException e) {
             err.println("error: " + e.getMessage());
-            return CheckCommand.Exit.ERROR;
+            return Verdicts.Exit.ERROR;
         }
         Validity v = outcome.result().validity();
-        stdout.printf("%s: %s (%d history entries, %.1f s)%n", config.scenario(),
-                v == Validity.VALID ? "valid" : v == Validity.INVALID ? "INVALID" : "unknown",
-                outcome.operations(), outcome.millis() / 1000.0);
+        stdout.println(Verdicts.line(config.scenario(), v, String.format(java.util.Locale.ROOT,
+                "%d history entries, %.1f s", outcome.operations(), outcome.millis() / 1000.0), null));
         stdout.println("  " + outcome.result().summary());
         stdout.println("  run directory: " + outcome.directory().path());
-        return switch (v) {
-            case VALID -> CheckCommand.Exit.VALID;
-            case INVALID -> CheckCommand.Exit.INVALID;
-            case UNKNOWN -> CheckCommand.Exit.UNKNOWN;
-        };
+        if (java.nio.file.Files.isRegularFile(outcome.directory().reportFile())) {
+            stdout.println("  report: " + outcome.directory().reportFile());
+        }
+        return Verdicts.exitStatus(v);
     }
 }

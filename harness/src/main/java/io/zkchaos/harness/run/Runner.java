@@ -15,6 +15,7 @@ import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
+import io.zkchaos.results.report.RunReport;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
@@ -73,7 +74,9 @@ public final class Runner {
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         try (Cluster cluster = backend.start(clusterConfig);
-             JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile())) {
+             JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
+             LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
+                     Duration.ofMillis(250))) {
             Target target = target(cluster, config);
             say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
                     + "), leader " + cluster.leader().orElse("?"));
@@ -123,6 +126,11 @@ public final class Runner {
         History history = HistoryFiles.read(dir.historyFile());
         CheckResult result = Checkers.runSafely(checker(config), history);
         dir.writeResults(result);
+        try { // the report is written last, from the files above only
+            say("report: " + RunReport.write(dir));
+        } catch (RuntimeException e) {
+            say("warning: no report (./zkchaos report " + dir.path() + " tries again): " + e.getMessage());
+        }
         return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 

@@ -3,6 +3,8 @@ package io.zkchaos.harness.run;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.report.SuiteIndex;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -13,7 +15,7 @@ import java.util.List;
 /**
  * Throughput of each workload with no faults and under each nemesis, measured on real runs: for every pair, one
  * short run, then the history's client operations counted over the time clients worked (main phase and recovery).
- * Prints one row per run.
+ * Prints one row per run, and at the end the path of the suite index (every run with a link to its report).
  */
 public final class WorkloadBench {
 
@@ -42,12 +44,14 @@ public final class WorkloadBench {
                 "ok/s");
         out.flush();
         List<Row> rows = new ArrayList<>();
+        List<RunDirectory> runs = new ArrayList<>();
         for (String w : workloads) {
             for (String n : nemeses) {
                 RunConfig config = RunConfig.builder().workload(w).nemesis(n).timeLimit(timeLimit)
                         .faultFor(timeLimit.dividedBy(4)).healFor(timeLimit.dividedBy(4))
                         .recover(RECOVER).concurrency(concurrency).rate(rate).seed(seed).out(store).build();
                 RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofHours(1)).run(config);
+                runs.add(outcome.directory());
                 History h = HistoryFiles.read(outcome.directory().historyFile());
                 List<Operation> ops = h.operations();
                 long ok = ops.stream().filter(Operation::isOk).count();
@@ -60,6 +64,9 @@ public final class WorkloadBench {
                 out.flush();
             }
         }
+        Path index = SuiteIndex.write(store.resolve(RunDirectory.REPORT), "workloads bench", runs);
+        out.println("index of the runs' reports: " + index.toAbsolutePath());
+        out.flush();
         return rows;
     }
 }

@@ -6,7 +6,9 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
+import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.ServerObservation;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -79,6 +81,14 @@ class RunnerIT {
         History h = HistoryFiles.read(outcome.directory().historyFile());
         assertThat(h.operations()).filteredOn(o -> o.f().equals("acquire") && o.isOk()).hasSizeGreaterThan(1);
         assertThat(h.nemesisOps()).extracting(Op::f).contains("isolate-leader");
+        // The servers' own view, on the history's clock: the isolated leader is replaced after the isolation began.
+        long isolated = h.nemesisOps().stream().filter(o -> o.f().equals("isolate-leader")).findFirst()
+                .orElseThrow().time();
+        List<ServerObservation> seen = ClusterLog.read(outcome.directory().clusterFile());
+        String first = seen.stream().filter(o -> o.mode().equals("leader")).findFirst().orElseThrow().node();
+        assertThat(seen).as("cluster.jsonl").filteredOn(o -> o.mode().equals("leader") && !o.node().equals(first))
+                .isNotEmpty().allSatisfy(o -> assertThat(o.time()).isGreaterThan(isolated));
+        assertThat(outcome.directory().reportFile()).content().contains("election-isolate-leader");
         LeftOvers.assertNoServerOf(outcome.directory().path());
     }
 }

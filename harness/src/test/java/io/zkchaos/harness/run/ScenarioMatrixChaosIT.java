@@ -5,13 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunStore;
+import io.zkchaos.results.report.SuiteIndex;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,12 +29,31 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ensemble, each run kept under {@code harness/target/chaos-store/}. ZooKeeper keeps its promises, so every
  * scenario must come out valid; an invalid one is a finding to look at in its run directory.
  *
+ * <p>At the end it writes the suite index {@code target/chaos-store/index.html} (every scenario of this run of the
+ * suite with its verdict and a link to its report) and prints its path.
+ *
  * <p>System properties narrow or lengthen it: {@code zkchaos.chaos.workloads} and {@code zkchaos.chaos.nemeses}
  * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed}.
  */
 class ScenarioMatrixChaosIT {
 
     private static final Path STORE = Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store"));
+    /** Runs created from here on belong to this run of the suite (the store keeps older ones). */
+    private static final Instant SUITE_START = Instant.now().minusSeconds(1);
+
+    @AfterAll
+    static void writeSuiteIndex() throws IOException {
+        List<RunDirectory> runs = new ArrayList<>();
+        for (RunDirectory run : RunStore.find(STORE)) {
+            if (Files.getLastModifiedTime(run.historyFile()).toInstant().isAfter(SUITE_START)) {
+                runs.add(run);
+            }
+        }
+        Path index = SuiteIndex.write(STORE.resolve(RunDirectory.REPORT), "chaos suite", runs);
+        System.out.println();
+        System.out.println("Chaos suite: " + runs.size() + " scenario(s); index of their reports: "
+                + index.toAbsolutePath().toUri());
+    }
 
     static Stream<Arguments> scenarios() {
         List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES);

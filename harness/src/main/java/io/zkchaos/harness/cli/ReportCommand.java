@@ -1,0 +1,71 @@
+package io.zkchaos.harness.cli;
+
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunStore;
+import io.zkchaos.results.Verdicts;
+import io.zkchaos.results.report.RunReport;
+import io.zkchaos.results.report.SuiteIndex;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code zkchaos report DIR...}: renders reports again from saved files. A run directory gets its {@code index.html};
+ * a directory of runs (a store, one scenario of it, a {@code check --report} directory) gets every run's report and
+ * a suite index at {@code DIR/index.html}. Prints the path of each page written.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Render the HTML report of run directories from their saved files (history.jsonl, "
+                + "results.json, ...); for a directory of runs, also the suite index DIR/index.html.",
+        footer = {"", "Exit status: 0 written, 2 a directory holds no run or a file could not be read."})
+public final class ReportCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "DIR", arity = "1..*", description = "Run directories, or directories of runs.")
+    List<Path> dirs;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int status = Verdicts.Exit.VALID;
+        for (Path dir : dirs) {
+            try {
+                out.println(render(dir));
+            } catch (RuntimeException e) {
+                err.println("error: " + dir + ": " + e.getMessage());
+                status = Verdicts.Exit.ERROR;
+            }
+            out.flush();
+        }
+        return status;
+    }
+
+    /** Renders one directory; returns the page a person should open. */
+    static Path render(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("not a directory");
+        }
+        RunDirectory run = new RunDirectory(dir);
+        if (run.hasHistory()) {
+            return RunReport.write(run);
+        }
+        List<RunDirectory> runs = RunStore.find(dir);
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("no run directory (one holding " + RunDirectory.HISTORY
+                    + ") in or below it");
+        }
+        for (RunDirectory r : runs) {
+            RunReport.write(r);
+        }
+        return SuiteIndex.write(dir.resolve(RunDirectory.REPORT), "runs in " + dir.toAbsolutePath().normalize(),
+                runs);
+    }
+}

@@ -1,0 +1,108 @@
+package io.zkchaos.results;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A run's {@code cluster.jsonl}: the servers' own view over time ({@link ServerObservation}, one JSON object per
+ * line), appended as the run goes so that a killed run keeps what was seen. Like the history, each line reaches the
+ * operating system in one {@code write}, so a kill can cut at most the last line, which {@link #read} drops.
+ */
+public final class ClusterLog {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private ClusterLog() {
+    }
+
+    /**
+     * Every observation in {@code file}, in file order; empty when the file does not exist (runs recorded before
+     * the servers were observed).
+     *
+     * @throws IllegalArgumentException naming the file and line of a malformed line (other than a cut-off last one)
+     */
+    public static List<ServerObservation> read(Path file) {
+        List<ServerObservation> out = new ArrayList<>();
+        if (!Files.isRegularFile(file)) {
+            return out;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            try {
+                out.add(JSON.readValue(line, ServerObservation.class));
+            } catch (IOException | RuntimeException e) {
+                if (i == lines.size() - 1) {
+                    break; // a line cut off by a kill: the observations before it stand
+                }
+                throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a server observation: "
+                        + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /** Opens {@code file} for appending observations (created if missing). */
+    public static Appender append(Path file) {
+        try {
+            RunDirectory.createDirectories(file.toAbsolutePath().getParent());
+            return new Appender(file, new FileOutputStream(file.toFile(), true));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends observations to a cluster log; one thread at a time (it is synchronised). */
+    public static final class Appender implements AutoCloseable {
+        private final Path file;
+        private final FileOutputStream out;
+        private boolean closed;
+
+        private Appender(Path file, FileOutputStream out) {
+            this.file = file;
+            this.out = out;
+        }
+
+        /** Writes one line, whole, before returning. */
+        public synchronized void write(ServerObservation observation) {
+            if (closed) {
+                throw new IllegalStateException("cluster log " + file + " is closed");
+            }
+            try {
+                byte[] line = (JSON.writeValueAsString(observation) + "\n").getBytes(StandardCharsets.UTF_8);
+                out.write(line);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.zkchaos.results.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.codec.ReadOptions;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.results.ClusterLog;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.ServerObservation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The saved files of one run directory, read back: the only input of a report. Nothing of a live run reaches the
+ * page except through these files, so any run, old or crashed, re-renders the same way.
+ *
+ * @param directory the run directory
+ * @param config    {@code config.json}, or null when missing
+ * @param history   {@code history.jsonl} (a cut-off last line, as a killed run leaves it, is dropped with a note)
+ * @param nemesis   {@code nemesis.json}, or null when missing
+ * @param results   {@code results.json}, or null when the history was never checked
+ * @param cluster   {@code cluster.jsonl}'s observations, empty when missing
+ * @param notes     what was missing or repaired while reading, for the page
+ */
+public record RunFiles(RunDirectory directory, JsonNode config, History history, JsonNode nemesis, JsonNode results,
+                       List<ServerObservation> cluster, List<String> notes) {
+
+    public RunFiles {
+        cluster = List.copyOf(cluster);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * Reads a run directory.
+     *
+     * @throws IllegalArgumentException if it holds no {@code history.jsonl}
+     * @throws io.zkchaos.checkers.history.MalformedHistoryException if the history cannot be read
+     */
+    public static RunFiles read(RunDirectory dir) {
+        if (!dir.hasHistory()) {
+            throw new IllegalArgumentException(dir.path() + " is not a run directory: it has no "
+                    + RunDirectory.HISTORY);
+        }
+        List<String> notes = new ArrayList<>();
+        History history = HistoryFiles.read(dir.historyFile(), ReadOptions.tolerateTruncatedTail(notes::add));
+        JsonNode results = optional(dir.resultsFile());
+        if (results == null) {
+            notes.add("no " + RunDirectory.RESULTS + ": this history was never checked (the run stopped before "
+                    + "its checkers ran); ./zkchaos check --report DIR checks it");
+        }
+        List<ServerObservation> cluster = ClusterLog.read(dir.clusterFile());
+        return new RunFiles(dir, ConfigView.flatten(optional(dir.configFile())), history,
+                optional(dir.nemesisFile()), results, cluster, notes);
+    }
+
+    private static JsonNode optional(Path file) {
+        return Files.isRegularFile(file) ? Json.read(file) : null;
+    }
+}

@@ -1,0 +1,483 @@
+package io.zkchaos.results.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.results.ServerObservation;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Builds a {@link RunPage} from a run directory's files: the checkers' cards, the fault windows, and the data the
+ * page's script draws (operations as columns, faults, the servers' modes, the election's leaders, the entries the
+ * findings name).
+ *
+ * <p>The axis is the history's clock in µs when every entry has a time, else the entry number (histories imported
+ * from elsewhere may have no times); the page says which.
+ */
+final class RunPages {
+
+    /** Characters of a value kept in the page's data; the rest is left to history.jsonl (and counted). */
+    static final int MAX_VALUE_CHARS = 160;
+    /** Entries marked on the timeline at most. */
+    static final int MAX_MARKS = 5_000;
+
+    private RunPages() {
+    }
+
+    static RunPage build(RunFiles files) {
+        History history = files.history();
+        HistoryIndex index = new HistoryIndex(history);
+        List<CheckerCard> cards = Cards.of(files.results(), index);
+        boolean hasTimes = !history.ops().isEmpty() && history.ops().stream().allMatch(op -> op.time() >= 0);
+        Axis axis = new Axis(hasTimes);
+        long end = history.ops().isEmpty() ? 0 : axis.of(history.ops().get(history.ops().size() - 1));
+        if (hasTimes) {
+            // The servers were watched until the cluster stopped, after the last entry: the axis shows that too.
+            end = Math.max(end, files.cluster().stream().mapToLong(o -> o.time() / 1000).max().orElse(0));
+        }
+        List<FaultWindow> faults = faults(history, axis, end);
+        List<String> notes = new ArrayList<>(files.notes());
+        if (!hasTimes) {
+            notes.add("This history has no times: the horizontal axis is the entry number, and latency, "
+                    + "throughput and the servers' view cannot be drawn.");
+        }
+
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("hasTimes", hasTimes);
+        data.put("end", end);
+        int clipped = ops(history, axis, data);
+        data.put("nemesis", nemesisEntries(history, axis));
+        data.put("faults", faults);
+        if (hasTimes) {
+            data.put("servers", servers(files.cluster(), end));
+        }
+        data.put("leaders", leaders(files.results(), axis));
+        data.put("marks", marks(cards));
+        data.put("maxValueChars", MAX_VALUE_CHARS);
+        data.put("clippedValues", clipped);
+        if (clipped > 0) {
+            notes.add(Fmt.count(clipped) + " value(s) longer than " + MAX_VALUE_CHARS + " characters are cut short "
+                    + "on this page; history.jsonl has them whole.");
+        }
+
+        CheckerCard root = cards.isEmpty() ? null : cards.get(0);
+        return new RunPage(title(files), root == null ? "unchecked" : root.verdict(),
+                root == null ? "NOT CHECKED" : root.word(),
+                root == null ? Text.plain("No results.json: the history was recorded but never checked.")
+                        : root.summary(),
+                facts(files, history, faults, hasTimes), cards, faults, notes, config(files.config()),
+                files.directory().path().toString(), ScriptJson.markup(data));
+    }
+
+    /** Positions on the page's axis. */
+    private record Axis(boolean hasTimes) {
+        long of(Op op) {
+            return hasTimes ? op.time() / 1000 : op.index();
+        }
+
+        long of(long nanos, long entry) {
+            return hasTimes ? (nanos < 0 ? -1 : nanos / 1000) : entry;
+        }
+    }
+
+    private static String title(RunFiles files) {
+        JsonNode c = files.config();
+        if (c != null && c.hasNonNull("workload") && c.hasNonNull("nemesis")) {
+            return c.get("workload").asText() + "-" + c.get("nemesis").asText();
+        }
+        if (c != null && c.hasNonNull("title")) {
+            return c.get("title").asText();
+        }
+        return String.valueOf(files.directory().path().getFileName());
+    }
+
+    private static List<CheckerCard.Fact> facts(RunFiles files, History history, List<FaultWindow> faults,
+                                                boolean hasTimes) {
+        List<CheckerCard.Fact> facts = new ArrayList<>();
+        List<Operation> ops = history.operations();
+        long ok = ops.stream().filter(Operation::isOk).count();
+        long fail = ops.stream().filter(Operation::isFail).count();
+        long info = ops.size() - ok - fail;
+        facts.add(new CheckerCard.Fact("client operations", Fmt.count(ops.size()) + " (" + Fmt.count(ok) + " ok, "
+                + Fmt.count(fail) + " fail, " + Fmt.count(info) + " info)"));
+        long done = faults.stream().filter(f -> !f.failed()).count();
+        facts.add(new CheckerCard.Fact("faults", Fmt.count(done)
+                + (done < faults.size() ? " (" + (faults.size() - done) + " could not act)" : "")));
+        if (hasTimes && !history.ops().isEmpty()) {
+            facts.add(new CheckerCard.Fact("history span",
+                    Fmt.span(history.ops().get(history.ops().size() - 1).time())));
+        }
+        facts.add(new CheckerCard.Fact("processes",
+                Fmt.count(ops.stream().mapToInt(Operation::process).distinct().count())));
+        String leaders = leaderSequence(files.cluster());
+        if (!leaders.isEmpty()) {
+            facts.add(new CheckerCard.Fact("ZooKeeper leaders", leaders));
+        }
+        JsonNode c = files.config();
+        if (c != null) {
+            for (String k : List.of("nodes", "zookeeper", "seed", "checker", "model", "history")) {
+                if (c.hasNonNull(k)) {
+                    facts.add(new CheckerCard.Fact(k, c.get(k).asText()));
+                }
+            }
+        }
+        return facts;
+    }
+
+    /** Who the servers said led, in order: {@code n3 (epoch 1) → n2 (epoch 2) at 3.796 s → ...}. */
+    static String leaderSequence(List<ServerObservation> observations) {
+        List<String> steps = new ArrayList<>();
+        String last = null;
+        for (ServerObservation o : observations.stream().sorted(Comparator.comparingLong(ServerObservation::time))
+                .toList()) {
+            if (!o.mode().equals("leader") && !o.mode().equals("standalone")) {
+                continue;
+            }
+            String who = o.node() + " (epoch " + o.epoch() + ")";
+            if (!who.equals(last)) {
+                steps.add(steps.isEmpty() ? who : who + " at " + Fmt.at(o.time()));
+                last = who;
+            }
+        }
+        return String.join(" → ", steps);
+    }
+
+    private static List<CheckerCard.Fact> config(JsonNode c) {
+        List<CheckerCard.Fact> rows = new ArrayList<>();
+        if (c == null) {
+            return rows;
+        }
+        for (Map.Entry<String, JsonNode> e : c.properties()) {
+            JsonNode v = e.getValue();
+            rows.add(new CheckerCard.Fact(e.getKey(), v.isValueNode() ? v.asText() : v.toString()));
+        }
+        return rows;
+    }
+
+    /** Client operations as columns (compact for 100,000 operations); returns how many values were clipped. */
+    private static int ops(History history, Axis axis, Map<String, Object> data) {
+        List<Operation> ops = history.operations();
+        int n = ops.size();
+        Map<String, Integer> fs = new LinkedHashMap<>();
+        Map<String, Integer> keys = new LinkedHashMap<>();
+        TreeSet<Integer> lanes = new TreeSet<>();
+        int[] p = new int[n];
+        int[] f = new int[n];
+        int[] k = new int[n];
+        long[] s = new long[n];
+        long[] e = new long[n];
+        int[] o = new int[n];
+        long[] i = new long[n];
+        long[] c = new long[n];
+        String[] in = new String[n];
+        String[] out = new String[n];
+        String[] err = new String[n];
+        int clipped = 0;
+        for (int x = 0; x < n; x++) {
+            Operation op = ops.get(x);
+            p[x] = op.process();
+            lanes.add(op.process());
+            f[x] = fs.computeIfAbsent(op.f(), key -> fs.size());
+            k[x] = op.key() == null ? -1 : keys.computeIfAbsent(op.key(), key -> keys.size());
+            s[x] = axis.of(op.invokeTime(), op.invokeIndex());
+            e[x] = op.completeIndex() < 0 ? -1 : axis.of(op.completeTime(), op.completeIndex());
+            o[x] = op.completeIndex() < 0 ? 3 : switch (op.outcome()) {
+                case OK -> 0;
+                case FAIL -> 1;
+                case INFO -> 2;
+            };
+            i[x] = op.invokeIndex();
+            c[x] = op.completeIndex();
+            String vin = Fmt.value(op.input());
+            String vout = op.completeIndex() < 0 || op.isInfo() ? null : Fmt.value(op.output());
+            if (vin.length() > MAX_VALUE_CHARS) {
+                clipped++;
+            }
+            if (vout != null && vout.length() > MAX_VALUE_CHARS) {
+                clipped++;
+            }
+            in[x] = Fmt.clip(vin, MAX_VALUE_CHARS);
+            out[x] = Fmt.clip(vout, MAX_VALUE_CHARS);
+            err[x] = op.error();
+        }
+        data.put("lanes", lanes);
+        data.put("fs", fs.keySet());
+        data.put("keys", keys.keySet());
+        Map<String, Object> cols = new LinkedHashMap<>();
+        cols.put("p", p);
+        cols.put("f", f);
+        cols.put("k", k);
+        cols.put("s", s);
+        cols.put("e", e);
+        cols.put("o", o);
+        cols.put("i", i);
+        cols.put("c", c);
+        cols.put("in", in);
+        cols.put("out", out);
+        cols.put("err", err);
+        data.put("ops", cols);
+        return clipped;
+    }
+
+    private static List<Map<String, Object>> nemesisEntries(History history, Axis axis) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Op op : history.nemesisOps()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("i", op.index());
+            m.put("type", op.type().wireName());
+            m.put("f", op.f());
+            m.put("x", axis.of(op));
+            m.put("v", Fmt.clip(Fmt.value(op.value()), 2_000));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * Fault windows: each fault from its invoke to the completion of the next heal ({@code heal}, or Jepsen's
+     * {@code stop}), which ends every fault in force.
+     */
+    static List<FaultWindow> faults(History history, Axis axis, long end) {
+        List<FaultWindow> done = new ArrayList<>();
+        List<Open> open = new ArrayList<>();
+        Op invoke = null;
+        List<Op> nemesis = history.nemesisOps();
+        for (int n = 0; n < nemesis.size(); n++) {
+            Op op = nemesis.get(n);
+            // Jepsen records a nemesis action as two info entries; the first of a pair stands for the invoke.
+            boolean jepsenStart = op.type() != OpType.INVOKE && invoke == null && n + 1 < nemesis.size()
+                    && nemesis.get(n + 1).type() != OpType.INVOKE && nemesis.get(n + 1).f().equals(op.f());
+            if (op.type() == OpType.INVOKE || jepsenStart) {
+                invoke = op;
+                continue;
+            }
+            Op start = invoke != null && invoke.f().equals(op.f()) ? invoke : op;
+            invoke = null;
+            if (isHeal(op.f())) {
+                for (Open w : open) {
+                    done.add(w.close(axis.of(op), true, op.index()));
+                }
+                open.clear();
+                continue;
+            }
+            Object error = op.value() instanceof Map<?, ?> m ? m.get("error") : null;
+            if (error != null) {
+                done.add(new Open(op.f(), "could not act: " + error, "", List.of(), true, axis.of(start),
+                        start.index(), op.index(), start.time()).close(axis.of(op), true, -1));
+                continue;
+            }
+            open.add(new Open(op.f(), describe(op), cuts(op.value()), nodes(op.value()), false, axis.of(start),
+                    start.index(), op.index(), start.time()));
+        }
+        for (Open w : open) {
+            done.add(w.close(end, false, -1));
+        }
+        done.sort(Comparator.comparingLong(FaultWindow::s));
+        return done;
+    }
+
+    private record Open(String f, String label, String cuts, List<String> nodes, boolean failed, long s,
+                        long invokeEntry, long infoEntry, long startNanos) {
+        FaultWindow close(long e, boolean healed, long healEntry) {
+            return new FaultWindow(f, label, cuts, nodes, failed, s, e, healed, invokeEntry, infoEntry, healEntry,
+                    Fmt.at(startNanos), startNanos < 0 ? "?" : Fmt.span(Math.max(0, e - s) * 1000));
+        }
+    }
+
+    private static boolean isHeal(String f) {
+        return f.equals("heal") || f.equals("stop");
+    }
+
+    private static String describe(Op op) {
+        if (op.value() instanceof Map<?, ?> m && m.get("description") != null) {
+            return String.valueOf(m.get("description"));
+        }
+        return op.value() == null || op.value().equals(op.f()) ? op.f() : op.f() + " " + Fmt.value(op.value());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> nodes(Object value) {
+        if (value instanceof Map<?, ?> m && m.get("nodes") instanceof List<?> l) {
+            return l.stream().map(String::valueOf).toList();
+        }
+        return List.of();
+    }
+
+    /** The links a partition cut, from its grudge: {@code n1–n3} both ways, {@code n1→n3} one way. */
+    static String cuts(Object value) {
+        if (!(value instanceof Map<?, ?> m) || !(m.get("grudge") instanceof Map<?, ?> grudge)) {
+            return "";
+        }
+        Map<String, TreeSet<String>> g = new java.util.TreeMap<>();
+        grudge.forEach((node, peers) -> {
+            TreeSet<String> set = new TreeSet<>();
+            if (peers instanceof List<?> l) {
+                l.forEach(x -> set.add(String.valueOf(x)));
+            }
+            g.put(String.valueOf(node), set);
+        });
+        List<String> cuts = new ArrayList<>();
+        g.forEach((a, peers) -> {
+            for (String b : peers) {
+                boolean both = g.getOrDefault(b, new TreeSet<>()).contains(a);
+                if (both && a.compareTo(b) < 0) {
+                    cuts.add(a + "–" + b);
+                } else if (!both) {
+                    cuts.add(b + "→" + a + " (" + a + " does not hear " + b + ")");
+                }
+            }
+        });
+        return String.join(", ", cuts);
+    }
+
+    /** The servers' modes as spans per node, and the times when two servers said they led at once. */
+    private static Map<String, Object> servers(List<ServerObservation> observations, long end) {
+        if (observations.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, List<ServerObservation>> byNode = new java.util.TreeMap<>();
+        observations.forEach(o -> byNode.computeIfAbsent(o.node(), n -> new ArrayList<>()).add(o));
+        List<Map<String, Object>> spans = new ArrayList<>();
+        List<Map<String, Object>> leaderSpans = new ArrayList<>();
+        byNode.forEach((node, list) -> {
+            list.sort(Comparator.comparingLong(ServerObservation::time));
+            // A line that repeats the one before (the observer's last word at its end) only extends it.
+            List<ServerObservation> changes = new ArrayList<>();
+            for (ServerObservation o : list) {
+                if (changes.isEmpty() || !o.sameAs(changes.get(changes.size() - 1))) {
+                    changes.add(o);
+                }
+            }
+            for (int x = 0; x < changes.size(); x++) {
+                ServerObservation o = changes.get(x);
+                long s = o.time() / 1000;
+                long e = x + 1 < changes.size() ? changes.get(x + 1).time() / 1000 : end;
+                Map<String, Object> span = new LinkedHashMap<>();
+                span.put("n", node);
+                span.put("m", o.mode());
+                span.put("ep", o.epoch());
+                span.put("st", o.state());
+                span.put("err", o.error());
+                span.put("s", s);
+                span.put("e", e);
+                spans.add(span);
+                if (o.mode().equals("leader") || o.mode().equals("standalone")) {
+                    leaderSpans.add(span);
+                }
+            }
+        });
+        List<Map<String, Object>> overlaps = new ArrayList<>();
+        for (int a = 0; a < leaderSpans.size(); a++) {
+            for (int b = a + 1; b < leaderSpans.size(); b++) {
+                Map<String, Object> x = leaderSpans.get(a);
+                Map<String, Object> y = leaderSpans.get(b);
+                long s = Math.max((long) x.get("s"), (long) y.get("s"));
+                long e = Math.min((long) x.get("e"), (long) y.get("e"));
+                if (s < e && !x.get("n").equals(y.get("n"))) {
+                    Map<String, Object> ov = new LinkedHashMap<>();
+                    ov.put("s", s);
+                    ov.put("e", e);
+                    ov.put("nodes", List.of(x.get("n") + " (epoch " + x.get("ep") + ")",
+                            y.get("n") + " (epoch " + y.get("ep") + ")"));
+                    overlaps.add(ov);
+                }
+            }
+        }
+        out.put("nodes", byNode.keySet());
+        out.put("spans", spans);
+        out.put("overlaps", overlaps);
+        return out;
+    }
+
+    /** The election's leaderships and overlaps, as the single-leader checker computed them (results.json). */
+    private static Map<String, Object> leaders(JsonNode results, Axis axis) {
+        JsonNode d = findDetails(results);
+        if (d == null) {
+            return null;
+        }
+        List<Map<String, Object>> intervals = new ArrayList<>();
+        for (JsonNode iv : d.path("intervals")) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("n", iv.path("node").asText());
+            m.put("p", iv.path("process").asInt());
+            m.put("tok", iv.path("token").asLong());
+            m.put("s", axis.of(iv.path("startNanos").asLong(-1), iv.path("startIndex").asLong()));
+            m.put("e", axis.of(iv.path("endNanos").asLong(-1), iv.path("endIndex").asLong()));
+            m.put("why", iv.path("endReason").asText());
+            m.put("i", iv.path("startIndex").asLong());
+            intervals.add(m);
+        }
+        List<Map<String, Object>> overlaps = new ArrayList<>();
+        for (JsonNode o : d.path("overlaps")) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            long s = axis.of(o.path("startNanos").asLong(-1), o.path("startIndex").asLong());
+            long len = o.path("lengthNanos").asLong(-1);
+            JsonNode stale = o.path("stale");
+            JsonNode newer = o.path("newer");
+            long e = axis.hasTimes() && len >= 0 ? s + len / 1000
+                    : axis.of(Math.min(stale.path("endNanos").asLong(-1), newer.path("endNanos").asLong(-1)),
+                    Math.min(stale.path("endIndex").asLong(), newer.path("endIndex").asLong()));
+            m.put("s", s);
+            m.put("e", e);
+            m.put("text", stale.path("node").asText() + " (token " + stale.path("token").asText() + ") and "
+                    + newer.path("node").asText() + " (token " + newer.path("token").asText() + ") both led for "
+                    + Fmt.span(len));
+            overlaps.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("intervals", intervals);
+        out.put("overlaps", overlaps);
+        return out;
+    }
+
+    private static JsonNode findDetails(JsonNode r) {
+        if (r == null) {
+            return null;
+        }
+        JsonNode d = r.path("details");
+        if (d.has("intervals") && d.has("overlaps")) {
+            return d;
+        }
+        for (JsonNode part : r.path("parts")) {
+            JsonNode found = findDetails(part);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** Entries the findings name, by role, for the timeline to ring. */
+    private static List<Object[]> marks(List<CheckerCard> cards) {
+        Map<Long, String> marks = new LinkedHashMap<>();
+        for (CheckerCard c : cards) {
+            if (c.linear() != null) {
+                CheckerCard.LinearView l = c.linear();
+                l.concurrent().forEach(o -> marks.put(o.invokeEntry(), "concurrent"));
+                marks.put(l.failing().invokeEntry(), "failing");
+            }
+            c.lost().forEach(r -> marks.put(r.invokeEntry(), "lost"));
+            c.unexpected().forEach(r -> marks.put(r.readEntry(), "finding"));
+            c.stale().forEach(r -> marks.putIfAbsent(r.readEntry(), "stale"));
+            if (!c.verdict().equals("valid")) {
+                c.findings().forEach(t -> t.entries().forEach(e -> marks.putIfAbsent(e, "finding")));
+            }
+        }
+        List<Object[]> out = new ArrayList<>();
+        for (Map.Entry<Long, String> m : marks.entrySet()) {
+            if (out.size() >= MAX_MARKS) {
+                break;
+            }
+            out.add(new Object[] {m.getKey(), m.getValue()});
+        }
+        return out;
+    }
+}

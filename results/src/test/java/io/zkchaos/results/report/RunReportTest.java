@@ -1,0 +1,322 @@
+package io.zkchaos.results.report;
+
+import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.results.report.RunDirs.server;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.checkers.linear.LinearizabilityChecker;
+import io.zkchaos.checkers.model.Models;
+import io.zkchaos.results.RunDirectory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.select.Elements;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reports rendered from fixed run directories: the page has the elements a reader needs for each finding. */
+class RunReportTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    private static JsonNode data(Document doc) throws Exception {
+        return JSON.readTree(doc.getElementById("data").data());
+    }
+
+    private static List<String> cells(Element row) {
+        return row.select("td").eachText();
+    }
+
+    @Test
+    void aValidRunShowsItsVerdictFaultsAndWhoLedAccordingToTheServers() throws Exception {
+        History h = new Hist()
+                .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
+                .invoke(2, "read", "r0", null, 20).ok(2, 1L, 25)
+                .nemesis("isolate-leader", Hist.isolate("n3", "n1", "n2"), 100, 110)
+                .invoke(1, "write", "r0", 2L, 120).ok(1, null, 300)
+                .invoke(2, "read", "r0", null, 310).ok(2, 2L, 320)
+                .nemesis("heal", Hist.healed(), 400, 405)
+                .invoke(1, "cas", "r0", List.of(2L, 3L), 410).ok(1, null, 420)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("run"), map("workload", "register", "nemesis", "isolate-leader",
+                "seed", 11L, "nodes", 3), h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
+                server(1, "n1", "follower", 1), server(1, "n2", "follower", 1), server(1, "n3", "leader", 1),
+                server(105, "n1", "not_serving", -1), server(150, "n1", "leader", 2),
+                server(200, "n3", "not_serving", -1), server(450, "n3", "follower", 2),
+                // the observer's last word, after the history's last entry: the state at the end, repeated
+                server(600, "n1", "leader", 2), server(600, "n2", "follower", 1), server(600, "n3", "follower", 2)));
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("valid");
+        assertThat(doc.selectFirst("header.banner").hasClass("valid")).isTrue();
+        assertThat(doc.select("h1").text()).isEqualTo("register-isolate-leader");
+        assertThat(doc.select("article[data-checker=zk-read-model] .badge.valid")).hasSize(1);
+        assertThat(doc.select("article[data-checker=linearizable].depth-2 .badge.valid")).hasSize(1);
+        assertThat(doc.getElementById("facts").text())
+                .contains("ZooKeeper leaders n3 (epoch 1) → n1 (epoch 2) at 0.150 s").contains("seed 11");
+        Elements faults = doc.select("table.faults tr:has(td)");
+        assertThat(faults).hasSize(1);
+        assertThat(cells(faults.first())).containsSubsequence("isolate-leader", "isolate n3 from {n1, n2}",
+                "n1–n3, n2–n3", "0.100 s", "305.0 ms");
+        assertThat(faults.first().select("a.ref").eachAttr("data-entry")).containsExactly("4", "5", "11");
+
+        JsonNode d = data(doc);
+        assertThat(d.path("hasTimes").asBoolean()).isTrue();
+        assertThat(d.path("ops").path("p")).hasSize(5);
+        assertThat(d.path("faults").get(0).path("s").asLong()).isEqualTo(100_000);
+        assertThat(d.path("faults").get(0).path("e").asLong()).isEqualTo(405_000);
+        assertThat(d.path("end").asLong()).as("the axis runs to the end of the observation").isEqualTo(600_000);
+        List<String> n1 = new ArrayList<>();
+        d.path("servers").path("spans").forEach(sp -> {
+            if (sp.path("n").asText().equals("n1")) {
+                n1.add(sp.path("m").asText() + "@" + sp.path("s").asLong() + "-" + sp.path("e").asLong());
+            }
+        });
+        assertThat(n1).containsExactly("follower@1000-105000", "not_serving@105000-150000", "leader@150000-600000");
+        JsonNode overlaps = d.path("servers").path("overlaps");
+        assertThat(overlaps).hasSize(1);
+        assertThat(overlaps.get(0).path("s").asLong()).isEqualTo(150_000);
+        assertThat(overlaps.get(0).path("e").asLong()).isEqualTo(200_000);
+        assertThat(overlaps.get(0).path("nodes").toString()).contains("n3 (epoch 1)", "n1 (epoch 2)");
+        assertSelfContained(doc);
+    }
+
+    /** Nothing on the page may point anywhere: no external source, link or style, and a policy that forbids it. */
+    private static void assertSelfContained(Document doc) {
+        assertThat(doc.select("meta[http-equiv=Content-Security-Policy]").attr("content"))
+                .contains("default-src 'none'");
+        assertThat(doc.select("[src]")).isEmpty();
+        assertThat(doc.select("link[href]").eachAttr("href")).allMatch(h -> h.startsWith("data:"));
+        assertThat(doc.select("a[href]").eachAttr("href")).allMatch(h -> h.startsWith("#"));
+        assertThat(doc.select("script")).hasSize(2);
+    }
+
+    @Test
+    void aConfigurationInPartsReadsLikeAFlatOne() {
+        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("parts"), map(
+                "cluster", map("backend", "local", "nodes", 5, "zookeeper", "3.8.4"),
+                "workload", map("name", "set", "concurrency", 4, "options", map("keys", 3, "rate", 100.0)),
+                "nemesis", map("name", "kill-leader", "faultFor", "PT4S"),
+                "seed", 7L, "out", "store"), h, null, List.of());
+        Document doc = RunDirs.render(run);
+        assertThat(doc.select("h1").text()).isEqualTo("set-kill-leader");
+        assertThat(doc.getElementById("facts").text()).contains("nodes 5").contains("zookeeper 3.8.4")
+                .contains("seed 7");
+        assertThat(doc.text()).contains("workload.options.keys").contains("nemesis.faultFor");
+    }
+
+    @Test
+    void aLinearizabilityFailureShowsTheFailingOperationItsConcurrentOnesThePrefixAndTheStates() throws Exception {
+        // Knossos's rethink-fail-minimal: write 0; then a read and a write of 4 run concurrently; the read says 3.
+        History h = new Hist()
+                .invoke(0, "write", 0L, 0).ok(0, null, 1)
+                .invoke(1, "read", null, 2).invoke(2, "write", 4L, 3).ok(1, 3L, 4).ok(2, null, 5)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("lin"), map("title", "rethink-fail-minimal"), h,
+                LinearizabilityChecker.builder(Models.byName("cas-register", 0L)).build(), List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
+        assertThat(doc.select("p.headline a.ref").eachAttr("data-entry")).containsExactly("2", "4");
+        Element lin = doc.getElementById("linearizability");
+        assertThat(lin).isNotNull();
+        Element failing = lin.selectFirst("tr.failing");
+        assertThat(cells(failing)).containsSubsequence("1", "read -> 3", "3", "ok");
+        assertThat(failing.select("a.ref").eachAttr("data-entry")).containsExactly("2", "4");
+        assertThat(lin.select("ul.states code").eachText()).containsExactlyInAnyOrder("4", "0");
+        assertThat(lin.select("h5").text()).contains("Longest linearizable prefix: 2 operation(s)");
+        assertThat(lin.selectFirst("button.show").attr("data-entries").split(","))
+                .contains("2", "4", "0", "1", "3", "5");
+        assertThat(data(doc).path("marks").toString()).contains("[2,\"failing\"]");
+    }
+
+    @Test
+    void lostCommitsAreListedWithTheirTimesAndTheServersThatLackThem() throws Exception {
+        History h = new Hist()
+                .invoke(1, "add", 1L, 10).ok(1, null, 12)
+                .invoke(2, "add", 2L, 20).ok(2, null, 25)
+                .invoke(1, "add", 3L, 30).info(1, 40)
+                .invoke(3, "add", 4L, 50).fail(3, 55)
+                .nemesis("heal", Hist.healed(), 60, 61)
+                .invoke(9, "read", null, 100).ok(9, map("node", "n1", "values", List.of(1L, 2L, 3L)), 100)
+                .invoke(9, "read", null, 101).ok(9, map("node", "n2", "values", List.of(1L, 4L)), 101)
+                .invoke(9, "read", null, 102).ok(9, map("node", "n3", "values", List.of(1L, 99L)), 102)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("set"), map("workload", "set", "nemesis", "kill-leader"), h,
+                CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
+        Elements lost = doc.select("table.lost tr:has(td)");
+        assertThat(lost).hasSize(1);
+        assertThat(cells(lost.first())).containsExactly("2", "process 2", "0.020 s (entry 2)", "0.025 s (entry 3)",
+                "n2, n3");
+        assertThat(lost.first().select("a.ref").eachAttr("data-entry")).containsExactly("2", "3");
+        assertThat(doc.select("table.unexpected tr:has(td)").eachText())
+                .containsExactly("4 add failed n2 13", "99 never added n3 15");
+        assertThat(data(doc).path("marks").toString()).contains("[2,\"lost\"]");
+    }
+
+    @Test
+    void twoLeadersAtOnceAreListedAndDrawnAsAnOverlap() throws Exception {
+        // n1 paused at 100 ms; its session expires; n2 leads at 200 ms; n1 learns at 900 ms.
+        History h = new Hist()
+                .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
+                .ok(1, map("token", 1L, "czxid", 101L, "node", "n1"), 10)
+                .nemesis("pause", map("fault", "pause", "description", "pause n1", "nodes", List.of("n1")), 100, 101)
+                .ok(2, map("token", 2L, "czxid", 102L, "node", "n2"), 200)
+                .nemesis("heal", Hist.healed(), 850, 860)
+                .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("election"), map("workload", "election", "nemesis",
+                "pause-leader"), h, CheckerCatalog.create("single-leader", CheckerOptions.defaults().withMaxOverlap(java.time.Duration.ofMillis(500))), List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
+        Elements overlaps = doc.select("table.overlaps tr:has(td)");
+        assertThat(overlaps).hasSize(1);
+        assertThat(cells(overlaps.first())).containsSubsequence("n1 (token 1, process 1)", "n2 (token 2, process 2)",
+                "0.200 s (entry 5)", "700.0 ms", "yes");
+        assertThat(doc.select("article[data-checker=single-leader] ol.findings li").text())
+                .contains("overlapped for 700.0 ms, more than max-overlap 500.0 ms");
+        JsonNode leaders = data(doc).path("leaders");
+        assertThat(leaders.path("intervals")).hasSize(2);
+        assertThat(leaders.path("overlaps")).hasSize(1);
+        assertThat(leaders.path("overlaps").get(0).path("s").asLong()).isEqualTo(200_000);
+        assertThat(leaders.path("overlaps").get(0).path("e").asLong()).isEqualTo(900_000);
+        assertThat(doc.select("table.faults td").eachText()).contains("pause n1");
+    }
+
+    @Test
+    void aStaleReadShowsTheReadTheWriteItMissedAndTheSession() throws Exception {
+        History h = new Hist()
+                .invoke(1, "write", "x", 1L, 0).ok(1, null, 10)
+                .invoke(1, "write", "x", 2L, 20).ok(1, null, 30)
+                .invoke(1, "cas", "x", List.of(2L, 3L), 40).ok(1, null, 50)
+                .invoke(2, "read", "x", null, 60).ok(2, 1L, 61)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("stale"), map("workload", "register", "nemesis", "none"), h,
+                CheckerCatalog.create("zk-read-model", CheckerOptions.defaults().withStrict(true)), List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
+        Elements stale = doc.select("table.stale tr:has(td)");
+        assertThat(stale).hasSize(1);
+        assertThat(cells(stale.first())).containsExactly("process 2", "x", "1", "0.060 s (entry 6)", "2",
+                "process 1", "0.030 s (entries 2–3)", "30.0 ms");
+    }
+
+    @Test
+    void valuesFromTheHistoryAreTextNeverMarkup() throws Exception {
+        String script = "<script>alert(1)</script>";
+        String img = "<img src=x onerror=alert(2)>";
+        History h = new Hist()
+                .invoke(1, "write", "<i class=\"pwn\">k</i>", script, 0).ok(1, null, 10)
+                .invoke(2, "read", "<i class=\"pwn\">k</i>", null, 20).ok(2, script, 25)
+                .nemesis("partition", map("fault", "partition", "description", img, "nodes", List.of("n1")), 30, 31)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("markup"), map("title", "</title><script>alert(3)</script>"), h,
+                CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.select("script")).hasSize(2);
+        assertThat(doc.select("img")).isEmpty();
+        assertThat(doc.select("i.pwn")).isEmpty();
+        assertThat(doc.title()).contains("</title><script>alert(3)</script>");
+        assertThat(doc.select("h1").text()).isEqualTo("</title><script>alert(3)</script>");
+        assertThat(doc.select("table.faults td").eachText()).contains(img);
+        String raw = doc.getElementById("data").data();
+        assertThat(raw).doesNotContain("<script").doesNotContain("<img").doesNotContain("</")
+                .contains("\\u003Cscript\\u003E");
+        JsonNode d = data(doc);
+        assertThat(d.path("ops").path("in").get(0).asText()).isEqualTo("\"" + script + "\"");
+        assertThat(d.path("keys").get(0).asText()).isEqualTo("<i class=\"pwn\">k</i>");
+    }
+
+    @Test
+    void jepsensNemesisPairsOfInfoEntriesMakeOneFaultWindowEach() throws Exception {
+        List<Op> ops = List.of(
+                Op.invoke(0, 0, "write", null, 1L, 1_000_000), new Op(1, 0, OpType.OK, "write", null, 1L, null, 2_000_000),
+                new Op(2, Op.NEMESIS, OpType.INFO, "start", null, null, null, 3_000_000),
+                new Op(3, Op.NEMESIS, OpType.INFO, "start", null, "Cut off {n1 [n2 n3]}", null, 4_000_000),
+                new Op(4, Op.NEMESIS, OpType.INFO, "stop", null, null, null, 9_000_000),
+                new Op(5, Op.NEMESIS, OpType.INFO, "stop", null, "fully connected", null, 10_000_000));
+        RunDirectory run = RunDirs.write(tmp.resolve("jepsen"), map("title", "jepsen"), History.of(ops), null,
+                List.of());
+
+        Document doc = RunDirs.render(run);
+
+        Elements faults = doc.select("table.faults tr:has(td)");
+        assertThat(faults).hasSize(1);
+        assertThat(cells(faults.first())).containsSubsequence("start", "start \"Cut off {n1 [n2 n3]}\"", "0.003 s",
+                "7.0 ms");
+    }
+
+    @Test
+    void aRunThatWasNeverCheckedStillRendersAndSaysSo() throws Exception {
+        History h = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("crashed"), map("workload", "set", "nemesis", "none"), h, null,
+                List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("NOT CHECKED");
+        assertThat(doc.getElementById("notes").text()).contains("never checked");
+        JsonNode d = data(doc);
+        assertThat(d.path("ops").path("o").toString()).isEqualTo("[0,3]"); // ok, never completed
+    }
+
+    @Test
+    void aHistoryWithoutTimesIsDrawnByEntryNumber() throws Exception {
+        List<Op> ops = List.of(Op.invoke(0, 0, "write", null, 1L, -1),
+                new Op(1, 0, OpType.OK, "write", null, 1L, null, -1));
+        RunDirectory run = RunDirs.write(tmp.resolve("edn"), map("title", "imported"), History.of(ops),
+                LinearizabilityChecker.builder(Models.byName("register", 0L)).build(), List.of());
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("notes").text()).contains("no times").contains("entry number");
+        JsonNode d = data(doc);
+        assertThat(d.path("hasTimes").asBoolean()).isFalse();
+        assertThat(d.path("ops").path("s").get(0).asLong()).isEqualTo(0);
+        assertThat(d.path("ops").path("e").get(0).asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void longValuesAreCutShortOnThePageAndCounted() throws Exception {
+        List<Long> many = new ArrayList<>(LongStream.rangeClosed(1, 2_000).boxed().toList());
+        History h = new Hist().invoke(1, "read", null, 0).ok(1, map("node", "n1", "values", many), 5).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("long"), map("title", "long"), h, null, List.of());
+
+        Document doc = RunDirs.render(run);
+
+        JsonNode d = data(doc);
+        assertThat(d.path("clippedValues").asInt()).isEqualTo(1);
+        assertThat(d.path("ops").path("out").get(0).asText()).hasSizeLessThan(RunPages.MAX_VALUE_CHARS + 60)
+                .contains("more characters");
+        assertThat(doc.getElementById("notes").text()).contains("1 value(s) longer than 160 characters");
+        assertThat(Files.size(run.reportFile())).isLessThan(Files.size(run.historyFile()) + 200_000);
+    }
+}

@@ -1,0 +1,65 @@
+package io.zkchaos.results.report;
+
+import static io.zkchaos.results.report.Hist.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SuiteIndexTest {
+
+    @TempDir
+    Path store;
+
+    @Test
+    void listsEveryRunTheOnesToLookAtFirstWithLinksToTheirReports() throws Exception {
+        History good = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12)
+                .nemesis("kill-leader", map("fault", "kill-leader", "description", "kill n2"), 20, 21)
+                .nemesis("heal", Hist.healed(), 40, 41)
+                .invoke(9, "read", null, 50).ok(9, map("node", "n1", "values", List.of(1L)), 51).build();
+        History bad = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12)
+                .invoke(9, "read", null, 50).ok(9, map("node", "n1", "values", List.of()), 51).build();
+        RunDirectory a = RunDirs.write(store.resolve("set-kill-leader/20260101T000000.000Z"),
+                map("workload", "set", "nemesis", "kill-leader"), good,
+                CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
+        RunDirectory b = RunDirs.write(store.resolve("set-none/20260101T000100.000Z"),
+                map("workload", "set", "nemesis", "none"), bad, CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()),
+                List.of());
+        RunDirectory c = RunDirs.write(store.resolve("set-halves/20260101T000200.000Z"),
+                map("workload", "set", "nemesis", "halves"), good, null, List.of());
+        RunReport.write(a);
+        RunReport.write(b);
+
+        List<RunDirectory> found = RunStore.find(store);
+        assertThat(found).extracting(RunDirectory::path).containsExactlyInAnyOrder(a.path(), b.path(), c.path());
+        Path index = SuiteIndex.write(store.resolve("index.html"), "chaos suite", found);
+
+        Document doc = Jsoup.parse(Files.readString(index));
+        assertThat(doc.select("header.banner").hasClass("invalid")).isTrue();
+        assertThat(doc.getElementById("counts").text()).isEqualTo("3 run(s): 1 INVALID, 1 UNCHECKED, 1 valid");
+        List<Element> rows = doc.select("tr.run");
+        assertThat(rows).extracting(r -> r.child(0).text()).containsExactly("set-none", "set-halves",
+                "set-kill-leader");
+        assertThat(rows.get(0).child(1).text()).isEqualTo("INVALID");
+        assertThat(rows.get(2).select("td").eachText()).containsSubsequence("set-kill-leader", "valid", "2 (2 ok)",
+                "1", "51.0 ms");
+        String link = rows.get(2).selectFirst("td:last-child a").attr("href");
+        assertThat(rows.get(2).selectFirst("td a").attr("href")).isEqualTo(link);
+        assertThat(link).isEqualTo("set-kill-leader/20260101T000000.000Z/index.html");
+        assertThat(store.resolve(link)).isRegularFile();
+        assertThat(rows.get(1).select("a")).isEmpty(); // never rendered: no link, but the command that makes one
+        assertThat(rows.get(1).text()).contains("./zkchaos report");
+    }
+}
