@@ -28,7 +28,11 @@ public enum Bug {
     /** FLE decides on the first quorum that agrees, without waiting {@code finalizeWait} for a better vote. */
     NO_FINALIZE_WAIT("no-finalize-wait"),
 
-    /** FLE counts votes from earlier election rounds (logical clocks) together with the current round's. */
+    /**
+     * FLE counts votes from earlier election rounds (logical clocks) together with the current round's: a notification
+     * of an older round is handled like one of the current round, the received votes are kept when the server moves
+     * to a newer round, and votes are compared without their round.
+     */
     MIX_ELECTION_EPOCHS("mix-election-epochs");
 
     private final String flag;

@@ -206,12 +206,10 @@ public final class FastLeaderElection {
                 updateProposal(host.myId(), host.lastLoggedZxid(), host.currentEpoch());
             }
             sendNotifications();
-        } else if (n.electionEpoch() < logicalClock) {
-            if (!mixEpochs) {
-                LOG.debug("{}: notification of round {} from {} is older than round {}: ignored", tag,
-                        n.electionEpoch(), from, logicalClock);
-                return;
-            }
+        } else if (n.electionEpoch() < logicalClock && !mixEpochs) {
+            LOG.debug("{}: notification of round {} from {} is older than round {}: ignored", tag,
+                    n.electionEpoch(), from, logicalClock);
+            return;
         } else if (order.beats(n.leader(), n.zxid(), n.peerEpoch(), proposedLeader, proposedZxid, proposedEpoch)) {
             updateProposal(n.leader(), n.zxid(), n.peerEpoch());
             sendNotifications();
