@@ -4,12 +4,13 @@ import io.zkchaos.fle.sched.Scheduler;
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
+import org.slf4j.MDC;
 
 /**
  * Virtual time for a whole simulated group: one queue of tasks ordered by (due time, submission order), run one at a
  * time on the caller's thread. Each node gets its own {@link Lane} (a {@link Scheduler}) per incarnation; killing a
  * lane drops its pending tasks, as a crash drops a process's threads. Nothing here reads the wall clock, so a test is
- * a deterministic function of what it does.
+ * a deterministic function of what it does. Log lines of simulated servers carry the virtual time as {@code vt}.
  */
 public final class SimClock {
 
@@ -60,7 +61,12 @@ public final class SimClock {
         now = Math.max(now, t.time);
         if (!t.cancelled[0] && (t.lane == null || t.lane.alive)) {
             executed++;
-            t.run.run();
+            MDC.put("vt", Long.toString(now));
+            try {
+                t.run.run();
+            } finally {
+                MDC.remove("vt");
+            }
         }
         return true;
     }

@@ -39,7 +39,7 @@ public final class SimNetwork {
         return firewall;
     }
 
-    /** Calls {@code o} for every message delivered from now on. */
+    /** Calls {@code o} for every message delivered from now on, right after its receiver handled it. */
     public void observe(Consumer<Delivery> o) {
         observers.add(o);
     }
@@ -119,8 +119,8 @@ public final class SimNetwork {
                 clock.at(clock.now() + latencyMs + d.delayMs(), () -> {
                     Endpoint to = endpoints.get(toSid);
                     if (to != null && to.alive && to.receiver != null) {
-                        delivered(sid, toSid, MessageKind.NOTIFICATION, n);
                         to.receiver.onNotification(sid, n);
+                        delivered(sid, toSid, MessageKind.NOTIFICATION, n);
                     }
                 });
             }
@@ -208,8 +208,8 @@ public final class SimNetwork {
                 Channel to = peer;
                 clock.at(at, () -> {
                     if (!to.closed && to.owner.alive) {
-                        delivered(owner.sid, remote, m.kind(), m);
                         to.handler.onMessage(to, m);
+                        delivered(owner.sid, remote, m.kind(), m);
                     }
                 });
             }
