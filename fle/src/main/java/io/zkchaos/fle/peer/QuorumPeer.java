@@ -88,11 +88,15 @@ public final class QuorumPeer implements FastLeaderElection.Host {
 
     /** Reads the durable state back and starts looking for a leader. Runs on the scheduler. */
     public void start() {
+        start(storage.load());
+    }
+
+    /** Starts from durable state already read from this peer's storage. Runs on the scheduler. */
+    public void start(Storage.Persisted p) {
         if (started) {
             throw new IllegalStateException(tag + " started twice");
         }
         started = true;
-        Storage.Persisted p = storage.load();
         acceptedEpoch = p.acceptedEpoch();
         currentEpoch = p.currentEpoch();
         history.replace(p.history());
