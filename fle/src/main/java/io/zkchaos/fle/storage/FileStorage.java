@@ -163,7 +163,11 @@ public final class FileStorage implements Storage {
             header.flip();
             int len = header.getInt();
             int crc = header.getInt();
-            if (len <= 0 || len > Wire.MAX_FRAME || size - pos - HEADER < len) {
+            if (len <= 0 || len > Wire.MAX_FRAME) {
+                torn = "a record header with a bad length (" + len + ")";
+                break;
+            }
+            if (size - pos - HEADER < len) {
                 torn = "an incomplete record (length " + len + ", " + (size - pos - HEADER) + " bytes left)";
                 break;
             }
