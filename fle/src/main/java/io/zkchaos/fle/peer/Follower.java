@@ -93,12 +93,14 @@ final class Follower implements QuorumTransport.Handler {
         if (c != channel || phase == Phase.DONE) {
             return;
         }
-        if (phase == Phase.CONNECTING) {
+        if (phase == Phase.CONNECTING || phase == Phase.DISCOVERY) {
             long elapsed = peer.scheduler().now() - startedAt;
             long limit = peer.settings().timing().initLimitMs();
             if (elapsed < limit) {
-                // The leader may not be listening yet: try again next tick, within initLimit.
-                LOG.debug("{}: cannot connect yet ({}); retrying", tag, reason);
+                // The leader may not lead yet (it decides a moment after us, and closes what comes before): try
+                // again next tick, within initLimit, as ZooKeeper's follower retries its connection.
+                LOG.debug("{}: cannot register with the leader yet ({}); retrying", tag, reason);
+                phase = Phase.CONNECTING;
                 channel = null;
                 peer.scheduler().schedule(peer.settings().timing().tickMs(), () -> {
                     if (phase == Phase.CONNECTING) {

@@ -115,7 +115,8 @@ final class Leader implements QuorumTransport.Handler {
             return;
         }
         stop(reason);
-        peer.backToLooking("leader of epoch " + newEpoch + " stepped down: " + reason);
+        peer.backToLooking((newEpoch < 0 ? "prospective leader" : "leader of epoch " + newEpoch)
+                + " stepped down: " + reason);
     }
 
     /** Ends the leadership without telling the server (it is stopping). */
