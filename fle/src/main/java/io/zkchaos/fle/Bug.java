@@ -14,8 +14,10 @@ public enum Bug {
     ELECT_WITHOUT_ZXID("elect-without-zxid"),
 
     /**
-     * ZAB discovery without its fences: a follower accepts a new epoch below its acceptedEpoch, and the prospective
-     * leader goes on when a follower's ACKEPOCH shows a more recent history than its own (and truncates it).
+     * ZAB discovery without its fences: the prospective leader takes its own acceptedEpoch + 1 as the new epoch
+     * instead of the maximum over a quorum + 1, a follower accepts a new epoch below its acceptedEpoch, and the
+     * prospective leader goes on when a follower's ACKEPOCH shows a more recent history than its own (and truncates
+     * it).
      */
     NO_EPOCH_FENCING("no-epoch-fencing"),
 
