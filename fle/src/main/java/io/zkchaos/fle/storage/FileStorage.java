@@ -221,40 +221,50 @@ public final class FileStorage implements Storage {
         if (entries.isEmpty()) {
             return;
         }
+        long last = zxids.isEmpty() ? 0 : zxids.get(zxids.size() - 1);
         try {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            DataOutputStream out = new DataOutputStream(buf);
-            long pos = end;
-            List<Long> newOffsets = new ArrayList<>();
-            long last = zxids.isEmpty() ? 0 : zxids.get(zxids.size() - 1);
-            for (Entry e : entries) {
-                if (e.zxid() <= last) {
-                    throw new IllegalArgumentException("zxid " + Zxid.show(e.zxid()) + " does not follow "
-                            + Zxid.show(last));
-                }
-                last = e.zxid();
-                byte[] body = Wire.encode(e);
-                CRC32 c = new CRC32();
-                c.update(body);
-                out.writeInt(body.length);
-                out.writeInt((int) c.getValue());
-                out.write(body);
-                newOffsets.add(pos);
-                pos += HEADER + body.length;
-            }
-            out.flush();
-            ByteBuffer b = ByteBuffer.wrap(buf.toByteArray());
+            Encoded enc = encode(entries, last, end);
             long at = end;
+            ByteBuffer b = ByteBuffer.wrap(enc.bytes());
             while (b.hasRemaining()) {
                 at += log.write(b, at);
             }
             log.force(false);
-            end = pos;
-            offsets.addAll(newOffsets);
+            end = at;
+            offsets.addAll(enc.offsets());
             entries.forEach(e -> zxids.add(e.zxid()));
         } catch (IOException e) {
             throw new StorageException("cannot append to the log in " + dir + ": " + describe(e), e);
         }
+    }
+
+    /** Records ready to write from offset {@code start}, and each one's offset. */
+    private record Encoded(byte[] bytes, List<Long> offsets) {
+    }
+
+    private static Encoded encode(List<Entry> entries, long lastZxid, long start) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(buf);
+        List<Long> offsets = new ArrayList<>(entries.size());
+        long pos = start;
+        long last = lastZxid;
+        for (Entry e : entries) {
+            if (e.zxid() <= last) {
+                throw new IllegalArgumentException("zxid " + Zxid.show(e.zxid()) + " does not follow "
+                        + Zxid.show(last));
+            }
+            last = e.zxid();
+            byte[] body = Wire.encode(e);
+            CRC32 c = new CRC32();
+            c.update(body);
+            out.writeInt(body.length);
+            out.writeInt((int) c.getValue());
+            out.write(body);
+            offsets.add(pos);
+            pos += HEADER + body.length;
+        }
+        out.flush();
+        return new Encoded(buf.toByteArray(), offsets);
     }
 
     @Override
@@ -278,12 +288,21 @@ public final class FileStorage implements Storage {
         zxids.subList(keep, zxids.size()).clear();
     }
 
+    /**
+     * Replaces the whole history atomically: the new log is written and fsynced beside the old one, then renamed over
+     * it, so a crash leaves one or the other, never an empty or half-written log.
+     */
     @Override
     public synchronized void replace(List<Entry> entries) {
         try {
+            Encoded enc = encode(entries, 0, 0);
             Path tmp = dir.resolve("log.new");
             Files.deleteIfExists(tmp);
             try (FileChannel t = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(enc.bytes());
+                while (b.hasRemaining()) {
+                    t.write(b);
+                }
                 t.force(true);
             }
             log.close();
@@ -292,11 +311,12 @@ public final class FileStorage implements Storage {
             log = FileChannel.open(dir.resolve("log"), StandardOpenOption.READ, StandardOpenOption.WRITE);
             offsets.clear();
             zxids.clear();
-            end = 0;
+            offsets.addAll(enc.offsets());
+            entries.forEach(e -> zxids.add(e.zxid()));
+            end = enc.bytes().length;
         } catch (IOException e) {
             throw new StorageException("cannot replace the log in " + dir + ": " + describe(e), e);
         }
-        append(entries);
     }
 
     @Override

@@ -157,9 +157,15 @@ public final class SimNetwork {
                     return;
                 }
                 Endpoint leader = endpoints.get(leaderSid);
-                if (leader == null || !leader.alive || leader.listener == null
-                        || firewall.cut(sid, leaderSid, true)) {
+                if (leader == null || !leader.alive || firewall.cut(sid, leaderSid, true)) {
                     mine.closedRemotely("connection refused by " + leaderSid);
+                    return;
+                }
+                if (leader.listener == null) {
+                    // As the TCP transport does: the quorum port is always bound, and a server that does not lead
+                    // accepts and closes at once.
+                    mine.handler.onOpen(mine);
+                    clock.at(clock.now() + latencyMs, () -> mine.closedRemotely(leaderSid + " does not lead"));
                     return;
                 }
                 Channel theirs = new Channel(leader, sid, leader.listener);

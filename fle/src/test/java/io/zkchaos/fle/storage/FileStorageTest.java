@@ -169,4 +169,22 @@ class FileStorageTest {
                     .hasMessageContaining("acceptedEpoch holds 'three'");
         }
     }
+
+    @Test
+    void aReplacementLeftHalfWayByACrashIsIgnored() throws IOException {
+        try (FileStorage s = FileStorage.open(dir, 1)) {
+            s.load();
+            s.append(entries(1, 1, 2));
+        }
+        // A crash while a SNAP was being written leaves log.new beside the old log, which stays in force.
+        Files.write(dir.resolve("log.new"), new byte[] {0, 0, 0, 9, 1, 2});
+        try (FileStorage s = FileStorage.open(dir, 1)) {
+            assertThat(s.load().history()).isEqualTo(entries(1, 1, 2));
+            s.replace(entries(2, 1, 3));
+        }
+        try (FileStorage s = FileStorage.open(dir, 1)) {
+            assertThat(s.load().history()).isEqualTo(entries(2, 1, 3));
+        }
+        assertThat(dir.resolve("log.new")).doesNotExist();
+    }
 }

@@ -152,4 +152,22 @@ class LeadershipTest {
         long next = c.awaitStable(LIMIT);
         assertThat(c.committedLog(next)).extracting(Entry::txn).containsExactly(new Txn.Put("k", "minority"));
     }
+
+    @Test
+    void followersThatDecideBeforeTheirLeaderLeadsWaitForItInsteadOfElectingAgain() {
+        // 3 hears the others' votes 150 ms late: 1 and 2 decide to follow it, and reach its quorum port, before it
+        // leads. A node that does not lead closes such a connection at once; the followers retry each tick.
+        SimCluster c = SimCluster.builder().servers(3).build();
+        c.firewall().delay(1, 3, MessageKind.NOTIFICATION, 150);
+        c.firewall().delay(2, 3, MessageKind.NOTIFICATION, 150);
+        c.startAll();
+        assertThat(c.awaitStable(LIMIT)).isEqualTo(3);
+        assertThat(c.decisions()).as("one decision each, all in round 1")
+                .extracting(SimCluster.Decision::sid, d -> d.vote().leader(), d -> d.vote().electionEpoch())
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(1L, 3L, 1L),
+                        org.assertj.core.groups.Tuple.tuple(2L, 3L, 1L), org.assertj.core.groups.Tuple.tuple(3L, 3L, 1L));
+        SimCluster.Decision follower = c.decisions().stream().filter(d -> d.sid() == 1).findFirst().orElseThrow();
+        SimCluster.Decision leader = c.decisions().stream().filter(d -> d.sid() == 3).findFirst().orElseThrow();
+        assertThat(follower.time()).as("the follower decided first").isLessThan(leader.time());
+    }
 }
