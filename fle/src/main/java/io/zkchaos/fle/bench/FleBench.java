@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp "fle/target/classes:$(cat fle/target/runtime.classpath)" io.zkchaos.fle.bench.FleBench \
- *     [--nodes 3] [--runs 10] [--clients 8] [--seconds 10] [--tick 100] [--bugs FLAGS] [--json] [--keep]
+ *     [--nodes 3] [--runs 10] [--clients 8] [--seconds 10] [--tick 100] [--bugs FLAGS]
+ *     [--only startup|failover|throughput] [--json] [--keep]
  * </pre>
  * Start-up is measured from launching every process to every node serving under one leader (so it includes the JVMs'
  * start); failover from the kill to the survivors serving under a new leader. Status is polled every 20 ms.
@@ -34,7 +35,10 @@ import java.util.stream.Stream;
 public final class FleBench {
 
     private record Options(int nodes, int runs, int clients, int seconds, long tick, Bugs bugs, boolean json,
-                           boolean keep) {
+                           boolean keep, String only) {
+        boolean measures(String figure) {
+            return only == null || only.equals(figure);
+        }
     }
 
     /** Median, minimum and maximum of some durations in ms. */
@@ -61,25 +65,34 @@ public final class FleBench {
         } catch (IllegalArgumentException e) {
             System.err.println("fle bench: " + e.getMessage());
             System.err.println("usage: FleBench [--nodes N] [--runs N] [--clients N] [--seconds N] [--tick MS] "
-                    + "[--bugs FLAGS] [--json] [--keep]");
+                    + "[--bugs FLAGS] [--only startup|failover|throughput] [--json] [--keep]");
             System.exit(2);
             return;
         }
         Timing timing = Timing.DEFAULT.withTickMs(o.tick());
         System.out.printf(Locale.ROOT, "fle bench: %d nodes, tick %d ms, bugs %s, %d runs; %d cores%n", o.nodes(),
                 o.tick(), o.bugs(), o.runs(), Runtime.getRuntime().availableProcessors());
-        Stats startup = startup(o, timing);
-        System.out.println("election at start-up (launch to all serving): " + startup);
-        Stats failover = failover(o, timing);
-        System.out.println("election after SIGKILL of the leader (kill to all serving): " + failover);
-        double[] tput = throughput(o, timing);
-        System.out.printf(Locale.ROOT, "write throughput: %d clients for %d s: %.0f puts/s (latency median %.1f ms, "
-                + "p99 %.1f ms)%n", o.clients(), o.seconds(), tput[0], tput[1], tput[2]);
+        List<String> json = new ArrayList<>();
+        if (o.measures("startup")) {
+            Stats startup = startup(o, timing);
+            System.out.println("election at start-up (launch to all serving): " + startup);
+            json.add("\"startupMedianMs\":" + startup.median());
+        }
+        if (o.measures("failover")) {
+            Stats failover = failover(o, timing);
+            System.out.println("election after SIGKILL of the leader (kill to all serving): " + failover);
+            json.add("\"failoverMedianMs\":" + failover.median());
+        }
+        if (o.measures("throughput")) {
+            double[] tput = throughput(o, timing);
+            System.out.printf(Locale.ROOT, "write throughput: %d clients for %d s: %.0f puts/s (latency median %.1f "
+                    + "ms, p99 %.1f ms)%n", o.clients(), o.seconds(), tput[0], tput[1], tput[2]);
+            json.add(String.format(Locale.ROOT, "\"putsPerSecond\":%.0f,\"putLatencyMedianMs\":%.1f,"
+                    + "\"putLatencyP99Ms\":%.1f", tput[0], tput[1], tput[2]));
+        }
         if (o.json()) {
-            System.out.printf(Locale.ROOT, "{\"system\":\"fle\",\"nodes\":%d,\"tickMs\":%d,\"runs\":%d,"
-                            + "\"startupMedianMs\":%d,\"failoverMedianMs\":%d,\"putsPerSecond\":%.0f,"
-                            + "\"putLatencyMedianMs\":%.1f,\"putLatencyP99Ms\":%.1f}%n", o.nodes(), o.tick(), o.runs(),
-                    startup.median(), failover.median(), tput[0], tput[1], tput[2]);
+            System.out.printf(Locale.ROOT, "{\"system\":\"fle\",\"nodes\":%d,\"tickMs\":%d,\"runs\":%d,%s}%n",
+                    o.nodes(), o.tick(), o.runs(), String.join(",", json));
         }
     }
 
@@ -92,6 +105,7 @@ public final class FleBench {
         Bugs bugs = Bugs.NONE;
         boolean json = false;
         boolean keep = false;
+        String only = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--json")) {
@@ -113,10 +127,17 @@ public final class FleBench {
                 case "--seconds" -> seconds = positive(a, v);
                 case "--tick" -> tick = positive(a, v);
                 case "--bugs" -> bugs = Bugs.parse(v);
+                case "--only" -> {
+                    if (!List.of("startup", "failover", "throughput").contains(v)) {
+                        throw new IllegalArgumentException("--only takes startup, failover or throughput, not '" + v
+                                + "'");
+                    }
+                    only = v;
+                }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new Options(nodes, runs, clients, seconds, tick, bugs, json, keep);
+        return new Options(nodes, runs, clients, seconds, tick, bugs, json, keep, only);
     }
 
     private static int positive(String option, String v) {

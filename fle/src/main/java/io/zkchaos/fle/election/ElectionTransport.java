@@ -17,8 +17,13 @@ public interface ElectionTransport {
     /** Queues {@code n} for {@code toSid} (which may be this server itself); never blocks. */
     void send(long toSid, Notification n);
 
-    /** Whether every send queue is drained (ZooKeeper's {@code haveDelivered}). */
-    boolean allDelivered();
+    /**
+     * Whether some send queue is drained (ZooKeeper's {@code haveDelivered}): then a notification timeout resends the
+     * vote to everyone, else it only reconnects. SPEC §5.2 says "every" (after ZooKeeper's comment); ZooKeeper's
+     * code, and this, say "any": with "every", one peer down (its queue never drains) and one notification lost on
+     * the way stall an election for as long as that peer stays down.
+     */
+    boolean haveDelivered();
 
     /** Connects to every peer it has no connection to (in the background). */
     void connectAll();

@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  *   <li>from a FOLLOWING/LEADING sender: in the same round, record it and decide if a quorum agrees and the named
  *       leader confirms it leads; in any round, record it in the out-of-election set and follow the leader a quorum
  *       there agrees on, if that leader confirms itself (a server joining an ensemble that already has a leader);</li>
- *   <li>nothing within the timeout: resend the vote if every send queue is drained, else reconnect; the timeout
- *       doubles up to {@link Timing#maxNotificationIntervalMs()}.</li>
+ *   <li>nothing within the timeout: resend the vote if a send queue is drained (see
+ *       {@link ElectionTransport#haveDelivered()}), else reconnect; the timeout doubles up to
+ *       {@link Timing#maxNotificationIntervalMs()}.</li>
  * </ul>
  * While not LOOKING, the server answers every LOOKING sender with the vote it stands by and its state.
  *
@@ -306,7 +307,7 @@ public final class FastLeaderElection {
         if (!looking || finalizeTimer != null) {
             return;
         }
-        if (transport.allDelivered()) {
+        if (transport.haveDelivered()) {
             sendNotifications();
         } else {
             transport.connectAll();

@@ -126,13 +126,19 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
     }
 
     @Override
-    public boolean allDelivered() {
+    public boolean haveDelivered() {
         for (BlockingQueue<byte[]> q : queues.values()) {
-            if (!q.isEmpty()) {
-                return false;
+            if (q.isEmpty()) {
+                return true;
             }
         }
-        return true;
+        return queues.isEmpty();
+    }
+
+    /** Whether the send queue to {@code sid} is drained (for tests). */
+    public boolean drained(long sid) {
+        BlockingQueue<byte[]> q = queues.get(sid);
+        return q == null || q.isEmpty();
     }
 
     @Override
@@ -310,8 +316,15 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
                 while (!done) {
                     byte[] b = q.poll(1, TimeUnit.SECONDS);
                     if (b != null) {
+                        try {
+                            write(b);
+                        } catch (IOException e) {
+                            // Not sent: put it back for the next connection (unless a newer message took its place),
+                            // so that a connection replaced under this sender does not swallow it.
+                            q.offer(b);
+                            throw e;
+                        }
                         lastMessageSent.put(sid, b);
-                        write(b);
                     }
                 }
             } catch (IOException e) {

@@ -127,4 +127,15 @@ class ElectionScenariosTest {
         assertThat(leader).isEqualTo(3);
         assertThat(c.decisions()).hasSize(3).allSatisfy(d -> assertThat(d.vote().leader()).isEqualTo(3));
     }
+
+    @Test
+    void aLostNotificationIsResentWhileAPeerIsDown() {
+        // Server 3 is down, so its send queue never drains. 2's first vote to 1 is lost. The timeout must still resend
+        // (a queue is drained), or 1 waits for 2 forever. (The bench found this with real processes.)
+        SimCluster c = SimCluster.builder().servers(3).build();
+        c.firewall().dropNext(2, 1, io.zkchaos.fle.zab.MessageKind.NOTIFICATION, 1);
+        c.start(1);
+        c.start(2);
+        assertThat(c.awaitStable(Duration.ofSeconds(10))).isEqualTo(2);
+    }
 }

@@ -107,7 +107,7 @@ final class FleHarness implements FastLeaderElection.Host, ElectionTransport {
     }
 
     @Override
-    public boolean allDelivered() {
+    public boolean haveDelivered() {
         return delivered;
     }
 

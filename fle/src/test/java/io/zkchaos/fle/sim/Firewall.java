@@ -26,6 +26,9 @@ public final class Firewall {
         }
     }
 
+    /** Rules that apply to a number of messages only, and how many are left. */
+    private final java.util.Map<Rule, Integer> remaining = new java.util.IdentityHashMap<>();
+
     /** What happens to one message. */
     public record Decision(boolean drop, long delayMs, boolean duplicate) {
     }
@@ -39,11 +42,19 @@ public final class Firewall {
 
     public void remove(Rule r) {
         rules.remove(r);
+        remaining.remove(r);
     }
 
     /** Drops messages of {@code kind} ({@code null}: all) from {@code from} to {@code to}. */
     public Rule drop(long from, long to, MessageKind kind) {
         return add(new Rule(from, to, kind, Action.DROP, 0));
+    }
+
+    /** Drops the next {@code count} messages of {@code kind} from {@code from} to {@code to}, then no more. */
+    public Rule dropNext(long from, long to, MessageKind kind, int count) {
+        Rule r = new Rule(from, to, kind, Action.DROP, 0);
+        remaining.put(r, count);
+        return add(r);
     }
 
     public Rule delay(long from, long to, MessageKind kind, long ms) {
@@ -87,19 +98,30 @@ public final class Firewall {
 
     public void removeAll(Collection<Rule> rs) {
         rules.removeAll(rs);
+        rs.forEach(remaining::remove);
     }
 
     /** Removes every rule. */
     public void heal() {
         rules.clear();
+        remaining.clear();
     }
 
     public Decision decide(long from, long to, MessageKind kind) {
         boolean drop = false;
         boolean dup = false;
         long delay = 0;
-        for (Rule r : rules) {
+        for (Rule r : new ArrayList<>(rules)) {
             if (r.matches(from, to, kind)) {
+                Integer left = remaining.get(r);
+                if (left != null) {
+                    if (left <= 1) {
+                        remaining.remove(r);
+                        rules.remove(r);
+                    } else {
+                        remaining.put(r, left - 1);
+                    }
+                }
                 switch (r.action) {
                     case DROP -> drop = true;
                     case DELAY -> delay += r.delayMs;

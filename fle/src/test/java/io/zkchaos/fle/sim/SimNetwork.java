@@ -126,9 +126,15 @@ public final class SimNetwork {
             }
         }
 
+        /** A queue to a peer drains when the peer is up and the link not cut: so, whether any such peer exists. */
         @Override
-        public boolean allDelivered() {
-            return true;
+        public boolean haveDelivered() {
+            for (Map.Entry<Long, Endpoint> e : endpoints.entrySet()) {
+                if (e.getKey() != sid && e.getValue().alive && !firewall.cut(sid, e.getKey(), false)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
