@@ -108,6 +108,38 @@ public final class LocalGroup implements AutoCloseable {
         Files.writeString(config(id), b, StandardCharsets.UTF_8);
     }
 
+    /** Node {@code id}'s quorum port (on 127.0.0.1). */
+    public int quorumPort(int id) {
+        return ports.get(id - 1)[1];
+    }
+
+    /** Node {@code id}'s election port (on 127.0.0.1). */
+    public int electionPort(int id) {
+        return ports.get(id - 1)[2];
+    }
+
+    /**
+     * Makes node {@code from} reach node {@code to} at {@code host} with these ports (a proxy, say) instead of at
+     * {@code to}'s own address; takes effect at {@code from}'s next start.
+     */
+    public synchronized void route(int from, int to, String host, int quorumPort, int electionPort) {
+        if (from == to) {
+            throw new IllegalArgumentException("a node's own line is what it binds: cannot route n" + from
+                    + " to itself");
+        }
+        try {
+            Path cfg = config(from);
+            String line = "server." + to + "=";
+            StringBuilder b = new StringBuilder();
+            for (String l : Files.readAllLines(cfg, StandardCharsets.UTF_8)) {
+                b.append(l.startsWith(line) ? line + host + ":" + quorumPort + ":" + electionPort : l).append('\n');
+            }
+            Files.writeString(cfg, b, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rewrite the config of n" + from, e);
+        }
+    }
+
     public Path nodeDir(int id) {
         return dir.resolve("n" + id);
     }

@@ -17,15 +17,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A test stand-in for the fault proxy: forwards every connection it accepts to a target, so that the connecting
  * server's source address tells the other side nothing. It counts connections and can cut them all.
  */
-final class TcpRelay implements AutoCloseable {
+public final class TcpRelay implements AutoCloseable {
 
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final AtomicInteger accepted = new AtomicInteger();
     private final Set<Socket> live = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private volatile boolean blocked;
 
-    TcpRelay(InetSocketAddress target) throws IOException {
+    public TcpRelay(InetSocketAddress target) throws IOException {
         this.target = target;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread t = new Thread(this::acceptLoop, "relay-accept");
@@ -33,22 +34,33 @@ final class TcpRelay implements AutoCloseable {
         t.start();
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
     }
 
     /** Connections accepted so far. */
-    int accepted() {
+    public int accepted() {
         return accepted.get();
     }
 
     /** Connections that are up now (each counts its two sockets as one). */
-    int live() {
+    public int live() {
         return live.size() / 2;
     }
 
+    /** Cuts the link: closes every connection through it, and closes new ones at once (a refused link). */
+    public void block() {
+        blocked = true;
+        cutAll();
+    }
+
+    /** Heals the link: new connections go through again. */
+    public void unblock() {
+        blocked = false;
+    }
+
     /** Closes every connection through the relay (both sides see it end). */
-    void cutAll() {
+    public void cutAll() {
         for (Socket s : live) {
             close(s);
         }
@@ -59,6 +71,10 @@ final class TcpRelay implements AutoCloseable {
             try {
                 Socket in = listener.accept();
                 accepted.incrementAndGet();
+                if (blocked) {
+                    close(in);
+                    continue;
+                }
                 Socket out = new Socket();
                 try {
                     out.connect(target, 2_000);

@@ -128,4 +128,40 @@ class NodeProcessIT {
             return out.toString(StandardCharsets.UTF_8);
         }
     }
+
+    @Test
+    void aPausedLeaderIsReplacedAndFollowsOnceResumed() throws Exception {
+        group = LocalGroup.create(dir, 3, Timing.DEFAULT, Bugs.NONE);
+        group.startAll();
+        int leader = awaitStable();
+        long pid = group.process(leader).orElseThrow().pid();
+        try (FleClient c = new FleClient(group.clientAddress(leader), OP)) {
+            c.put("k", "before");
+        }
+        signal("STOP", pid);
+        try {
+            int other = leader == 1 ? 2 : 1;
+            await().atMost(UP).untilAsserted(() -> {
+                NodeStatus s = group.status(other, OP).orElseThrow();
+                assertThat(s.serving()).isTrue();
+                assertThat(s.leader()).isNotEqualTo(leader);
+            });
+            try (FleClient c = new FleClient(group.clientAddress(other), OP)) {
+                c.put("k", "during");
+            }
+        } finally {
+            signal("CONT", pid);
+        }
+        int next = awaitStable();
+        assertThat(next).isNotEqualTo(leader);
+        try (FleClient c = new FleClient(group.clientAddress(leader), OP)) {
+            assertThat(c.readLog()).extracting(LogEntry::txn)
+                    .containsExactly(new Txn.Put("k", "before"), new Txn.Put("k", "during"));
+        }
+    }
+
+    private static void signal(String sig, long pid) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
+        assertThat(p.waitFor()).as("kill -%s %d", sig, pid).isZero();
+    }
 }
