@@ -2,7 +2,6 @@ package io.zkchaos.fle.zab;
 
 import io.zkchaos.fle.Zxid;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -98,11 +97,6 @@ public final class History {
     public void replace(List<Entry> all) {
         entries.clear();
         all.forEach(this::append);
-    }
-
-    /** A read-only view (valid until the next change). */
-    public List<Entry> view() {
-        return Collections.unmodifiableList(entries);
     }
 
     /** A copy of every entry. */

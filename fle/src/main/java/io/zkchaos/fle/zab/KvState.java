@@ -24,10 +24,6 @@ public final class KvState {
         return values.get(key);
     }
 
-    public int size() {
-        return values.size();
-    }
-
     public void clear() {
         values.clear();
     }

@@ -145,9 +145,12 @@ class FileStorageTest {
 
     @Test
     void aDataDirInUseIsRefused() {
-        try (FileStorage s = FileStorage.open(dir, 1)) {
+        FileStorage holder = FileStorage.open(dir, 1);
+        try {
             assertThatThrownBy(() -> FileStorage.open(dir, 1)).isInstanceOf(StorageException.class)
                     .hasMessageContaining("in use by another node");
+        } finally {
+            holder.close();
         }
     }
 
