@@ -1,0 +1,73 @@
+package io.zkchaos.fle.node;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node process: {@code java -cp <classpath> io.zkchaos.fle.node.NodeMain <config-file>}. It logs to stdout,
+ * runs until it gets {@code SIGTERM} (a clean stop) or {@code SIGKILL}, and exits with
+ * {@value NodeStartException#CONFIG} for a bad config, {@value NodeStartException#BIND} for an address it cannot
+ * bind, {@value NodeStartException#DATA_DIR} for an unusable data dir, and {@value NodeStartException#FATAL} when it
+ * stops itself at run time (a storage failure) — each with a message on stderr naming the problem. JVM options such as
+ * a process marker ({@code -Dzkchaos.owner=...}) are simply carried along.
+ */
+public final class NodeMain {
+
+    private NodeMain() {
+    }
+
+    public static void main(String[] args) {
+        int code = run(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs a node until the JVM is told to stop; returns the exit code when it cannot start. */
+    static int run(String[] args) {
+        if (args.length != 1 || args[0].equals("--help") || args[0].equals("-h")) {
+            System.err.println("usage: java -cp <classpath> io.zkchaos.fle.node.NodeMain <config-file>");
+            System.err.println("  the config file: see docs/fle.md (zoo.cfg style: dataDir, myid, clientPort, "
+                    + "server.N=host:quorumPort:electionPort, tickTime, bugs, ...)");
+            return NodeStartException.CONFIG;
+        }
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "fle-node-logback.xml");
+        }
+        Logger log = LoggerFactory.getLogger(NodeMain.class);
+        NodeConfig config;
+        try {
+            config = NodeConfig.load(Path.of(args[0]));
+        } catch (ConfigException e) {
+            System.err.println("fle node: bad config: " + e.getMessage());
+            return NodeStartException.CONFIG;
+        }
+        Node node;
+        try {
+            node = Node.start(config, fatal -> {
+                log.error("fle node {}: stopping at once: {}", config.myId(), fatal.toString(), fatal);
+                System.err.println("fle node " + config.myId() + ": fatal: " + fatal);
+                Runtime.getRuntime().halt(NodeStartException.FATAL);
+            });
+        } catch (NodeStartException e) {
+            System.err.println("fle node " + config.myId() + ": " + e.getMessage());
+            return e.exitCode();
+        }
+        log.info("fle node {} running (pid {}): clients {}, quorum {}, election {}, data dir {}, tick {} ms, bugs: {}",
+                config.myId(), ProcessHandle.current().pid(), config.clientAddress(), config.self().quorumAddress(),
+                config.self().electionAddress(), config.dataDir(), config.timing().tickMs(), config.bugs());
+        CountDownLatch forever = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("fle node {}: stopping", config.myId());
+            node.close();
+        }, "fle-node-shutdown"));
+        try {
+            forever.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+}
