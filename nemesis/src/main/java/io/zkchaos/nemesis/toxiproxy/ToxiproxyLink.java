@@ -23,8 +23,12 @@ import java.util.List;
 /**
  * A {@link Link} that is a Toxiproxy proxy, driven through the Toxiproxy Java client: enabling and disabling are
  * Toxiproxy's, and every {@link Toxic} becomes the Toxiproxy toxic of the same name, type, stream, toxicity and
- * attributes. It works against Toxiproxy itself and against the project's {@link ToxiproxyServer}. Every read asks
- * the server, so what it answers is what the proxy holds.
+ * attributes. It works against Toxiproxy itself and against the project's {@link ToxiproxyServer}.
+ *
+ * <p>Reads ({@link #enabled()}, {@link #toxics()}) answer from what this link last wrote and Toxiproxy confirmed,
+ * without a request: partitions read every link's state before they change it, and on a loaded machine each request
+ * to a container costs tens of milliseconds. So this link must be the only client that changes its proxy (its
+ * {@link ToxiproxyNetwork} checks that with {@link ToxiproxyNetwork#divergences()}).
  *
  * <p>The client creates a toxic with toxicity 1 and its first attributes, then sets the others one call each
  * (latency's jitter, slicer's size_variation, a toxicity below 1): for a moment in between the toxic applies with
@@ -36,6 +40,10 @@ public final class ToxiproxyLink implements Link {
     private final Proxy proxy;
     private final InetSocketAddress listen;
     private final InetSocketAddress upstream;
+    /** What Toxiproxy holds, as this link last set it: enabled state and toxics (ours, and the client's handles). */
+    private boolean enabled = true;
+    private final java.util.LinkedHashMap<String, Toxic> toxics = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, eu.rekawek.toxiproxy.model.Toxic> handles = new java.util.HashMap<>();
 
     /**
      * @param client   the client of the Toxiproxy API that serves the proxy
@@ -71,30 +79,31 @@ public final class ToxiproxyLink implements Link {
     }
 
     @Override
-    public boolean enabled() {
-        try {
-            // The client's Proxy holds what the last answer about it said; ask the server for the present state.
-            return client.getProxy(name()).isEnabled();
-        } catch (IOException e) {
-            throw failure("read the state of", e);
-        }
+    public synchronized boolean enabled() {
+        return enabled;
     }
 
     @Override
-    public void setEnabled(boolean enabled) {
+    public synchronized void setEnabled(boolean enable) {
         try {
-            if (enabled) {
+            if (enable) {
                 proxy.enable();
             } else {
                 proxy.disable();
             }
+            enabled = proxy.isEnabled();
         } catch (IOException e) {
-            throw failure(enabled ? "enable" : "disable", e);
+            throw failure(enable ? "enable" : "disable", e);
         }
     }
 
     @Override
-    public List<Toxic> toxics() {
+    public synchronized List<Toxic> toxics() {
+        return List.copyOf(toxics.values());
+    }
+
+    /** What Toxiproxy itself holds now (one request): the toxics of the types this interface models. */
+    public List<Toxic> fetchToxics() {
         try {
             List<Toxic> out = new ArrayList<>();
             for (eu.rekawek.toxiproxy.model.Toxic t : proxy.toxics().getAll()) {
@@ -109,13 +118,20 @@ public final class ToxiproxyLink implements Link {
         }
     }
 
+    /** Toxiproxy was reset (every proxy enabled, every toxic removed): so is this link's view. */
+    synchronized void healed() {
+        enabled = true;
+        toxics.clear();
+        handles.clear();
+    }
+
     @Override
-    public void addToxic(Toxic toxic) {
+    public synchronized void addToxic(Toxic toxic) {
         ToxicList list = proxy.toxics();
         ToxicDirection d = toxic.stream() == Stream.UPSTREAM ? ToxicDirection.UPSTREAM : ToxicDirection.DOWNSTREAM;
         String n = toxic.name();
         try {
-            if (toxics().stream().anyMatch(t -> t.name().equals(n))) {
+            if (toxics.containsKey(n)) {
                 throw new IllegalArgumentException("link '" + name() + "' already has a toxic named '" + n + "'");
             }
             eu.rekawek.toxiproxy.model.Toxic created = switch (toxic.type()) {
@@ -141,37 +157,39 @@ public final class ToxiproxyLink implements Link {
             if (toxic.toxicity() != 1.0) {
                 created.setToxicity((float) toxic.toxicity());
             }
+            Toxic confirmed = fromClient(created);
+            toxics.put(n, confirmed != null ? confirmed : toxic);
+            handles.put(n, created);
         } catch (IOException e) {
             throw failure("add toxic '" + n + "' to", e);
         }
     }
 
     @Override
-    public boolean removeToxic(String toxicName) {
-        try {
-            for (eu.rekawek.toxiproxy.model.Toxic t : proxy.toxics().getAll()) {
-                if (t.getName().equals(toxicName)) {
-                    t.remove();
-                    return true;
-                }
-            }
+    public synchronized boolean removeToxic(String toxicName) {
+        eu.rekawek.toxiproxy.model.Toxic handle = handles.get(toxicName);
+        if (handle == null) {
             return false;
+        }
+        try {
+            handle.remove();
         } catch (IOException e) {
             throw failure("remove toxic '" + toxicName + "' from", e);
         }
+        handles.remove(toxicName);
+        toxics.remove(toxicName);
+        return true;
     }
 
-    /** Removes every toxic (also those of types this interface does not model, such as slow_close), then enables. */
+    /** Removes every toxic this link added, then enables it. */
     @Override
-    public void heal() {
-        try {
-            for (eu.rekawek.toxiproxy.model.Toxic t : proxy.toxics().getAll()) {
-                t.remove();
-            }
-        } catch (IOException e) {
-            throw failure("heal", e);
+    public synchronized void heal() {
+        for (String n : List.copyOf(handles.keySet())) {
+            removeToxic(n);
         }
-        setEnabled(true);
+        if (!enabled) {
+            setEnabled(true);
+        }
     }
 
     /** Toxiproxy has no byte counters: always zeros. */

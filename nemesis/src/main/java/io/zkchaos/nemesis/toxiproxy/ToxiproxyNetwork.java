@@ -105,13 +105,47 @@ public final class ToxiproxyNetwork implements Network {
 
     /** Toxiproxy's reset: every proxy enabled, every toxic removed, in one call. */
     @Override
-    public void healAll() {
+    public synchronized void healAll() {
         requireOpen();
         try {
             client.reset();
         } catch (IOException e) {
             throw new UncheckedIOException("Toxiproxy at " + api + ": reset failed: " + e.getMessage(), e);
         }
+        links.values().forEach(ToxiproxyLink::healed);
+    }
+
+    /**
+     * Where Toxiproxy's state differs from what this network's links believe they set (one request): each line
+     * names a link and what differs. Empty when they agree, as they must while this network is the only client
+     * changing its proxies.
+     */
+    public synchronized List<String> divergences() {
+        List<String> out = new ArrayList<>();
+        Map<String, Proxy> actual = new LinkedHashMap<>();
+        try {
+            for (Proxy p : client.getProxies()) {
+                actual.put(p.getName(), p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Toxiproxy at " + api + " does not list its proxies: " + e.getMessage(), e);
+        }
+        for (ToxiproxyLink l : links.values()) {
+            Proxy p = actual.get(l.name());
+            if (p == null) {
+                out.add(l.name() + ": missing in Toxiproxy");
+                continue;
+            }
+            if (p.isEnabled() != l.enabled()) {
+                out.add(l.name() + ": enabled " + p.isEnabled() + " in Toxiproxy, " + l.enabled() + " here");
+            }
+            List<String> there = l.fetchToxics().stream().map(t -> t.name() + "=" + t).sorted().toList();
+            List<String> here = l.toxics().stream().map(t -> t.name() + "=" + t).sorted().toList();
+            if (!there.equals(here)) {
+                out.add(l.name() + ": toxics " + there + " in Toxiproxy, " + here + " here");
+            }
+        }
+        return out;
     }
 
     /** Deletes every proxy this network created (best effort, logged). Idempotent. */

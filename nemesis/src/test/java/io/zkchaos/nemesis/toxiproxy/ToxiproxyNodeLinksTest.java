@@ -94,6 +94,7 @@ class ToxiproxyNodeLinksTest {
         for (Link l : network.links()) {
             assertThat(l.enabled()).as(l.name()).isEqualTo(!cut.contains(l.name()));
         }
+        assertThat(network.divergences()).as("what Toxiproxy holds is what the links set").isEmpty();
         for (String name : cut) {
             assertThatThrownBy(() -> open(name.substring(0, 2), name.substring(3)).close()).as(name)
                     .isInstanceOf(ConnectException.class);
@@ -112,6 +113,7 @@ class ToxiproxyNodeLinksTest {
             assertThat(arrives(s, Duration.ofMillis(300))).as("n1 -> n3 black-holed").isFalse();
         }
         links.heal();
+        assertThat(network.divergences()).isEmpty();
         for (Link l : network.links()) {
             assertThat(l.enabled()).as(l.name()).isTrue();
             assertThat(l.toxics()).as(l.name()).isEmpty();
@@ -140,6 +142,7 @@ class ToxiproxyNodeLinksTest {
             network.link("n1-n2").orElseThrow().addToxic(Toxic.latency("slow", Stream.UPSTREAM, 1, 0));
             links.apply(ring);
             assertThat(network.links()).allMatch(Link::enabled);
+            assertThat(network.divergences()).isEmpty();
             for (Map.Entry<String, Socket> e : conns.entrySet()) {
                 String client = e.getKey().substring(0, 2);
                 String srv = e.getKey().substring(3);

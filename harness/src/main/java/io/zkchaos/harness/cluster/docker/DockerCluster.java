@@ -97,6 +97,7 @@ public final class DockerCluster implements Cluster {
     private final AtomicBoolean closed = new AtomicBoolean();
     private ToxiproxyContainer proxy;
     private NodeLinks links;
+    private ToxiproxyNetwork toxiproxy;
 
     /** One ZooKeeper container and what the harness did to it last. */
     private static final class Node {
@@ -203,6 +204,7 @@ public final class DockerCluster implements Cluster {
             }
         }
         links = new NodeLinks(network, nodes(), clientLinks, peerLinks);
+        toxiproxy = network;
 
         for (int i = 1; i <= config.nodes(); i++) {
             String name = "n" + i;
@@ -636,6 +638,11 @@ public final class DockerCluster implements Cluster {
     @Override
     public LinkNetwork links() {
         return links;
+    }
+
+    /** The Toxiproxy network the links are, e.g. to compare what Toxiproxy holds with what they set. */
+    public ToxiproxyNetwork toxiproxy() {
+        return toxiproxy;
     }
 
     /** The node's log (every incarnation of its container), fetched from the engine into the run directory. */
