@@ -74,6 +74,11 @@ public interface Cluster extends NodeControl, AutoCloseable {
         return new NemesisTarget(this, links(), random);
     }
 
+    /** One line on what runs the ensemble, beyond its size and version (e.g. the images in use); may be empty. */
+    default String summary() {
+        return "";
+    }
+
     /** The node's server log (stdout and stderr of every incarnation of the process). */
     Path logFile(String node);
 

@@ -1,11 +1,15 @@
 package io.zkchaos.harness.cluster;
 
+import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.harness.cluster.local.LocalBackend;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The cluster backends by the names the CLI takes ({@code --backend NAME}); {@code local} is the default. */
+/**
+ * The cluster backends by the names the CLI takes ({@code --backend NAME}): {@code local} (the default) and
+ * {@code docker}.
+ */
 public final class ClusterBackends {
 
     public static final String DEFAULT = "local";
@@ -14,6 +18,7 @@ public final class ClusterBackends {
 
     static {
         add(new LocalBackend());
+        add(new DockerBackend());
     }
 
     private ClusterBackends() {

@@ -80,6 +80,9 @@ public final class Runner {
             Target target = target(cluster, config);
             say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
                     + "), leader " + cluster.leader().orElse("?"));
+            if (!cluster.summary().isEmpty()) {
+                say(cluster.summary());
+            }
             try {
                 workload.setup(target);
                 NemesisDescriptor nemesisType = config.nemesis().descriptor();

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * suite with its verdict and a link to its report) and prints its path.
  *
  * <p>System properties narrow or lengthen it: {@code zkchaos.chaos.workloads} and {@code zkchaos.chaos.nemeses}
- * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed}.
+ * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed},
+ * {@code zkchaos.chaos.backend} ({@code local} by default, or {@code docker}).
  */
 class ScenarioMatrixChaosIT {
 
@@ -70,7 +71,8 @@ class ScenarioMatrixChaosIT {
     @MethodSource("scenarios")
     void zooKeeperKeepsItsPromises(String workload, String nemesis) throws Exception {
         Duration main = io.zkchaos.harness.cli.Durations.parse(System.getProperty("zkchaos.chaos.time", "15s"));
-        RunConfig config = RunConfig.builder().workload(workload).nemesis(nemesis).timeLimit(main)
+        RunConfig config = RunConfig.builder().backend(System.getProperty("zkchaos.chaos.backend", "local"))
+                .workload(workload).nemesis(nemesis).timeLimit(main)
                 .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5))
                 // clients work on after the final heal for the whole failover bound, so that heal is judged
                 .recover(Duration.ofSeconds(10)).failoverBound(Duration.ofSeconds(10))

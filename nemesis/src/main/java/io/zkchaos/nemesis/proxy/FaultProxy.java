@@ -53,6 +53,12 @@ public final class FaultProxy implements Network {
      * {@link #FaultProxy(long, int, Duration)}.
      */
     public static final Duration DEFAULT_UPSTREAM_RETRY = Duration.ofMillis(500);
+    /**
+     * System property that lets links listen on and forward to any address, not only loopback: set (to
+     * {@code true}) only by a proxy that serves a container network, such as the Toxiproxy-compatible server in its
+     * own container ({@code io.zkchaos.nemesis.toxiproxy.ToxiproxyMain}).
+     */
+    public static final String ANY_ADDRESS_PROPERTY = "zkchaos.proxy.anyAddress";
     /** Gap between two connect attempts to a refusing upstream. */
     static final long UPSTREAM_RETRY_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long CALL_TIMEOUT_SECONDS = 10;
@@ -148,7 +154,7 @@ public final class FaultProxy implements Network {
         if (a.isUnresolved()) {
             throw new IllegalArgumentException("link '" + name + "': " + what + " address " + a + " is unresolved");
         }
-        if (!a.getAddress().isLoopbackAddress()) {
+        if (!a.getAddress().isLoopbackAddress() && !Boolean.getBoolean(ANY_ADDRESS_PROPERTY)) {
             throw new IllegalArgumentException("link '" + name + "': " + what + " address " + a
                     + " is not a loopback address; the embedded proxy only serves 127.0.0.0/8 and ::1");
         }

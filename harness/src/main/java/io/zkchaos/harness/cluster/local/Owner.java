@@ -4,11 +4,12 @@ import java.util.Optional;
 
 /**
  * A harness process that started ZooKeeper servers, identified by pid and start time (pids are reused; the pair
- * is not). Written into every server's command line as {@code -Dzkchaos.owner=<pid>@<startMillis>}.
+ * is not). Written into every server's command line as {@code -Dzkchaos.owner=<pid>@<startMillis>}, and onto every
+ * container and network of the Docker backend as a label.
  */
-record Owner(long pid, long startMillis) {
+public record Owner(long pid, long startMillis) {
 
-    static Owner current() {
+    public static Owner current() {
         ProcessHandle self = ProcessHandle.current();
         return of(self).orElseThrow(() -> new IllegalStateException("cannot read this JVM's own start time"));
     }
@@ -18,7 +19,7 @@ record Owner(long pid, long startMillis) {
     }
 
     /** Parses {@code pid@startMillis}; empty when malformed. */
-    static Optional<Owner> parse(String s) {
+    public static Optional<Owner> parse(String s) {
         int at = s.indexOf('@');
         if (at <= 0) {
             return Optional.empty();
@@ -31,7 +32,7 @@ record Owner(long pid, long startMillis) {
     }
 
     /** Whether this very process (same pid and same start time, within a second) still runs. */
-    boolean alive() {
+    public boolean alive() {
         return ProcessHandle.of(pid)
                 .filter(ProcessHandle::isAlive)
                 .flatMap(Owner::of)

@@ -1,99 +1,29 @@
 package io.zkchaos.harness.cluster.local;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.nemesis.FaultActions;
-import io.zkchaos.nemesis.FaultRecord;
-import io.zkchaos.nemesis.net.CutMode;
-import io.zkchaos.nemesis.net.Link;
-import io.zkchaos.nemesis.net.Stream;
-import io.zkchaos.nemesis.net.Toxic;
+import io.zkchaos.harness.cluster.PartitionShapesContract;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import java.util.SortedMap;
-import java.util.SortedSet;
-import java.util.function.Supplier;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** Every partition shape on a real 5-node ensemble: the proxy's links match the recorded grudge; heal restores. */
-class PartitionShapesIT {
+/** Every partition shape on a real local 5-node ensemble ({@link PartitionShapesContract}). */
+class PartitionShapesIT extends PartitionShapesContract {
 
-    @TempDir
-    Path runs;
-
-    @Test
-    void everyShapeCutsExactlyItsGrudgeAndHealRestoresAQuorum() throws Exception {
-        LocalCluster cluster = LocalCluster.start(ClusterConfig.builder().nodes(5).runDirectory(runs.resolve("s"))
-                .build());
-        List<Long> pids = ClusterChecks.pids(cluster);
-        List<InetSocketAddress> ports = cluster.proxyListenAddresses();
-        try {
-            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(42)));
-            cluster.links().clientLink("n1").addToxic(Toxic.latency("kept", Stream.DOWNSTREAM, 1, 0));
-            List<Supplier<FaultRecord>> shapes = List.of(faults::isolateRandom, faults::halves,
-                    faults::randomHalves, faults::bridge, faults::majoritiesRing);
-            for (Supplier<FaultRecord> shape : shapes) {
-                FaultRecord r = shape.get();
-                assertThat(cluster.links().grudge()).as(r.fault()).isEqualTo(r.grudge());
-                assertLinksMatch(cluster, r.grudge(), CutMode.REFUSE);
-            }
-            assertThat(cluster.links().clientLink("n1").toxics()).as("partitions leave other toxics alone")
-                    .extracting(Toxic::name).containsExactly("kept");
-
-            // A one-way grudge (n2 does not hear n1) black-holes one stream of each link between them.
-            cluster.links().applyGrudge(Map.of("n2", Set.of("n1")));
-            assertLinksMatch(cluster, cluster.links().grudge(), CutMode.REFUSE);
-            // Black-hole mode for symmetric cuts.
-            cluster.links().cutMode(CutMode.BLACKHOLE);
-            cluster.links().partition(List.of(List.of("n1", "n2")));
-            assertLinksMatch(cluster, cluster.links().grudge(), CutMode.BLACKHOLE);
-
-            faults.heal();
-            for (Link l : cluster.links().allLinks()) {
-                assertThat(l.enabled()).as(l.name()).isTrue();
-                assertThat(l.toxics()).as(l.name()).isEmpty();
-            }
-            cluster.awaitQuorum(Duration.ofSeconds(30));
-            Zk.eventually(Duration.ofSeconds(30), "all five serve", () ->
-                    cluster.statuses().values().stream().allMatch(s -> s.mode().serving()));
-            ClusterChecks.assertPeersOnlyThroughProxies(cluster);
-        } finally {
-            cluster.close();
-        }
-        ClusterChecks.assertNothingLeft(cluster, pids, ports);
+    @Override
+    protected Cluster startCluster(ClusterConfig config) {
+        return LocalCluster.start(config);
     }
 
-    /** Link a→b: upstream cut iff b does not hear a, downstream cut iff a does not hear b. */
-    private static void assertLinksMatch(LocalCluster cluster, SortedMap<String, SortedSet<String>> grudge,
-                                         CutMode mode) {
-        for (String a : cluster.nodes()) {
-            for (String b : cluster.nodes()) {
-                if (a.equals(b)) {
-                    continue;
-                }
-                boolean up = grudge.get(b).contains(a);
-                boolean down = grudge.get(a).contains(b);
-                for (Link l : cluster.links().peerLinks(a, b)) {
-                    List<String> toxics = l.toxics().stream().map(Toxic::name).toList();
-                    if (up && down && mode == CutMode.REFUSE) {
-                        assertThat(l.enabled()).as("%s disabled", l.name()).isFalse();
-                        assertThat(toxics).as(l.name()).isEmpty();
-                    } else {
-                        assertThat(l.enabled()).as("%s enabled", l.name()).isTrue();
-                        assertThat(toxics.contains(Link.BLACKHOLE_UPSTREAM)).as("%s upstream cut", l.name())
-                                .isEqualTo(up);
-                        assertThat(toxics.contains(Link.BLACKHOLE_DOWNSTREAM)).as("%s downstream cut", l.name())
-                                .isEqualTo(down);
-                    }
-                }
-            }
-        }
+    @Override
+    protected void assertPeersOnlyThroughProxies(Cluster c) throws Exception {
+        ClusterChecks.assertPeersOnlyThroughProxies((LocalCluster) c);
+    }
+
+    @Override
+    protected Runnable leftoverCheck(Cluster c) {
+        LocalCluster local = (LocalCluster) c;
+        List<Long> pids = ClusterChecks.pids(local);
+        List<InetSocketAddress> ports = local.proxyListenAddresses();
+        return () -> ClusterChecks.assertNothingLeft(local, pids, ports);
     }
 }

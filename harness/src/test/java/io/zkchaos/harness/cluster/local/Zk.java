@@ -11,13 +11,13 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /** Test helpers: a connected ZooKeeper client, writes, and bounded polling. */
-final class Zk {
+public final class Zk {
 
     private Zk() {
     }
 
     /** A client connected within 20 s. */
-    static ZooKeeper connect(String connectString, Duration sessionTimeout) throws Exception {
+    public static ZooKeeper connect(String connectString, Duration sessionTimeout) throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, (int) sessionTimeout.toMillis(), e -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
@@ -32,7 +32,7 @@ final class Zk {
     }
 
     /** Creates a persistent znode; true if the write was acknowledged. */
-    static boolean write(ZooKeeper zk, String path) throws InterruptedException {
+    public static boolean write(ZooKeeper zk, String path) throws InterruptedException {
         try {
             zk.create(path, new byte[] {1}, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             return true;
@@ -42,7 +42,7 @@ final class Zk {
     }
 
     /** Polls every 50 ms until {@code condition} holds; fails with {@code what} past {@code bound}. */
-    static void eventually(Duration bound, String what, BooleanSupplier condition) throws InterruptedException {
+    public static void eventually(Duration bound, String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

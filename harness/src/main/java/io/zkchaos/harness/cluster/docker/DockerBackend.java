@@ -1,0 +1,35 @@
+package io.zkchaos.harness.cluster.docker;
+
+import io.zkchaos.harness.cluster.Cluster;
+import io.zkchaos.harness.cluster.ClusterBackend;
+import io.zkchaos.harness.cluster.ClusterConfig;
+import java.nio.file.Path;
+
+/**
+ * ZooKeeper in containers (Testcontainers), every link through one Toxiproxy container: see {@link DockerCluster}.
+ * Needs a Docker engine (local, or remote through {@code DOCKER_HOST}) and never pulls an image: the official images
+ * are used when present on the engine, substitutes are built otherwise ({@link DockerImages}).
+ */
+public final class DockerBackend implements ClusterBackend {
+
+    @Override
+    public String name() {
+        return "docker";
+    }
+
+    @Override
+    public String description() {
+        return "ZooKeeper containers (Testcontainers) with every link through a Toxiproxy container";
+    }
+
+    @Override
+    public Cluster start(ClusterConfig config) {
+        return DockerCluster.start(config);
+    }
+
+    /** Removes the containers and networks dead harnesses of this machine left on the engine (by label). */
+    @Override
+    public void reapLeftovers(Path storeRoot) {
+        DockerReaper.reapLeftovers();
+    }
+}
