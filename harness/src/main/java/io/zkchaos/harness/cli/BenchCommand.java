@@ -53,6 +53,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String[] rest = args.toArray(String[]::new);
+        try {
+            return delegate(rest);
+        } catch (IllegalArgumentException e) {
+            // A benchmark's own options were wrong: its message names the option.
+            spec.commandLine().getErr().println("error: bench " + what + ": " + e.getMessage());
+            return CheckCommand.Exit.ERROR;
+        }
+    }
+
+    private int delegate(String[] rest) throws Exception {
         switch (what) {
             case "checker" -> io.zkchaos.checkers.bench.CheckerBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);

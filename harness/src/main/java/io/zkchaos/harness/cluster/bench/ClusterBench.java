@@ -2,6 +2,9 @@ package io.zkchaos.harness.cluster.bench;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.local.LocalCluster;
+import io.zkchaos.nemesis.net.Link;
+import io.zkchaos.nemesis.net.Stream;
+import io.zkchaos.nemesis.net.Toxic;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,12 +23,16 @@ import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Figures of the local backend: ensemble start time (3 and 5 nodes), failover time after killing the leader, and
- * the fault proxy's overhead on ZooKeeper client operations (a proxied ensemble against a direct one).
+ * the fault proxy's overhead on ZooKeeper client operations (a proxied ensemble against a direct one): pipelined
+ * getData and setData throughput for 1, 4 and 16 clients, latency one request at a time, and how a latency toxic
+ * shows in getData's latency.
  *
- * <p>Usage: {@code ClusterBench [runs-dir] [kills] [seconds-per-throughput-run] [what]}; defaults
+ * <p>Usage: {@code ./zkchaos bench cluster [runs-dir] [kills] [seconds] [what]}; defaults
  * {@code target/zkchaos-bench 10 5 all}; {@code what} is {@code all}, {@code start}, {@code failover} or
- * {@code overhead}. Prints one line per figure. For the overhead, a direct and a proxied ensemble run at once and
- * the variants take turns in short windows, because a shared machine's load drifts by more than the effect.
+ * {@code overhead}; {@code seconds} sets the overhead's window (a fifth of it, at least 0.5 s, per variant,
+ * operation and client count in each of 5 rounds). Prints one line per figure. For the overhead, a direct and a
+ * proxied ensemble run at once and the variants take turns in short windows, because a shared machine's load
+ * drifts by more than the effect.
  */
 public final class ClusterBench {
 
@@ -89,51 +96,117 @@ public final class ClusterBench {
         }
     }
 
+    /** Client counts of the overhead runs: one busy session, and several spread over the nodes. */
+    static final int[] CLIENTS = {1, 4, 16};
+    /** Requests each client keeps in flight in the throughput runs. */
+    static final int IN_FLIGHT = 100;
+
     /**
-     * Both ensembles run at once and the variants take turns in short windows (10 rounds), so that the load of a
-     * shared machine, which drifts over seconds, falls on every variant alike.
+     * The proxy's cost on ZooKeeper operations: a direct and a proxied ensemble run at once, and for 1, 4 and 16
+     * clients (spread over the nodes, each keeping 100 requests in flight) the two take turns in short windows, so
+     * that the load of a shared machine, which drifts over seconds, falls on both alike. The "proxied / direct"
+     * column is the median of the per-round ratios, with their spread. Then latency one request at a time, and how
+     * closely a 50 ms latency toxic on a client link shows in getData's latency.
      */
     private static void overhead(Path runs, int seconds) throws Exception {
+        int rounds = 5;
+        double window = Math.max(0.5, seconds / 5.0);
+        System.out.printf(Locale.ROOT, "# proxy overhead: %d interleaved rounds of %.1f s per variant, operation and "
+                + "client count; %d requests in flight per client; load average %s%n", rounds, window, IN_FLIGHT,
+                loadAverage());
         try (LocalCluster direct = LocalCluster.start(config(runs, "overhead-direct", 3, false));
-             LocalCluster proxied = LocalCluster.start(config(runs, "overhead-proxied", 3, true));
-             ZooKeeper zd = connect(direct.connectString("n1"));
-             ZooKeeper zp = connect(proxied.connectString("n1"));
-             ZooKeeper zpd = connect(proxied.directConnectString("n1"))) {
-            for (ZooKeeper z : List.of(zd, zp)) {
-                z.create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            }
-            List<String> labels = List.of("direct", "proxied", "proxied peers, direct client");
-            List<ZooKeeper> clients = List.of(zd, zp, zpd);
-            double[] reads = new double[3];
-            double[] writes = new double[3];
-            List<List<Long>> readLat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-            List<List<Long>> writeLat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-            for (ZooKeeper z : clients) { // warm-up
-                throughput(z, true, 1);
-                throughput(z, false, 1);
-            }
-            int rounds = 10;
-            double window = Math.max(0.5, seconds / 5.0);
-            for (int round = 0; round < rounds; round++) {
-                for (int k = 0; k < 3; k++) {
-                    int v = (round + k) % 3; // rotate who goes first
-                    ZooKeeper z = clients.get(v);
-                    reads[v] += throughput(z, true, window) / rounds;
-                    writes[v] += throughput(z, false, window) / rounds;
-                    readLat.get(v).addAll(latenciesUs(z, true, 200));
-                    writeLat.get(v).addAll(latenciesUs(z, false, 100));
+             LocalCluster proxied = LocalCluster.start(config(runs, "overhead-proxied", 3, true))) {
+            List<LocalCluster> clusters = List.of(direct, proxied);
+            List<String> labels = List.of("direct", "proxied");
+            int most = CLIENTS[CLIENTS.length - 1];
+            List<List<ZooKeeper>> sessions = new ArrayList<>();
+            try {
+                for (LocalCluster c : clusters) {
+                    List<ZooKeeper> zs = new ArrayList<>();
+                    sessions.add(zs);
+                    int nodes = c.config().nodes();
+                    for (int i = 0; i < most; i++) {
+                        zs.add(connect(c.connectString("n" + (i % nodes + 1))));
+                    }
+                    zs.get(0).create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                }
+                for (List<ZooKeeper> zs : sessions) { // warm-up
+                    throughput(zs, true, 1);
+                    throughput(zs, false, 1);
+                }
+                // rates[op][clients][variant][round]
+                double[][][][] rates = new double[2][CLIENTS.length][2][rounds];
+                List<List<Long>> readLat = List.of(new ArrayList<>(), new ArrayList<>());
+                List<List<Long>> writeLat = List.of(new ArrayList<>(), new ArrayList<>());
+                for (int round = 0; round < rounds; round++) {
+                    for (int op = 0; op < 2; op++) {
+                        for (int c = 0; c < CLIENTS.length; c++) {
+                            for (int k = 0; k < 2; k++) {
+                                int v = (round + op + c + k) % 2; // rotate who goes first
+                                rates[op][c][v][round] = throughput(sessions.get(v).subList(0, CLIENTS[c]), op == 0,
+                                        window);
+                            }
+                        }
+                    }
+                    for (int k = 0; k < 2; k++) {
+                        int v = (round + k) % 2;
+                        readLat.get(v).addAll(latenciesUs(sessions.get(v).get(0), true, 200));
+                        writeLat.get(v).addAll(latenciesUs(sessions.get(v).get(0), false, 100));
+                    }
+                }
+                System.out.printf(Locale.ROOT, "%-8s %7s %24s %24s %26s%n", "op", "clients", "direct ops/s",
+                        "proxied ops/s", "proxied / direct");
+                for (int op = 0; op < 2; op++) {
+                    for (int c = 0; c < CLIENTS.length; c++) {
+                        double[] d = rates[op][c][0];
+                        double[] p = rates[op][c][1];
+                        double[] ratio = new double[rounds];
+                        for (int r = 0; r < rounds; r++) {
+                            ratio[r] = p[r] / d[r];
+                        }
+                        System.out.printf(Locale.ROOT, "%-8s %7d %24s %24s %26s%n", op == 0 ? "getData" : "setData",
+                                CLIENTS[c], spread(d, "%.0f"), spread(p, "%.0f"), percentSpread(ratio));
+                    }
+                }
+                for (int v = 0; v < 2; v++) {
+                    System.out.printf(Locale.ROOT, "%s, one request at a time, 1 client: getData median %d us, p99 %d "
+                                    + "us; setData median %d us, p99 %d us%n", labels.get(v),
+                            median(readLat.get(v)), percentile(readLat.get(v), 0.99), median(writeLat.get(v)),
+                            percentile(writeLat.get(v), 0.99));
+                }
+                System.out.printf(Locale.ROOT, "proxy's added latency, one request at a time: getData median %+d us, "
+                                + "setData median %+d us%n", median(readLat.get(1)) - median(readLat.get(0)),
+                        median(writeLat.get(1)) - median(writeLat.get(0)));
+                latencyToxic(proxied, sessions.get(1).get(0));
+            } finally {
+                for (List<ZooKeeper> zs : sessions) {
+                    for (ZooKeeper z : zs) {
+                        z.close();
+                    }
                 }
             }
-            for (int v = 0; v < 3; v++) {
-                print(labels.get(v), new Result(reads[v], writes[v], median(readLat.get(v)),
-                        median(writeLat.get(v))));
-            }
-            System.out.printf(Locale.ROOT, "proxy overhead (%d interleaved rounds of %.1f s per variant and "
-                            + "operation): getData throughput %+.1f%%, setData throughput %+.1f%%, getData median "
-                            + "latency %+d us, setData median latency %+d us%n", rounds, window,
-                    pct(reads[1], reads[0]), pct(writes[1], writes[0]),
-                    median(readLat.get(1)) - median(readLat.get(0)), median(writeLat.get(1)) - median(writeLat.get(0)));
+            System.out.printf(Locale.ROOT, "# load average at the end: %s%n", loadAverage());
         }
+    }
+
+    /**
+     * How a 50 ms latency toxic on the downstream of the client's link shows in getData's latency: every request's
+     * answer waits at least 50 ms, and what exceeds it is the proxy's timer resolution plus scheduling.
+     */
+    private static void latencyToxic(LocalCluster proxied, ZooKeeper zk) throws Exception {
+        List<Long> before = latenciesUs(zk, true, 50);
+        Link link = proxied.links().clientLink("n1"); // the first session's node, see overhead()
+        link.addToxic(Toxic.latency("bench-lag", Stream.DOWNSTREAM, 50, 0));
+        List<Long> during;
+        try {
+            during = latenciesUs(zk, true, 40);
+        } finally {
+            link.removeToxic("bench-lag");
+        }
+        System.out.printf(Locale.ROOT, "50 ms latency toxic on the client link's downstream: getData median %.1f ms "
+                        + "(min %.1f, max %.1f over %d), without it %.2f ms: added %.1f ms%n", median(during) / 1e3,
+                Collections.min(during) / 1e3, Collections.max(during) / 1e3, during.size(), median(before) / 1e3,
+                (median(during) - median(before)) / 1e3);
     }
 
     private static ClusterConfig config(Path runs, String name, int nodes, boolean proxied) {
@@ -166,9 +239,6 @@ public final class ClusterBench {
         throw new IllegalStateException("not every node serves within " + bound);
     }
 
-    private record Result(double readsPerSec, double writesPerSec, double readMedianUs, double writeMedianUs) {
-    }
-
     private static List<Long> latenciesUs(ZooKeeper zk, boolean read, int ops) throws Exception {
         List<Long> us = new ArrayList<>();
         byte[] data = new byte[100];
@@ -184,13 +254,45 @@ public final class ClusterBench {
         return us;
     }
 
-    private static double throughput(ZooKeeper zk, boolean read, double seconds) throws Exception {
-        Semaphore inFlight = new Semaphore(100);
+    /**
+     * Operations per second over all {@code clients} for {@code seconds}, each client keeping {@link #IN_FLIGHT}
+     * asynchronous requests in flight from its own thread.
+     */
+    private static double throughput(List<ZooKeeper> clients, boolean read, double seconds) throws Exception {
         AtomicLong done = new AtomicLong();
         AtomicLong errors = new AtomicLong();
-        byte[] data = new byte[100];
         long t0 = System.nanoTime();
         long end = t0 + (long) (seconds * 1e9);
+        List<Thread> threads = new ArrayList<>();
+        List<Exception> failures = Collections.synchronizedList(new ArrayList<>());
+        for (ZooKeeper zk : clients) {
+            Thread t = new Thread(() -> {
+                try {
+                    submitUntil(zk, read, end, done, errors);
+                } catch (Exception e) {
+                    failures.add(e);
+                }
+            }, "bench-client");
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("a benchmark client failed", failures.get(0));
+        }
+        if (errors.get() > 0) {
+            throw new IllegalStateException(errors.get() + " operations failed during the throughput run");
+        }
+        return done.get() / elapsed;
+    }
+
+    private static void submitUntil(ZooKeeper zk, boolean read, long end, AtomicLong done, AtomicLong errors)
+            throws InterruptedException {
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        byte[] data = new byte[100];
         while (System.nanoTime() < end) {
             inFlight.acquire();
             if (read) {
@@ -205,12 +307,7 @@ public final class ClusterBench {
                 }, null);
             }
         }
-        inFlight.acquire(100);
-        double elapsed = (System.nanoTime() - t0) / 1e9;
-        if (errors.get() > 0) {
-            throw new IllegalStateException(errors.get() + " operations failed during the throughput run");
-        }
-        return done.get() / elapsed;
+        inFlight.acquire(IN_FLIGHT);
     }
 
     private static ZooKeeper connect(String cs) throws Exception {
@@ -227,14 +324,31 @@ public final class ClusterBench {
         return zk;
     }
 
-    private static void print(String label, Result r) {
-        System.out.printf(Locale.ROOT, "%s, 3 nodes, client on n1: getData %.0f ops/s, setData %.0f ops/s "
-                        + "(100 in flight); median latency getData %.0f us, setData %.0f us (one at a time)%n",
-                label, r.readsPerSec, r.writesPerSec, r.readMedianUs, r.writeMedianUs);
+    private static String spread(double[] xs, String format) {
+        double[] s = xs.clone();
+        java.util.Arrays.sort(s);
+        double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return String.format(Locale.ROOT, format + " (" + format + ".." + format + ")", median, s[0],
+                s[s.length - 1]);
     }
 
-    private static double pct(double a, double b) {
-        return (a - b) / b * 100;
+    private static String percentSpread(double[] ratios) {
+        double[] pct = java.util.Arrays.stream(ratios).map(r -> 100 * r).toArray();
+        return spread(pct, "%.0f%%");
+    }
+
+    private static long percentile(List<Long> xs, double p) {
+        List<Long> s = new ArrayList<>(xs);
+        Collections.sort(s);
+        return s.get(Math.min(s.size() - 1, (int) (s.size() * p)));
+    }
+
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 4)[0];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static long ms(long t0) {
