@@ -1,8 +1,8 @@
 package io.zkchaos.nemesis.partition;
 
-import static io.zkchaos.nemesis.proxy.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
@@ -115,7 +115,8 @@ class LinkPartitionerTest {
         }
         try {
             for (EchoServer s : servers.values()) {
-                eventually(Duration.ofSeconds(5), "servers accepted", () -> s.accepted.get() == 2);
+                await("the server accepted both its connections").atMost(Duration.ofSeconds(30))
+                        .until(() -> s.accepted.get() == 2);
             }
             // Other toxics on the links must survive the partition and its heal.
             proxy.link("n1-n2").orElseThrow().addToxic(Toxic.latency("slow", Stream.UPSTREAM, 1, 0));
@@ -137,8 +138,8 @@ class LinkPartitionerTest {
                 long before = servers.get(server).received.get();
                 s.getOutputStream().write('x');
                 if (serverHearsClient) {
-                    eventually(Duration.ofSeconds(5), e.getKey() + " upstream flows",
-                            () -> servers.get(server).received.get() > before);
+                    await(e.getKey() + " upstream flows").atMost(Duration.ofSeconds(30))
+                            .until(() -> servers.get(server).received.get() > before);
                     // the echo comes back only if the client hears the server too
                     assertThat(arrives(s, clientHearsServer ? Duration.ofSeconds(5) : Duration.ofMillis(300)))
                             .as(e.getKey() + " echo").isEqualTo(clientHearsServer);
