@@ -12,7 +12,6 @@ import io.zkchaos.nemesis.net.Toxic;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -159,27 +158,22 @@ class ProxiedClusterIT {
     }
 
     @Test
-    void aLatencyToxicSlowsOperations() throws Exception {
+    void aLatencyToxicDelaysEveryAnswerByAtLeastItsValue() throws Exception {
         start(3);
         try (ZooKeeper zk = Zk.connect(cluster.connectString("n1"), Duration.ofSeconds(10))) {
             Zk.write(zk, "/lat");
-            long before = medianMillis(zk, 20);
             cluster.links().clientLink("n1").addToxic(Toxic.latency("slow", Stream.DOWNSTREAM, 50, 0));
-            long during = medianMillis(zk, 10);
+            // Lower bounds only: load can stretch a delay, never shorten it. How closely the delay matches the
+            // toxic is a figure of ./zkchaos bench cluster (overhead), not a test.
+            for (int i = 0; i < 10; i++) {
+                long t0 = System.nanoTime();
+                zk.getData("/lat", false, null);
+                assertThat((System.nanoTime() - t0) / 1_000_000).as("ms for getData %d with a 50 ms latency toxic",
+                        i).isGreaterThanOrEqualTo(50);
+            }
             cluster.links().heal();
-            assertThat(during).as("median getData with 50 ms latency (before: %d ms)", before)
-                    .isGreaterThanOrEqualTo(before + 45);
+            assertThat(cluster.links().clientLink("n1").toxics()).isEmpty();
+            assertThat(zk.getData("/lat", false, null)).as("answers flow after the heal").containsExactly(1);
         }
-    }
-
-    private static long medianMillis(ZooKeeper zk, int n) throws Exception {
-        List<Long> times = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long t0 = System.nanoTime();
-            zk.getData("/lat", false, null);
-            times.add((System.nanoTime() - t0) / 1_000_000);
-        }
-        times.sort(null);
-        return times.get(n / 2);
     }
 }
