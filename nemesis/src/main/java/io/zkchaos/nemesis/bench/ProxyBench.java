@@ -25,7 +25,9 @@ import java.util.Locale;
  * through the proxy, in one run. The variants take turns within every round, so that the load of a shared machine,
  * which drifts over seconds, falls on all of them alike; the "vs direct" column is the median of the per-round
  * ratios. CPU columns are the whole JVM's CPU time (clients, servers and proxy) and the proxy threads' alone, per
- * operation: on a machine whose cores are all busy, throughput is bounded by CPU per operation.
+ * operation; "CPU-bound" is direct's CPU per operation over the variant's: the share of direct's throughput the
+ * variant gets where CPU is the only limit (all cores busy). Unlike throughput it hardly moves with the machine's
+ * load, so it is the figure to trust on a shared machine.
  *
  * <p>Run: {@code ./zkchaos bench proxy [--rounds 5] [--window 1s] [--connections 1,4,16] [--threads N[,M...]]
  * [--traffic request-response,pipelined,streaming]}. {@code --threads} lists the proxy thread counts to compare
@@ -158,9 +160,10 @@ public final class ProxyBench {
         boolean mb = w == Traffic.STREAMING;
         out.printf(Locale.ROOT, "%n%s (%s): %s, median (min..max) over %d rounds%n", w.title, w.description, w.unit,
                 o.rounds());
-        out.printf(Locale.ROOT, "%5s  %-18s %22s  %-22s%s %10s %12s%n", "conns", "variant", w.unit, "vs direct",
-                latency ? String.format(Locale.ROOT, " %8s %8s %8s %8s", "p50 µs", "+p50", "p99 µs", "+p99") : "",
-                mb ? "CPU ms/MB" : "CPU µs/op", mb ? "proxy ms/MB" : "proxy µs/op");
+        out.printf(Locale.ROOT, "%5s  %-18s %22s  %-22s%s %10s %12s %10s%n", "conns", "variant", w.unit,
+                "vs direct", latency ? String.format(Locale.ROOT, " %8s %8s %8s %8s", "p50 µs", "+p50", "p99 µs",
+                        "+p99") : "", mb ? "CPU ms/MB" : "CPU µs/op", mb ? "proxy ms/MB" : "proxy µs/op",
+                "CPU-bound");
         for (int c = 0; c < o.connections().size(); c++) {
             Figures direct = byConns[c][0];
             for (int v = 0; v < variants.size(); v++) {
@@ -182,10 +185,12 @@ public final class ProxyBench {
                 }
                 // Per operation, or per MB when streaming (the rate is MB/s then).
                 double perUnit = mb ? 1e-6 : 1e-3;
-                out.printf(Locale.ROOT, "%5d  %-18s %22s  %-22s%s %10.1f %12s%n", o.connections().get(c),
+                out.printf(Locale.ROOT, "%5d  %-18s %22s  %-22s%s %10.1f %12s %10s%n", o.connections().get(c),
                         variants.get(v).label(), String.format(Locale.ROOT, "%.0f (%.0f..%.0f)", median(f.rates()),
                                 min(f.rates()), max(f.rates())), vs, lat, f.cpuPerUnit() * perUnit,
-                        v == 0 ? "" : String.format(Locale.ROOT, "%.1f", f.proxyCpuPerUnit() * perUnit));
+                        v == 0 ? "" : String.format(Locale.ROOT, "%.1f", f.proxyCpuPerUnit() * perUnit),
+                        v == 0 ? "" : String.format(Locale.ROOT, "%.0f%%", 100 * direct.cpuPerUnit()
+                                / f.cpuPerUnit()));
             }
         }
     }

@@ -222,7 +222,8 @@ public final class FaultProxy implements Network {
 
     /**
      * Closes every link and connection and stops the proxy threads, waiting for them (bounded: 10 s each).
-     * Idempotent.
+     * Idempotent. Called from a proxy thread (a tap), it waits for none: each thread closes what it owns as it
+     * stops, and one of them may be waiting for the tap lock the caller holds.
      */
     @Override
     public void close() {
@@ -230,14 +231,17 @@ public final class FaultProxy implements Network {
             return;
         }
         reactors.forEach(Reactor::wakeup);
+        synchronized (links) {
+            links.clear();
+        }
+        if (currentReactor() != null) {
+            return;
+        }
         for (Reactor r : reactors) {
-            if (!r.inLoop() && !r.join(TimeUnit.SECONDS.toMillis(Reactor.CALL_TIMEOUT_SECONDS))) {
+            if (!r.join(TimeUnit.SECONDS.toMillis(Reactor.CALL_TIMEOUT_SECONDS))) {
                 LOG.warn("fault proxy thread {} did not stop within {} s", r.threadName(),
                         Reactor.CALL_TIMEOUT_SECONDS);
             }
-        }
-        synchronized (links) {
-            links.clear();
         }
     }
 

@@ -34,6 +34,8 @@ final class Reactor {
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     /** Read buffer shared by the connections of this reactor: a read is handled before the next one starts. */
     private final ByteBuffer scratch;
+    /** Keys found ready by a control task's {@link #flushCloses}, dispatched by the loop before it selects. */
+    private final List<SelectionKey> readyLater = new ArrayList<>();
     private long timerSeq;
     private boolean closesPending;
     /** True while ready keys or timers are being handled (a link method called from a tap or timer). */
@@ -144,8 +146,7 @@ final class Reactor {
             return;
         }
         try {
-            // Ready keys are not handled here: epoll is level-triggered, the next select reports them again.
-            selector.selectNow(key -> { });
+            selector.selectNow(readyLater::add); // handled by the loop, not inside the control task
         } catch (IOException e) {
             throw new UncheckedIOException("fault proxy selector failed", e);
         }
@@ -175,6 +176,11 @@ final class Reactor {
                 boolean ranTasks = runTasks();
                 dispatching = true;
                 try {
+                    if (!readyLater.isEmpty()) {
+                        List<SelectionKey> keys = new ArrayList<>(readyLater);
+                        readyLater.clear();
+                        keys.forEach(this::dispatch);
+                    }
                     // After tasks, do not block: a task may have made a connection ready to write, or be followed
                     // by more work on its way.
                     if (ranTasks || closesPending) {

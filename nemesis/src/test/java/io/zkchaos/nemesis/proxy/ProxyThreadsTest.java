@@ -169,6 +169,32 @@ class ProxyThreadsTest {
     }
 
     @Test
+    void aProxyClosedFromATapStopsEveryThread() throws Exception {
+        try (EchoServer echo = new EchoServer()) {
+            FaultProxy proxy = new FaultProxy(5, FaultProxy.DEFAULT_MAX_QUEUED_BYTES,
+                    FaultProxy.DEFAULT_UPSTREAM_RETRY, 2);
+            ProxyLink link = proxy.createLink("self-close", ANY_PORT, echo.address());
+            link.setTap((ctx, bytes) -> {
+                if (bytes.get(bytes.position()) == '!') {
+                    proxy.close();
+                }
+            });
+            try (Socket a = connect(link.listenAddress()); Socket b = connect(link.listenAddress())) {
+                assertEchoes(a);
+                assertEchoes(b);
+                a.getOutputStream().write('!');
+                assertThat(endsWithin(a, Duration.ofSeconds(30))).isTrue();
+                assertThat(endsWithin(b, Duration.ofSeconds(30))).isTrue();
+            }
+            assertThat(proxy.isClosed()).isTrue();
+            await("every proxy thread stops").atMost(Duration.ofSeconds(30)).until(() -> Thread.getAllStackTraces()
+                    .keySet().stream().noneMatch(t -> t.getName().startsWith(FaultProxy.THREAD_PREFIX)
+                            && t.isAlive()));
+            assertThatThrownBy(() -> connect(link.listenAddress()).close()).isInstanceOf(ConnectException.class);
+        }
+    }
+
+    @Test
     void toxicityDrawsDependOnSeedLinkAndAcceptOrderNotOnTheNumberOfThreads() throws Exception {
         String oneThread = drawPattern(11, 1);
         String twoThreads = drawPattern(11, 2);

@@ -5,6 +5,9 @@ import io.zkchaos.harness.cluster.local.LocalCluster;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
+import io.zkchaos.nemesis.proxy.FaultProxy;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,8 +108,11 @@ public final class ClusterBench {
      * The proxy's cost on ZooKeeper operations: a direct and a proxied ensemble run at once, and for 1, 4 and 16
      * clients (spread over the nodes, each keeping 100 requests in flight) the two take turns in short windows, so
      * that the load of a shared machine, which drifts over seconds, falls on both alike. The "proxied / direct"
-     * column is the median of the per-round ratios, with their spread. Then latency one request at a time, and how
-     * closely a 50 ms latency toxic on a client link shows in getData's latency.
+     * column is the median of the per-round ratios, with their spread. CPU per operation counts this JVM (clients,
+     * proxy) and the ensemble's three servers; "CPU-bound" is direct's over proxied's, the share of direct's
+     * throughput the proxied ensemble gets where CPU is the only limit; it hardly moves with the machine's load.
+     * Then latency one request at a time, and how closely a 50 ms latency toxic on a client link shows in
+     * getData's latency.
      */
     private static void overhead(Path runs, int seconds) throws Exception {
         int rounds = 5;
@@ -130,12 +136,15 @@ public final class ClusterBench {
                     }
                     zs.get(0).create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 }
-                for (List<ZooKeeper> zs : sessions) { // warm-up
+                for (List<ZooKeeper> zs : sessions) { // warm-up (figures dropped)
                     throughput(zs, true, 1);
                     throughput(zs, false, 1);
                 }
-                // rates[op][clients][variant][round]
+                // rates[op][clients][variant][round]; CPU and operations summed over the rounds
                 double[][][][] rates = new double[2][CLIENTS.length][2][rounds];
+                double[][][] cpu = new double[2][CLIENTS.length][2];
+                double[][][] proxyCpu = new double[2][CLIENTS.length][2];
+                double[][][] ops = new double[2][CLIENTS.length][2];
                 List<List<Long>> readLat = List.of(new ArrayList<>(), new ArrayList<>());
                 List<List<Long>> writeLat = List.of(new ArrayList<>(), new ArrayList<>());
                 for (int round = 0; round < rounds; round++) {
@@ -143,8 +152,13 @@ public final class ClusterBench {
                         for (int c = 0; c < CLIENTS.length; c++) {
                             for (int k = 0; k < 2; k++) {
                                 int v = (round + op + c + k) % 2; // rotate who goes first
-                                rates[op][c][v][round] = throughput(sessions.get(v).subList(0, CLIENTS[c]), op == 0,
-                                        window);
+                                Cpu before = Cpu.of(clusters.get(v));
+                                Throughput t = throughput(sessions.get(v).subList(0, CLIENTS[c]), op == 0, window);
+                                Cpu used = Cpu.of(clusters.get(v)).minus(before);
+                                rates[op][c][v][round] = t.perSecond();
+                                ops[op][c][v] += t.operations();
+                                cpu[op][c][v] += used.total();
+                                proxyCpu[op][c][v] += used.proxyNanos();
                             }
                         }
                     }
@@ -154,8 +168,9 @@ public final class ClusterBench {
                         writeLat.get(v).addAll(latenciesUs(sessions.get(v).get(0), false, 100));
                     }
                 }
-                System.out.printf(Locale.ROOT, "%-8s %7s %24s %24s %26s%n", "op", "clients", "direct ops/s",
-                        "proxied ops/s", "proxied / direct");
+                System.out.printf(Locale.ROOT, "%-8s %7s %24s %24s %20s %11s %14s %10s%n", "op", "clients",
+                        "direct ops/s", "proxied ops/s", "proxied / direct", "CPU µs/op", "proxied (proxy)",
+                        "CPU-bound");
                 for (int op = 0; op < 2; op++) {
                     for (int c = 0; c < CLIENTS.length; c++) {
                         double[] d = rates[op][c][0];
@@ -164,8 +179,13 @@ public final class ClusterBench {
                         for (int r = 0; r < rounds; r++) {
                             ratio[r] = p[r] / d[r];
                         }
-                        System.out.printf(Locale.ROOT, "%-8s %7d %24s %24s %26s%n", op == 0 ? "getData" : "setData",
-                                CLIENTS[c], spread(d, "%.0f"), spread(p, "%.0f"), percentSpread(ratio));
+                        double cpuDirect = cpu[op][c][0] / ops[op][c][0] / 1e3;
+                        double cpuProxied = cpu[op][c][1] / ops[op][c][1] / 1e3;
+                        System.out.printf(Locale.ROOT, "%-8s %7d %24s %24s %20s %11.1f %14s %10s%n",
+                                op == 0 ? "getData" : "setData", CLIENTS[c], spread(d, "%.0f"), spread(p, "%.0f"),
+                                percentSpread(ratio), cpuDirect, String.format(Locale.ROOT, "%.1f (%.1f)",
+                                        cpuProxied, proxyCpu[op][c][1] / ops[op][c][1] / 1e3),
+                                String.format(Locale.ROOT, "%.0f%%", 100 * cpuDirect / cpuProxied));
                     }
                 }
                 for (int v = 0; v < 2; v++) {
@@ -258,7 +278,43 @@ public final class ClusterBench {
      * Operations per second over all {@code clients} for {@code seconds}, each client keeping {@link #IN_FLIGHT}
      * asynchronous requests in flight from its own thread.
      */
-    private static double throughput(List<ZooKeeper> clients, boolean read, double seconds) throws Exception {
+    private record Throughput(double perSecond, long operations) {
+    }
+
+    /**
+     * CPU time so far of this JVM (clients, and the proxy when the ensemble is proxied), of its proxy threads, and
+     * of one ensemble's server processes.
+     */
+    private record Cpu(long jvmNanos, long proxyNanos, long serverNanos) {
+
+        static Cpu of(LocalCluster c) {
+            long jvm = ManagementFactory.getOperatingSystemMXBean()
+                    instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            long proxy = 0;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith(FaultProxy.THREAD_PREFIX)) {
+                    proxy += Math.max(0, mx.getThreadCpuTime(t.getId()));
+                }
+            }
+            long servers = 0;
+            for (int i = 1; i <= c.config().nodes(); i++) {
+                servers += ProcessHandle.of(c.pid("n" + i)).flatMap(h -> h.info().totalCpuDuration())
+                        .map(Duration::toNanos).orElse(0L);
+            }
+            return new Cpu(jvm, proxy, servers);
+        }
+
+        Cpu minus(Cpu o) {
+            return new Cpu(jvmNanos - o.jvmNanos, proxyNanos - o.proxyNanos, serverNanos - o.serverNanos);
+        }
+
+        long total() {
+            return jvmNanos + serverNanos;
+        }
+    }
+
+    private static Throughput throughput(List<ZooKeeper> clients, boolean read, double seconds) throws Exception {
         AtomicLong done = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         long t0 = System.nanoTime();
@@ -286,7 +342,7 @@ public final class ClusterBench {
         if (errors.get() > 0) {
             throw new IllegalStateException(errors.get() + " operations failed during the throughput run");
         }
-        return done.get() / elapsed;
+        return new Throughput(done.get() / elapsed, done.get());
     }
 
     private static void submitUntil(ZooKeeper zk, boolean read, long end, AtomicLong done, AtomicLong errors)
