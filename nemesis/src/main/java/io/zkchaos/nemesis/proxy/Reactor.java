@@ -78,7 +78,7 @@ final class Reactor {
     }
 
     /**
-     * Runs {@code action} on this reactor's thread, soon; never waits. If the reactor has stopped, the task is
+     * Runs {@code task} on this reactor's thread, soon; never waits. If the reactor has stopped, the task is
      * cancelled instead (see {@link Task#cancel}).
      */
     void execute(Task task) {

@@ -20,6 +20,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -134,7 +135,11 @@ public final class ClusterBench {
                     for (int i = 0; i < most; i++) {
                         zs.add(connect(c.connectString("n" + (i % nodes + 1))));
                     }
-                    zs.get(0).create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                    try {
+                        zs.get(0).create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                    } catch (KeeperException.NodeExistsException e) {
+                        // an earlier run in the same runs directory left it: its data is the same
+                    }
                 }
                 for (List<ZooKeeper> zs : sessions) { // warm-up (figures dropped)
                     throughput(zs, true, 1);
