@@ -31,7 +31,7 @@ import java.util.Locale;
  *
  * <p>Run: {@code ./zkchaos bench proxy [--rounds 5] [--window 1s] [--connections 1,4,16] [--threads N[,M...]]
  * [--traffic request-response,pipelined,streaming]}. {@code --threads} lists the proxy thread counts to compare
- * (default: {@link FaultProxy#DEFAULT_THREADS}); e.g. {@code --threads 2,1} shows what the second thread buys.
+ * (default: {@link FaultProxy#DEFAULT_THREADS} and, if different, one per core).
  */
 public final class ProxyBench {
 
@@ -46,7 +46,9 @@ public final class ProxyBench {
             int rounds = 5;
             Duration window = Duration.ofSeconds(1);
             List<Integer> connections = List.of(1, 4, 16);
-            List<Integer> threads = List.of(FaultProxy.DEFAULT_THREADS);
+            // The default thread count, and one per core when that differs: what more threads buy or cost.
+            List<Integer> threads = java.util.stream.Stream.of(FaultProxy.DEFAULT_THREADS,
+                    Runtime.getRuntime().availableProcessors()).distinct().toList();
             List<Traffic> traffic = List.of(Traffic.values());
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];

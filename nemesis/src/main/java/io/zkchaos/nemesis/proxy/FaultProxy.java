@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * threads (Java NIO). Each link listens on its own address and forwards every connection to its upstream, through
  * the toxics set on it (see {@link io.zkchaos.nemesis.net.ToxicType} for their semantics).
  *
- * <p>Threads: {@code threads} selector threads (default: one per core, {@link #DEFAULT_THREADS}). A link's
+ * <p>Threads: {@code threads} selector threads (default: half the cores, {@link #DEFAULT_THREADS}). A link's
  * listening socket lives on one of them (links are dealt out in turn); each connection it accepts is pinned to one
  * thread (connections are dealt out in turn over all threads) and both its sockets, both its streams, its toxics,
  * its timers and its tap calls stay on that thread for its whole life. So a stream's bytes keep their order and a
@@ -53,11 +53,16 @@ public final class FaultProxy implements Network {
      */
     public static final Duration DEFAULT_UPSTREAM_RETRY = Duration.ofMillis(500);
     /**
-     * Default number of selector threads: the system property {@code zkchaos.proxy.threads} if set, else the number
-     * of cores the JVM sees.
+     * Default number of selector threads: the system property {@code zkchaos.proxy.threads} if set, else half the
+     * cores the JVM sees (at least one). Why not one per core: the proxy shares the machine with the servers and
+     * clients it relays for, and a ZooKeeper ensemble's traffic keeps one proxy thread a few percent busy, so a
+     * second thread finds no work that one thread could not do; it only splits the ready connections, so each
+     * thread handles fewer messages per wake-up. Measured on 2 cores with a 3-node ensemble
+     * ({@code ./zkchaos bench cluster}), 2 threads spent 30-60% more proxy CPU per pipelined getData or setData
+     * than 1. More threads pay off for bulk traffic on cores that would otherwise idle (see docs/fault-proxy.md).
      */
-    public static final int DEFAULT_THREADS = Math.max(1,
-            Integer.getInteger("zkchaos.proxy.threads", Runtime.getRuntime().availableProcessors()));
+    public static final int DEFAULT_THREADS = Math.max(1, Integer.getInteger("zkchaos.proxy.threads",
+            Runtime.getRuntime().availableProcessors() / 2));
     /** Gap between two connect attempts to a refusing upstream. */
     static final long UPSTREAM_RETRY_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger INSTANCES = new AtomicInteger();

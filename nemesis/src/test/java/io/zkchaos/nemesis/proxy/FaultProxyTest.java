@@ -39,10 +39,18 @@ class FaultProxyTest {
     FaultProxy proxy;
     Link link;
 
+    /**
+     * A proxy with two selector threads whatever the machine's default, so that the tests cover connections and
+     * control calls spread over threads.
+     */
+    static FaultProxy twoThreadProxy(long seed) {
+        return new FaultProxy(seed, FaultProxy.DEFAULT_MAX_QUEUED_BYTES, FaultProxy.DEFAULT_UPSTREAM_RETRY, 2);
+    }
+
     @BeforeEach
     void setUp() throws IOException {
         echo = new EchoServer();
-        proxy = new FaultProxy(42);
+        proxy = twoThreadProxy(42);
         link = proxy.createLink("echo", ANY_PORT, echo.address());
     }
 

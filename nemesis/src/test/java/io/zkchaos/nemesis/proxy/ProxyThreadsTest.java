@@ -195,6 +195,16 @@ class ProxyThreadsTest {
     }
 
     @Test
+    void theThreadCountIsTheDefaultUnlessGivenAndAtLeastOne() {
+        try (FaultProxy byDefault = new FaultProxy(1)) {
+            assertThat(byDefault.threads()).isEqualTo(FaultProxy.DEFAULT_THREADS).isPositive();
+        }
+        assertThatThrownBy(() -> new FaultProxy(1, FaultProxy.DEFAULT_MAX_QUEUED_BYTES,
+                FaultProxy.DEFAULT_UPSTREAM_RETRY, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threads must be at least 1");
+    }
+
+    @Test
     void toxicityDrawsDependOnSeedLinkAndAcceptOrderNotOnTheNumberOfThreads() throws Exception {
         String oneThread = drawPattern(11, 1);
         String twoThreads = drawPattern(11, 2);

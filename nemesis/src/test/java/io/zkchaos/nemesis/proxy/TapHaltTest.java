@@ -33,7 +33,7 @@ class TapHaltTest {
     @BeforeEach
     void setUp() throws IOException {
         echo = new EchoServer();
-        proxy = new FaultProxy(5);
+        proxy = FaultProxyTest.twoThreadProxy(5);
         link = proxy.createLink("echo", ANY_PORT, echo.address());
     }
 

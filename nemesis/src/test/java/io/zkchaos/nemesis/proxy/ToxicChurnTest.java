@@ -27,7 +27,7 @@ class ToxicChurnTest {
     @Test
     void addingAndRemovingLosslessToxicsUnderTrafficKeepsEveryStreamIntact() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
-        try (EchoServer echo = new EchoServer(); FaultProxy proxy = new FaultProxy(13)) {
+        try (EchoServer echo = new EchoServer(); FaultProxy proxy = FaultProxyTest.twoThreadProxy(13)) {
             ProxyLink link = proxy.createLink("churn", ANY_PORT, echo.address());
             List<Future<Boolean>> streams = new ArrayList<>();
             for (int i = 0; i < 6; i++) {

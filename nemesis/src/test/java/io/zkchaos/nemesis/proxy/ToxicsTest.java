@@ -44,7 +44,7 @@ class ToxicsTest {
     @BeforeEach
     void setUp() throws IOException {
         echo = new EchoServer();
-        proxy = new FaultProxy(7);
+        proxy = FaultProxyTest.twoThreadProxy(7);
         link = proxy.createLink("echo", ANY_PORT, echo.address());
     }
 
