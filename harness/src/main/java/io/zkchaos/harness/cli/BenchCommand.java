@@ -63,6 +63,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String[] rest = args.toArray(String[]::new);
+        try {
+            return delegate(rest);
+        } catch (IllegalArgumentException e) {
+            // A benchmark's own options were wrong: its message names the option.
+            spec.commandLine().getErr().println("error: bench " + what + ": " + e.getMessage());
+            return Verdicts.Exit.ERROR;
+        }
+    }
+
+    private int delegate(String[] rest) throws Exception {
         switch (what) {
             case "checker" -> io.zkchaos.checkers.bench.CheckerBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
@@ -75,7 +85,7 @@ public final class BenchCommand implements Callable<Integer> {
                     concurrency, rate, 42, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, proxy, cluster, herd, workloads");
+                        + "'; known: checker, proxy, cluster, herd, report, workloads");
                 return Verdicts.Exit.ERROR;
             }
         }

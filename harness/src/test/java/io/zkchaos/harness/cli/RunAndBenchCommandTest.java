@@ -69,4 +69,14 @@ class RunAndBenchCommandTest {
         assertThat(run("bench", "everything")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown benchmark 'everything'").contains("checker");
     }
+
+    @Test
+    void benchProxyRejectsABadOptionNamingIt() {
+        assertThat(run("bench", "proxy", "--window", "soon")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: bench proxy: --window: 'soon' is not a positive duration");
+        assertThat(run("bench", "proxy", "--traffic", "carrier-pigeon")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown kind 'carrier-pigeon'").contains("request-response");
+        assertThat(run("bench", "proxy", "--connections", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--connections: '0' is not a positive whole number");
+    }
 }

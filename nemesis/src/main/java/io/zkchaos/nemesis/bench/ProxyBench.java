@@ -1,237 +1,296 @@
 package io.zkchaos.nemesis.bench;
 
+import io.zkchaos.checkers.DurationText;
+import io.zkchaos.nemesis.bench.Traffic.Sample;
+import io.zkchaos.nemesis.bench.Traffic.Targets;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.proxy.FaultProxy;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Measures what the embedded fault proxy costs on loopback, with no toxic: request/response latency (a 64-byte
- * ping-pong) and one-way throughput (one and four connections), each direct and through the proxy.
+ * What the embedded fault proxy costs on loopback, with no toxic: for 1, 4 and 16 busy connections, request/response
+ * round trips (throughput and latency), pipelined requests (throughput) and one-way streaming (MB/s), each direct and
+ * through the proxy, in one run. The variants take turns within every round, so that the load of a shared machine,
+ * which drifts over seconds, falls on all of them alike; the "vs direct" column is the median of the per-round
+ * ratios. CPU columns are the whole JVM's CPU time (clients, servers and proxy) and the proxy threads' alone, per
+ * operation; "CPU-bound" is direct's CPU per operation over the variant's: the share of direct's throughput the
+ * variant gets where CPU is the only limit (all cores busy). Unlike throughput it hardly moves with the machine's
+ * load, so it is the figure to trust on a shared machine.
  *
- * <p>Run: {@code java -cp <nemesis classes + slf4j-api> io.zkchaos.nemesis.bench.ProxyBench [pings] [MiB] [rounds]}
- * (defaults 20000 pings, 256 MiB, 3 rounds). It starts its own echo and sink servers on 127.0.0.1 and stops them.
+ * <p>Run: {@code ./zkchaos bench proxy [--rounds 5] [--window 1s] [--connections 1,4,16] [--threads N[,M...]]
+ * [--traffic request-response,pipelined,streaming]}. {@code --threads} lists the proxy thread counts to compare
+ * (default: {@link FaultProxy#DEFAULT_THREADS} and, if different, one per core).
  */
 public final class ProxyBench {
-    private ProxyBench() {
-    }
 
-    public static void main(String[] args) throws Exception {
-        int pings = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        long mib = args.length > 1 ? Long.parseLong(args[1]) : 256;
-        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        System.out.printf(Locale.ROOT, "ProxyBench: %d rounds of %d pings of 64 B and %d MiB per throughput run;"
-                + " Java %s, %d cpus, load average %s%n", rounds, pings, mib, System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), loadAverage());
-        try (Servers servers = new Servers(); FaultProxy proxy = new FaultProxy(1)) {
-            InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-            Link echo = proxy.createLink("bench-echo", any, servers.echoAddress());
-            Link sink = proxy.createLink("bench-sink", any, servers.sinkAddress());
+    /** The benchmark's settings. */
+    record Options(int rounds, Duration window, List<Integer> connections, List<Integer> threads,
+                   List<Traffic> traffic) {
 
-            // Warm both paths up so the JIT has compiled the proxy loop before anything is timed.
-            pingPong(servers.echoAddress(), pings / 4);
-            pingPong(echo.listenAddress(), pings / 4);
-            stream(servers.sinkAddress(), 64L << 20, 1);
-            stream(sink.listenAddress(), 64L << 20, 1);
+        static final String USAGE = "options: --rounds N, --window DURATION (e.g. 1s, 500ms), --connections N[,N...],"
+                + " --threads N[,N...], --traffic request-response,pipelined,streaming";
 
-            // Direct and proxied runs alternate, so load from elsewhere on the machine hits both alike.
-            List<long[]> direct = new ArrayList<>();
-            List<long[]> proxied = new ArrayList<>();
-            int[] connCounts = {1, 4};
-            double[][][] mbps = new double[connCounts.length][2][rounds];
-            for (int r = 0; r < rounds; r++) {
-                direct.add(pingPong(servers.echoAddress(), pings));
-                proxied.add(pingPong(echo.listenAddress(), pings));
-                for (int c = 0; c < connCounts.length; c++) {
-                    mbps[c][0][r] = stream(servers.sinkAddress(), mib << 20, connCounts[c]);
-                    mbps[c][1][r] = stream(sink.listenAddress(), mib << 20, connCounts[c]);
+        static Options parse(String... args) {
+            int rounds = 5;
+            Duration window = Duration.ofSeconds(1);
+            List<Integer> connections = List.of(1, 4, 16);
+            // The default thread count, and one per core when that differs: what more threads buy or cost.
+            List<Integer> threads = java.util.stream.Stream.of(FaultProxy.DEFAULT_THREADS,
+                    Runtime.getRuntime().availableProcessors()).distinct().toList();
+            List<Traffic> traffic = List.of(Traffic.values());
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("option " + a + " needs a value; " + USAGE);
+                }
+                String v = args[++i];
+                switch (a) {
+                    case "--rounds" -> rounds = positive(a, v);
+                    case "--window" -> window = DurationText.parse(v).filter(d -> !d.isNegative() && !d.isZero())
+                            .orElseThrow(() -> new IllegalArgumentException("--window: '" + v
+                                    + "' is not a positive duration such as 1s or 500ms"));
+                    case "--connections" -> connections = positives(a, v);
+                    case "--threads" -> threads = positives(a, v);
+                    case "--traffic" -> traffic = Arrays.stream(v.split(",")).map(ProxyBench::traffic).toList();
+                    default -> throw new IllegalArgumentException("unknown option " + a + "; " + USAGE);
                 }
             }
-            System.out.println();
-            System.out.println("round trip of 64 B (µs)      p50      p90      p99     mean");
-            printLatency("direct", concat(direct));
-            printLatency("through proxy", concat(proxied));
+            return new Options(rounds, window, connections, threads, traffic);
+        }
 
-            System.out.println();
-            System.out.println("one-way throughput, MB/s    median  (min..max over rounds)");
-            for (int c = 0; c < connCounts.length; c++) {
-                double d = median(mbps[c][0]);
-                double p = median(mbps[c][1]);
-                System.out.printf(Locale.ROOT, "direct, %d connection(s)  %8.0f  (%.0f..%.0f)%n", connCounts[c], d,
-                        min(mbps[c][0]), max(mbps[c][0]));
-                System.out.printf(Locale.ROOT, "proxy,  %d connection(s)  %8.0f  (%.0f..%.0f)  %.0f%% of direct%n",
-                        connCounts[c], p, min(mbps[c][1]), max(mbps[c][1]), 100 * p / d);
+        private static int positive(String option, String v) {
+            try {
+                int n = Integer.parseInt(v.trim());
+                if (n > 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
             }
-            System.out.printf(Locale.ROOT, "%nproxy counters: echo %s%n                sink %s%n", echo.stats(),
-                    sink.stats());
+            throw new IllegalArgumentException(option + ": '" + v + "' is not a positive whole number");
+        }
+
+        private static List<Integer> positives(String option, String v) {
+            return Arrays.stream(v.split(",")).map(x -> positive(option, x)).toList();
         }
     }
 
-    private static String loadAverage() {
+    private ProxyBench() {
+    }
+
+    private static Traffic traffic(String name) {
+        for (Traffic w : Traffic.values()) {
+            if (w.name().toLowerCase(Locale.ROOT).replace('_', '-').equals(name.trim())) {
+                return w;
+            }
+        }
+        throw new IllegalArgumentException("--traffic: unknown kind '" + name
+                + "' (known: request-response, pipelined, streaming)");
+    }
+
+    public static void main(String[] args) throws Exception {
+        run(Options.parse(args), System.out);
+    }
+
+    static void run(Options o, PrintStream out) throws Exception {
+        out.printf(Locale.ROOT, "ProxyBench: Java %s, %d cpus, load average %s; %d rounds of %s per variant;"
+                        + " proxy threads %s%n", System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), loadAverage(), o.rounds(), text(o.window()),
+                o.threads());
+        List<FaultProxy> proxies = new ArrayList<>();
+        try (BenchServers servers = new BenchServers()) {
+            List<Targets> variants = new ArrayList<>();
+            variants.add(new Targets("direct", servers.echoAddress(), servers.sinkAddress()));
+            InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+            for (int t : o.threads()) {
+                FaultProxy proxy = new FaultProxy(1, FaultProxy.DEFAULT_MAX_QUEUED_BYTES,
+                        FaultProxy.DEFAULT_UPSTREAM_RETRY, t);
+                proxies.add(proxy);
+                Link echo = proxy.createLink("bench-echo", any, servers.echoAddress());
+                Link sink = proxy.createLink("bench-sink", any, servers.sinkAddress());
+                variants.add(new Targets("proxy, " + t + " thread" + (t == 1 ? "" : "s"), echo.listenAddress(),
+                        sink.listenAddress()));
+            }
+            // Warm-up: every path once, so that the JIT has compiled it before anything is timed.
+            Duration warm = o.window().dividedBy(2);
+            for (Traffic w : o.traffic()) {
+                for (Targets v : variants) {
+                    w.run(v, o.connections().get(o.connections().size() - 1), warm);
+                }
+            }
+            Figures[][][] figures = new Figures[o.traffic().size()][o.connections().size()][variants.size()];
+            for (int r = 0; r < o.rounds(); r++) {
+                for (int w = 0; w < o.traffic().size(); w++) {
+                    for (int c = 0; c < o.connections().size(); c++) {
+                        for (int k = 0; k < variants.size(); k++) {
+                            int v = (r + k) % variants.size(); // rotate who goes first
+                            Figures f = figures[w][c][v];
+                            if (f == null) {
+                                f = figures[w][c][v] = new Figures();
+                            }
+                            long cpu0 = processCpuNanos();
+                            long proxyCpu0 = proxyCpuNanos();
+                            Sample s = o.traffic().get(w).run(variants.get(v), o.connections().get(c), o.window());
+                            f.add(s, processCpuNanos() - cpu0, proxyCpuNanos() - proxyCpu0);
+                        }
+                    }
+                }
+            }
+            for (int w = 0; w < o.traffic().size(); w++) {
+                print(out, o, o.traffic().get(w), variants, figures[w]);
+            }
+            out.printf(Locale.ROOT, "%nload average at the end: %s%n", loadAverage());
+        } finally {
+            proxies.forEach(FaultProxy::close);
+        }
+    }
+
+    private static void print(PrintStream out, Options o, Traffic w, List<Targets> variants, Figures[][] byConns) {
+        boolean latency = w == Traffic.REQUEST_RESPONSE;
+        boolean mb = w == Traffic.STREAMING;
+        out.printf(Locale.ROOT, "%n%s (%s): %s, median (min..max) over %d rounds%n", w.title, w.description, w.unit,
+                o.rounds());
+        out.printf(Locale.ROOT, "%5s  %-18s %22s  %-22s%s %10s %12s %10s%n", "conns", "variant", w.unit,
+                "vs direct", latency ? String.format(Locale.ROOT, " %8s %8s %8s %8s", "p50 µs", "+p50", "p99 µs",
+                        "+p99") : "", mb ? "CPU ms/MB" : "CPU µs/op", mb ? "proxy ms/MB" : "proxy µs/op",
+                "CPU-bound");
+        for (int c = 0; c < o.connections().size(); c++) {
+            Figures direct = byConns[c][0];
+            for (int v = 0; v < variants.size(); v++) {
+                Figures f = byConns[c][v];
+                String vs = "";
+                if (v > 0) {
+                    double[] ratios = f.ratiosTo(direct);
+                    vs = String.format(Locale.ROOT, "%.0f%% (%.0f..%.0f%%)", 100 * median(ratios),
+                            100 * min(ratios), 100 * max(ratios));
+                }
+                String lat = "";
+                if (latency) {
+                    double p50 = f.percentileMicros(0.50);
+                    double p99 = f.percentileMicros(0.99);
+                    lat = v == 0
+                            ? String.format(Locale.ROOT, " %8.1f %8s %8.1f %8s", p50, "", p99, "")
+                            : String.format(Locale.ROOT, " %8.1f %+8.1f %8.1f %+8.1f", p50,
+                                    p50 - direct.percentileMicros(0.50), p99, p99 - direct.percentileMicros(0.99));
+                }
+                // Per operation, or per MB when streaming (the rate is MB/s then).
+                double perUnit = mb ? 1e-6 : 1e-3;
+                out.printf(Locale.ROOT, "%5d  %-18s %22s  %-22s%s %10.1f %12s %10s%n", o.connections().get(c),
+                        variants.get(v).label(), String.format(Locale.ROOT, "%.0f (%.0f..%.0f)", median(f.rates()),
+                                min(f.rates()), max(f.rates())), vs, lat, f.cpuPerUnit() * perUnit,
+                        v == 0 ? "" : String.format(Locale.ROOT, "%.1f", f.proxyCpuPerUnit() * perUnit),
+                        v == 0 ? "" : String.format(Locale.ROOT, "%.0f%%", 100 * direct.cpuPerUnit()
+                                / f.cpuPerUnit()));
+            }
+        }
+    }
+
+    /** The samples of one kind of traffic, connection count and variant over the rounds. */
+    private static final class Figures {
+        private final List<Double> rates = new ArrayList<>();
+        private final List<long[]> latencies = new ArrayList<>();
+        private double units;
+        private long cpuNanos;
+        private long proxyCpuNanos;
+        private long[] sorted;
+
+        void add(Sample s, long cpu, long proxyCpu) {
+            rates.add(s.rate());
+            latencies.add(s.latencies());
+            sorted = null;
+            cpuNanos += cpu;
+            proxyCpuNanos += proxyCpu;
+            units += s.units();
+        }
+
+        double[] rates() {
+            return rates.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+
+        double[] ratiosTo(Figures direct) {
+            double[] r = new double[rates.size()];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = rates.get(i) / direct.rates.get(i);
+            }
+            return r;
+        }
+
+        /** CPU ns per unit (operation or MB) of the whole JVM. */
+        double cpuPerUnit() {
+            return cpuNanos / units;
+        }
+
+        /** CPU ns per unit of the proxy threads. */
+        double proxyCpuPerUnit() {
+            return proxyCpuNanos / units;
+        }
+
+        double percentileMicros(double p) {
+            if (sorted == null) {
+                sorted = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+            }
+            if (sorted.length == 0) {
+                return Double.NaN;
+            }
+            return sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))] / 1e3;
+        }
+    }
+
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
+    }
+
+    /** CPU time of every fault-proxy thread alive now. */
+    private static long proxyCpuNanos() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(FaultProxy.THREAD_PREFIX)) {
+                long ns = mx.getThreadCpuTime(t.getId());
+                sum += Math.max(0, ns);
+            }
+        }
+        return sum;
+    }
+
+    static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim().split(" ", 4)[0];
+            return Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 4)[0];
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }
     }
 
-    private static long[] concat(List<long[]> parts) {
-        return parts.stream().flatMapToLong(Arrays::stream).toArray();
+    private static String text(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
-    private static double median(double[] xs) {
+    static double median(double[] xs) {
         double[] s = xs.clone();
         Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static double min(double[] xs) {
-        return Arrays.stream(xs).min().orElse(0);
+    static double min(double[] xs) {
+        return Arrays.stream(xs).min().orElse(Double.NaN);
     }
 
-    private static double max(double[] xs) {
-        return Arrays.stream(xs).max().orElse(0);
-    }
-
-    private static void printLatency(String label, long[] nanos) {
-        long[] s = nanos.clone();
-        Arrays.sort(s);
-        double mean = Arrays.stream(s).average().orElse(0);
-        System.out.printf(Locale.ROOT, "%-22s %8.1f %8.1f %8.1f %8.1f%n", label, s[s.length / 2] / 1e3,
-                s[(int) (s.length * 0.9)] / 1e3, s[(int) (s.length * 0.99)] / 1e3, mean / 1e3);
-    }
-
-    /** Sends 64 bytes and waits for their echo, {@code n} times; returns each round trip in ns. */
-    private static long[] pingPong(InetSocketAddress to, int n) throws IOException {
-        long[] times = new long[n];
-        byte[] msg = new byte[64];
-        try (Socket s = new Socket()) {
-            s.setTcpNoDelay(true);
-            s.connect(to, 2000);
-            s.setSoTimeout(10_000);
-            OutputStream out = s.getOutputStream();
-            DataInputStream in = new DataInputStream(s.getInputStream());
-            for (int i = 0; i < n; i++) {
-                long t0 = System.nanoTime();
-                out.write(msg);
-                in.readFully(msg);
-                times[i] = System.nanoTime() - t0;
-            }
-        }
-        return times;
-    }
-
-    /** Streams {@code bytes} split over {@code conns} connections to the sink; returns MB/s (10^6 B/s). */
-    private static double stream(InetSocketAddress to, long bytes, int conns) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(conns);
-        try {
-            long per = bytes / conns;
-            long t0 = System.nanoTime();
-            List<Future<Long>> done = new ArrayList<>();
-            for (int i = 0; i < conns; i++) {
-                done.add(pool.submit(() -> {
-                    try (Socket s = new Socket()) {
-                        s.connect(to, 2000);
-                        s.setSoTimeout(60_000);
-                        OutputStream out = s.getOutputStream();
-                        byte[] buf = new byte[64 * 1024];
-                        for (long sent = 0; sent < per; sent += buf.length) {
-                            out.write(buf, 0, (int) Math.min(buf.length, per - sent));
-                        }
-                        s.shutdownOutput();
-                        return new DataInputStream(s.getInputStream()).readLong(); // the sink's count
-                    }
-                }));
-            }
-            long received = 0;
-            for (Future<Long> f : done) {
-                received += f.get(120, TimeUnit.SECONDS);
-            }
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            if (received != per * conns) {
-                throw new IllegalStateException("sink received " + received + " bytes, expected " + per * conns);
-            }
-            return received / seconds / 1e6;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** An echo server and a sink (counts bytes until EOF, answers the count) on 127.0.0.1, thread per connection. */
-    private static final class Servers implements AutoCloseable {
-        private final ServerSocket echo = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
-        private final ServerSocket sink = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
-        private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "bench-server");
-            t.setDaemon(true);
-            return t;
-        });
-
-        Servers() throws IOException {
-            pool.execute(() -> serve(echo, true));
-            pool.execute(() -> serve(sink, false));
-        }
-
-        InetSocketAddress echoAddress() {
-            return (InetSocketAddress) echo.getLocalSocketAddress();
-        }
-
-        InetSocketAddress sinkAddress() {
-            return (InetSocketAddress) sink.getLocalSocketAddress();
-        }
-
-        private void serve(ServerSocket server, boolean isEcho) {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    s.setTcpNoDelay(true);
-                    pool.execute(() -> handle(s, isEcho));
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }
-
-        private static void handle(Socket s, boolean isEcho) {
-            byte[] buf = new byte[64 * 1024];
-            try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
-                long count = 0;
-                int n;
-                while ((n = in.read(buf)) >= 0) {
-                    if (isEcho) {
-                        out.write(buf, 0, n);
-                    }
-                    count += n;
-                }
-                if (!isEcho) {
-                    new DataOutputStream(out).writeLong(count);
-                }
-            } catch (IOException ignored) {
-                // the client went away
-            }
-        }
-
-        @Override
-        public void close() throws IOException, InterruptedException {
-            echo.close();
-            sink.close();
-            pool.shutdownNow();
-            pool.awaitTermination(5, TimeUnit.SECONDS);
-        }
+    static double max(double[] xs) {
+        return Arrays.stream(xs).max().orElse(Double.NaN);
     }
 }

@@ -1,7 +1,6 @@
 package io.zkchaos.nemesis.proxy;
 
 import io.zkchaos.nemesis.net.Stream;
-import io.zkchaos.nemesis.net.Toxic;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.StandardSocketOptions;
@@ -10,10 +9,11 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
- * One accepted client connection and its connection to the upstream server, with a {@link Pipe} each way.
- * Proxy thread only.
+ * One accepted client connection and its connection to the upstream server, with a {@link Pipe} each way. Pinned
+ * to one proxy thread ({@link Reactor}) from its start to its close: everything here runs on that thread only.
  *
  * <p>The upstream connection is opened at once, except when either stream is black-holed (a timeout toxic applies)
  * as the connection arrives: then the server never sees it, as in a real partition, where the handshake's SYN or
@@ -26,9 +26,10 @@ import java.util.List;
  * first refusal would turn a refusal the client would have retried into a dead connection.
  */
 final class Connection {
-    private final FaultProxy proxy;
     private final ProxyLink link;
+    private final Reactor reactor;
     private final long id;
+    private final SplittableRandom random;
     private final SocketChannel client;
     private SocketChannel upstream;
     private SelectionKey clientKey;
@@ -38,29 +39,37 @@ final class Connection {
     private boolean awaitingRetry;
     /** Until when (System.nanoTime) a refused upstream connect is retried. */
     private long retryUntil;
+    /** The highest serial of the link's toxics this connection has drawn against (see {@link LinkToxic}). */
+    private long toxicsSeen;
     private boolean closed;
     final Pipe up;
     final Pipe down;
 
-    Connection(FaultProxy proxy, ProxyLink link, long id, SocketChannel client, int maxQueued) {
-        this.proxy = proxy;
+    Connection(ProxyLink link, Reactor reactor, long id, SplittableRandom random, SocketChannel client,
+               int maxQueued) {
         this.link = link;
+        this.reactor = reactor;
         this.id = id;
+        this.random = random;
         this.client = client;
         this.up = new Pipe(this, Stream.UPSTREAM, maxQueued);
         this.down = new Pipe(this, Stream.DOWNSTREAM, maxQueued);
-    }
-
-    FaultProxy proxy() {
-        return proxy;
     }
 
     ProxyLink link() {
         return link;
     }
 
+    Reactor reactor() {
+        return reactor;
+    }
+
     long id() {
         return id;
+    }
+
+    SplittableRandom random() {
+        return random;
     }
 
     boolean isClosed() {
@@ -71,21 +80,82 @@ final class Connection {
         return s == Stream.UPSTREAM ? up : down;
     }
 
-    /** Registers the client, applies the link's toxics (each drawn against its toxicity) and connects upstream. */
-    void start(List<Toxic> toxics, long now) throws IOException {
-        client.configureBlocking(false);
-        client.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        clientKey = client.register(proxy.selector(), 0, this);
-        for (Toxic t : toxics) {
-            if (proxy.draw(t.toxicity())) {
-                pipe(t.stream()).addStage(t, now);
+    /** Runs {@code action} on this connection's thread at {@code at} (System.nanoTime), unless it closed by then. */
+    void schedule(long at, Runnable action) {
+        reactor.schedule(at, () -> {
+            if (!closed) {
+                action.run();
             }
-        }
-        retryUntil = now + link.upstreamRetryNanos();
-        if (!closed && !up.blackholed() && !down.blackholed()) {
-            connectUpstream(now);
+        });
+    }
+
+    /** Toxicity draw: whether a toxic applies to this connection. */
+    private boolean draw(double toxicity) {
+        return toxicity >= 1.0 || (toxicity > 0.0 && random.nextDouble() < toxicity);
+    }
+
+    /**
+     * Registers the client with this connection's selector, applies the link's toxics (each drawn against its
+     * toxicity) and connects upstream.
+     */
+    void start(long now) {
+        try {
+            client.configureBlocking(false);
+            client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            clientKey = client.register(reactor.selector(), 0, this);
+            syncToxics(link.toxicSnapshot(), now);
+            retryUntil = now + link.upstreamRetryNanos();
+            if (!closed && !up.blackholed() && !down.blackholed()) {
+                connectUpstream(now);
+            }
+        } catch (IOException e) {
+            close("could not start: " + e.getMessage());
+            return;
         }
         updateInterest();
+    }
+
+    /** The connection's thread stopped before it could start it: close the accepted socket. */
+    void abandon() {
+        closed = true;
+        closeChannel(client, false);
+        link.connectionAbandoned();
+    }
+
+    /**
+     * Brings this connection's stages in line with the link's toxics: stages of removed toxics go (a removed
+     * black hole closes the connection, see {@link Stage.Timeout}), toxics added since the last call are drawn
+     * against their toxicity and, if they apply, appended in the link's order. Idempotent.
+     */
+    void syncToxics(List<LinkToxic> current, long now) {
+        if (closed) {
+            return;
+        }
+        up.removeStagesNotIn(current);
+        down.removeStagesNotIn(current);
+        if (closed) {
+            return;
+        }
+        long seen = toxicsSeen;
+        for (LinkToxic t : current) {
+            if (t.serial() > seen) {
+                if (draw(t.toxic().toxicity())) {
+                    pipe(t.toxic().stream()).addStage(t, now);
+                }
+                toxicsSeen = Math.max(toxicsSeen, t.serial());
+            }
+        }
+        pump();
+    }
+
+    /** Releases a tap's stall on both streams; held bytes flow on in order. */
+    void releaseStalls(long now) {
+        if (closed) {
+            return;
+        }
+        up.releaseStall(now);
+        down.releaseStall(now);
+        pump();
     }
 
     /**
@@ -100,10 +170,7 @@ final class Connection {
         upstream = null;
         upstreamKey = null;
         awaitingRetry = true;
-        proxy.schedule(now + FaultProxy.UPSTREAM_RETRY_GAP_NANOS, () -> {
-            if (closed) {
-                return;
-            }
+        schedule(now + FaultProxy.UPSTREAM_RETRY_GAP_NANOS, () -> {
             awaitingRetry = false;
             if (up.blackholed() || down.blackholed()) {
                 // A black hole arrived meanwhile: the connect is deferred, as for a connection accepted in one.
@@ -134,19 +201,7 @@ final class Connection {
             }
             return;
         }
-        upstreamKey = upstream.register(proxy.selector(), 0, this);
-    }
-
-    /** A toxic was added to the link: applies it to this connection if the draw says so. */
-    void toxicAdded(Toxic t, long now) {
-        if (proxy.draw(t.toxicity())) {
-            pipe(t.stream()).addStage(t, now);
-        }
-    }
-
-    void toxicRemoved(Toxic t) {
-        pipe(t.stream()).removeStage(t.name());
-        pump();
+        upstreamKey = upstream.register(reactor.selector(), 0, this);
     }
 
     /** Handles readiness of either socket. */
@@ -242,7 +297,7 @@ final class Connection {
     }
 
     private static void setOps(SelectionKey key, int ops) {
-        if (key.isValid() && key.interestOps() != ops) {
+        if (key != null && key.isValid() && key.interestOps() != ops) {
             key.interestOps(ops);
         }
     }
@@ -263,6 +318,7 @@ final class Connection {
         }
         closed = true;
         FaultProxy.LOG.debug("link {} connection {} {}: {}", link.name(), id, abort ? "reset" : "closed", why);
+        // Bytes first, then the close: a reader that sees the connection closed sees its final counts.
         link.countDropped(up.queuedBytes() + down.queuedBytes());
         closeChannel(client, abort);
         if (upstream != null) {
@@ -272,7 +328,9 @@ final class Connection {
         StreamTap tap = link.tap();
         if (tap != null) {
             try {
-                tap.onClosed(link.name(), id);
+                synchronized (link.tapLock) {
+                    tap.onClosed(link.name(), id);
+                }
             } catch (RuntimeException e) {
                 FaultProxy.LOG.warn("tap on link {} failed on close of connection {}", link.name(), id, e);
             }

@@ -2,49 +2,48 @@ package io.zkchaos.nemesis.proxy;
 
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Network;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
-import java.util.Random;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded fault proxy: a {@link Network} of TCP links on loopback, all served by one non-blocking selector
- * thread (Java NIO). Each link listens on its own address and forwards every connection to its upstream, through
+ * The embedded fault proxy: a {@link Network} of TCP links on loopback, served by a few non-blocking selector
+ * threads (Java NIO). Each link listens on its own address and forwards every connection to its upstream, through
  * the toxics set on it (see {@link io.zkchaos.nemesis.net.ToxicType} for their semantics).
+ *
+ * <p>Threads: {@code threads} selector threads (default: half the cores, {@link #DEFAULT_THREADS}). A link's
+ * listening socket lives on one of them (links are dealt out in turn); each connection it accepts is pinned to one
+ * thread (connections are dealt out in turn over all threads) and both its sockets, both its streams, its toxics,
+ * its timers and its tap calls stay on that thread for its whole life. So a stream's bytes keep their order and a
+ * connection's state has a single owner, while busy connections spread over the cores.
  *
  * <p>Buffers are bounded: each direction of a connection holds at most {@code maxQueuedBytes}; when that is full
  * the proxy stops reading from the sender, so TCP flow control pushes back. Timed toxics never sleep: chunks carry
  * release times and the selector wakes for the next one (millisecond resolution).
  *
- * <p>Randomness (toxicity draws, jitter, slice sizes) comes from one {@link Random} seeded at construction.
- * Lifecycle: RUNNING from construction to {@link #close()}, then CLOSED; close leaves no thread, listening port or
+ * <p>Randomness (toxicity draws, jitter, slice sizes): each connection draws from its own generator, seeded from
+ * the proxy's seed, the link's name and the connection's accept number on that link, so its draws do not depend on
+ * other connections or on how threads interleave.
+ *
+ * <p>Lifecycle: RUNNING from construction to {@link #close()}, then CLOSED; close leaves no thread, listening port or
  * connection behind, and link methods then throw {@link IllegalStateException}.
  */
 public final class FaultProxy implements Network {
     static final Logger LOG = LoggerFactory.getLogger(FaultProxy.class);
 
-    /** Prefix of the proxy thread's name. */
+    /** Prefix of the proxy threads' names: {@code zkchaos-fault-proxy-<proxy>-<thread>}. */
     public static final String THREAD_PREFIX = "zkchaos-fault-proxy-";
     /** Default bound on bytes queued in one direction of one connection. */
     public static final int DEFAULT_MAX_QUEUED_BYTES = 256 * 1024;
@@ -59,41 +58,50 @@ public final class FaultProxy implements Network {
      * own container ({@code io.zkchaos.nemesis.toxiproxy.ToxiproxyMain}).
      */
     public static final String ANY_ADDRESS_PROPERTY = "zkchaos.proxy.anyAddress";
+
+    /**
+     * Default number of selector threads: the system property {@code zkchaos.proxy.threads} if set, else half the
+     * cores the JVM sees (at least one). Why not one per core: the proxy shares the machine with the servers and
+     * clients it relays for, and a ZooKeeper ensemble's traffic keeps one proxy thread a few percent busy, so a
+     * second thread finds no work that one thread could not do; it only splits the ready connections, so each
+     * thread handles fewer messages per wake-up. Measured on 2 cores with a 3-node ensemble
+     * ({@code ./zkchaos bench cluster}), 2 threads spent 30-60% more proxy CPU per pipelined getData or setData
+     * than 1. More threads pay off for bulk traffic on cores that would otherwise idle (see docs/fault-proxy.md).
+     */
+    public static final int DEFAULT_THREADS = Math.max(1, Integer.getInteger("zkchaos.proxy.threads",
+            Runtime.getRuntime().availableProcessors() / 2));
     /** Gap between two connect attempts to a refusing upstream. */
     static final long UPSTREAM_RETRY_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long CALL_TIMEOUT_SECONDS = 10;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private enum State { RUNNING, CLOSED }
 
     private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
-    private final Selector selector;
-    private final Thread thread;
-    private final ConcurrentLinkedQueue<Task<?>> tasks = new ConcurrentLinkedQueue<>();
-    private final PriorityQueue<Timer> timers = new PriorityQueue<>();
-    private final Random random;
+    private final List<Reactor> reactors;
+    private final long seed;
     private final int maxQueuedBytes;
     private final long upstreamRetryNanos;
-    private final ByteBuffer scratch;
-    /** Links by name, in creation order; written on the proxy thread, read under its own lock. */
+    /** Links by name, in creation order. */
     private final Map<String, ProxyLink> links = new LinkedHashMap<>();
-    private long timerSeq;
-    private long connectionSeq;
-    private boolean closesPending;
-    /** True while selected keys or timers are being handled. */
-    private boolean dispatching;
+    /** Names of links being created (bound outside the lock). */
+    private final Set<String> reserved = new HashSet<>();
+    private final AtomicInteger nextHome = new AtomicInteger();
+    private final AtomicInteger nextOwner = new AtomicInteger();
+    private final AtomicLong connectionSeq = new AtomicLong();
 
-    /** A proxy with the given seed, the default buffer bound and the default upstream retry. */
+    /** A proxy with the given seed, the default buffer bound, upstream retry and thread count. */
     public FaultProxy(long seed) {
         this(seed, DEFAULT_MAX_QUEUED_BYTES);
     }
 
-    /** A proxy with the given seed and buffer bound, and the default upstream retry. */
+    /** A proxy with the given seed and buffer bound, and the default upstream retry and thread count. */
     public FaultProxy(long seed, int maxQueuedBytes) {
         this(seed, maxQueuedBytes, DEFAULT_UPSTREAM_RETRY);
     }
 
     /**
+     * A proxy with the default thread count ({@link #DEFAULT_THREADS}).
+     *
      * @param seed           seeds every random choice the proxy makes
      * @param maxQueuedBytes bound on the bytes held per direction of a connection, at least 1024
      * @param upstreamRetry  how long an accepted connection whose upstream <em>refuses</em> keeps retrying the
@@ -106,24 +114,39 @@ public final class FaultProxy implements Network {
      *                       upstream that stays down sees its connection closed after the bound instead of at once.
      */
     public FaultProxy(long seed, int maxQueuedBytes, Duration upstreamRetry) {
+        this(seed, maxQueuedBytes, upstreamRetry, DEFAULT_THREADS);
+    }
+
+    /**
+     * As {@link #FaultProxy(long, int, Duration)}, with {@code threads} selector threads (at least 1). More threads
+     * than cores buys nothing; one thread relays everything on one core.
+     */
+    public FaultProxy(long seed, int maxQueuedBytes, Duration upstreamRetry, int threads) {
         if (maxQueuedBytes < 1024) {
             throw new IllegalArgumentException("maxQueuedBytes must be at least 1024, was " + maxQueuedBytes);
         }
         if (upstreamRetry == null || upstreamRetry.isNegative()) {
             throw new IllegalArgumentException("upstreamRetry must be zero or positive, was " + upstreamRetry);
         }
-        this.random = new Random(seed);
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+        }
+        this.seed = seed;
         this.maxQueuedBytes = maxQueuedBytes;
         this.upstreamRetryNanos = upstreamRetry.toNanos();
-        this.scratch = ByteBuffer.allocateDirect(Math.min(maxQueuedBytes, 64 * 1024));
-        try {
-            this.selector = Selector.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open a selector", e);
+        int instance = INSTANCES.incrementAndGet();
+        int scratch = Math.min(maxQueuedBytes, 64 * 1024);
+        Reactor[] rs = new Reactor[threads];
+        for (int i = 0; i < threads; i++) {
+            rs[i] = new Reactor(this, i, THREAD_PREFIX + instance + "-" + (i + 1), scratch);
         }
-        this.thread = new Thread(this::loop, THREAD_PREFIX + INSTANCES.incrementAndGet());
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.reactors = List.of(rs);
+        reactors.forEach(Reactor::start);
+    }
+
+    /** The number of selector threads. */
+    public int threads() {
+        return reactors.size();
     }
 
     @Override
@@ -133,18 +156,27 @@ public final class FaultProxy implements Network {
         }
         checkLoopback("listen", name, listen);
         checkLoopback("upstream", name, upstream);
-        return onLoop(() -> {
+        requireRunning();
+        synchronized (links) {
+            if (links.containsKey(name) || !reserved.add(name)) {
+                throw new IllegalArgumentException("a link named '" + name + "' already exists");
+            }
+        }
+        ProxyLink link = null;
+        try {
+            // Called from a proxy thread (a tap), the link lives there: a proxy thread never waits for another.
+            Reactor home = reactors.stream().filter(Reactor::inLoop).findFirst()
+                    .orElseGet(() -> reactors.get(Math.floorMod(nextHome.getAndIncrement(), reactors.size())));
+            link = home.call(() -> new ProxyLink(this, home, name, listen, upstream));
+            return link;
+        } finally {
             synchronized (links) {
-                if (links.containsKey(name)) {
-                    throw new IllegalArgumentException("a link named '" + name + "' already exists");
+                reserved.remove(name);
+                if (link != null) {
+                    links.put(name, link);
                 }
             }
-            ProxyLink link = new ProxyLink(this, name, listen, upstream);
-            synchronized (links) {
-                links.put(name, link);
-            }
-            return link;
-        });
+        }
     }
 
     private static void checkLoopback(String what, String name, InetSocketAddress a) {
@@ -183,18 +215,16 @@ public final class FaultProxy implements Network {
 
     @Override
     public boolean removeLink(String name) {
-        return onLoop(() -> {
-            ProxyLink link;
-            synchronized (links) {
-                link = links.remove(name);
-            }
-            if (link == null) {
-                return false;
-            }
-            link.shutdown();
-            flushCloses();
-            return true;
-        });
+        requireRunning();
+        ProxyLink link;
+        synchronized (links) {
+            link = links.remove(name);
+        }
+        if (link == null) {
+            return false;
+        }
+        link.shutdown();
+        return true;
     }
 
     /** Whether {@link #close()} was called. */
@@ -203,34 +233,65 @@ public final class FaultProxy implements Network {
     }
 
     /**
-     * Closes every link and connection and stops the proxy thread, waiting for it (bounded: 10 s). Idempotent.
+     * Closes every link and connection and stops the proxy threads, waiting for them (bounded: 10 s each).
+     * Idempotent. Called from a proxy thread (a tap), it waits for none: each thread closes what it owns as it
+     * stops, and one of them may be waiting for the tap lock the caller holds.
      */
     @Override
     public void close() {
         if (!state.compareAndSet(State.RUNNING, State.CLOSED)) {
             return;
         }
-        selector.wakeup();
-        if (Thread.currentThread() != thread) {
-            try {
-                thread.join(TimeUnit.SECONDS.toMillis(CALL_TIMEOUT_SECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (thread.isAlive()) {
-                LOG.warn("fault proxy thread {} did not stop within {} s", thread.getName(), CALL_TIMEOUT_SECONDS);
+        reactors.forEach(Reactor::wakeup);
+        synchronized (links) {
+            links.clear();
+        }
+        if (currentReactor() != null) {
+            return;
+        }
+        for (Reactor r : reactors) {
+            if (!r.join(TimeUnit.SECONDS.toMillis(Reactor.CALL_TIMEOUT_SECONDS))) {
+                LOG.warn("fault proxy thread {} did not stop within {} s", r.threadName(),
+                        Reactor.CALL_TIMEOUT_SECONDS);
             }
         }
     }
 
-    // ---- the proxy thread ----
+    // ---- for the proxy's own classes ----
 
-    Selector selector() {
-        return selector;
+    boolean isRunning() {
+        return state.get() == State.RUNNING;
     }
 
-    Random random() {
-        return random;
+    void requireRunning() {
+        if (!isRunning()) {
+            throw new IllegalStateException("the fault proxy is closed");
+        }
+    }
+
+    /** A proxy thread failed: the whole proxy closes (each thread closes what it owns). */
+    void failed() {
+        state.set(State.CLOSED);
+        reactors.forEach(Reactor::wakeup);
+    }
+
+    List<Reactor> reactors() {
+        return reactors;
+    }
+
+    /** The reactor that the next accepted connection is pinned to: connections are dealt out in turn. */
+    Reactor ownerForNewConnection() {
+        return reactors.get(Math.floorMod(nextOwner.getAndIncrement(), reactors.size()));
+    }
+
+    /** The reactor whose thread is the caller's, or null for any other thread. */
+    Reactor currentReactor() {
+        for (Reactor r : reactors) {
+            if (r.inLoop()) {
+                return r;
+            }
+        }
+        return null;
     }
 
     int maxQueuedBytes() {
@@ -242,206 +303,14 @@ public final class FaultProxy implements Network {
     }
 
     long nextConnectionId() {
-        return ++connectionSeq;
+        return connectionSeq.incrementAndGet();
     }
 
-    /** Toxicity draw: whether a toxic applies to a connection. */
-    boolean draw(double toxicity) {
-        return toxicity >= 1.0 || (toxicity > 0.0 && random.nextDouble() < toxicity);
-    }
-
-    /** Runs {@code action} on the proxy thread at {@code atNanos} (System.nanoTime) or soon after. */
-    void schedule(long atNanos, Runnable action) {
-        timers.add(new Timer(atNanos, ++timerSeq, action));
-    }
-
-    /**
-     * Channels closed while registered are only really closed when the selector next deregisters them; a control
-     * call does that before it returns, so that "disabled" means the port refuses at once. While keys are being
-     * dispatched (a tap or timer calling a link method) it is left to the loop's next turn.
-     */
-    void flushCloses() {
-        if (dispatching) {
-            closesPending = true;
-            return;
-        }
-        try {
-            selector.selectNow(); // ready keys it finds stay in the selected set for the loop to handle
-        } catch (IOException e) {
-            throw new UncheckedIOException("fault proxy selector failed", e);
-        }
-    }
-
-    /** Runs {@code call} on the proxy thread and returns its result; runs it directly when already there. */
-    <T> T onLoop(Callable<T> call) {
-        if (Thread.currentThread() == thread) {
-            try {
-                return call.call();
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        if (state.get() != State.RUNNING) {
-            throw new IllegalStateException("the fault proxy is closed");
-        }
-        Task<T> task = new Task<>(call);
-        tasks.add(task);
-        selector.wakeup();
-        if (state.get() != State.RUNNING) {
-            // close() raced with us: the loop may have drained the queue already.
-            task.future.completeExceptionally(new IllegalStateException("the fault proxy is closed"));
-        }
-        try {
-            return task.future.get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the fault proxy", e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the fault proxy thread did not answer within " + CALL_TIMEOUT_SECONDS
-                    + " s", e);
-        }
-    }
-
-    private void loop() {
-        try {
-            while (state.get() == State.RUNNING) {
-                boolean ranTasks = runTasks();
-                // After tasks, do not block: a task's selectNow may have left ready keys in the selected set.
-                if (ranTasks || closesPending) {
-                    closesPending = false;
-                    selector.selectNow();
-                } else {
-                    selector.select(selectTimeoutMillis());
-                }
-                dispatching = true;
-                try {
-                    handleSelected();
-                    runDueTimers();
-                } finally {
-                    dispatching = false;
-                }
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            LOG.error("fault proxy thread failed; closing every link", e);
-            state.set(State.CLOSED);
-        } finally {
-            shutdownAll();
-        }
-    }
-
-    private boolean runTasks() {
-        boolean any = false;
-        Task<?> t;
-        while ((t = tasks.poll()) != null) {
-            any = true;
-            t.run();
-        }
-        return any;
-    }
-
-    private long selectTimeoutMillis() {
-        Timer next = timers.peek();
-        if (next == null) {
-            return 0; // block until an event or a wakeup
-        }
-        long nanos = next.at - System.nanoTime();
-        if (nanos <= 0) {
-            return 1; // select(0) would block forever; 1 ms is the smallest wait
-        }
-        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999));
-    }
-
-    private void handleSelected() {
-        Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-        while (it.hasNext()) {
-            SelectionKey key = it.next();
-            it.remove();
-            if (!key.isValid()) {
-                continue;
-            }
-            Object att = key.attachment();
-            if (att instanceof ProxyLink link) {
-                if (key.isAcceptable()) {
-                    link.acceptReady();
-                }
-            } else if (att instanceof Connection c) {
-                c.ready(key, scratch);
-            }
-        }
-    }
-
-    private void runDueTimers() {
-        long now = System.nanoTime();
-        while (!timers.isEmpty() && timers.peek().at <= now) {
-            Timer t = timers.poll();
-            try {
-                t.action.run();
-            } catch (RuntimeException e) {
-                LOG.warn("fault proxy timer failed", e);
-            }
-        }
-    }
-
-    private void shutdownAll() {
-        List<ProxyLink> all;
-        synchronized (links) {
-            all = new ArrayList<>(links.values());
-            links.clear();
-        }
-        for (ProxyLink l : all) {
-            try {
-                l.shutdown();
-            } catch (RuntimeException e) {
-                LOG.warn("closing link {} failed", l.name(), e);
-            }
-        }
-        Task<?> t;
-        while ((t = tasks.poll()) != null) {
-            t.future.completeExceptionally(new IllegalStateException("the fault proxy is closed"));
-        }
-        timers.clear();
-        try {
-            selector.selectNow(); // deregister the closed channels so their sockets really close
-            selector.close();
-        } catch (IOException e) {
-            LOG.debug("closing the selector failed", e);
-        }
-    }
-
-    private record Timer(long at, long seq, Runnable action) implements Comparable<Timer> {
-        @Override
-        public int compareTo(Timer o) {
-            int c = Long.compare(at, o.at);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
-
-    private static final class Task<T> implements Runnable {
-        final Callable<T> call;
-        final CompletableFuture<T> future = new CompletableFuture<>();
-
-        Task(Callable<T> call) {
-            this.call = call;
-        }
-
-        @Override
-        public void run() {
-            try {
-                future.complete(call.call());
-            } catch (Throwable e) {
-                future.completeExceptionally(e);
-            }
-        }
+    /** The random generator of the {@code index}-th connection accepted by link {@code name}. */
+    SplittableRandom connectionRandom(String name, long index) {
+        long h = seed;
+        h = h * 0x9E3779B97F4A7C15L + name.hashCode();
+        h = h * 0x9E3779B97F4A7C15L + index;
+        return new SplittableRandom(h);
     }
 }

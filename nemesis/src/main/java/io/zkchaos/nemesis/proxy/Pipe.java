@@ -1,7 +1,6 @@
 package io.zkchaos.nemesis.proxy;
 
 import io.zkchaos.nemesis.net.Stream;
-import io.zkchaos.nemesis.net.Toxic;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -17,14 +16,14 @@ import java.util.random.RandomGenerator;
  * toxics that apply, queues the result with release times and writes it to the sink socket when due.
  *
  * <p>Backpressure: at most {@code maxQueued} bytes wait in the queue; while it is full the source is not read, so
- * TCP flow control pushes back on the sender. Proxy thread only.
+ * TCP flow control pushes back on the sender. Runs on its connection's proxy thread only.
  */
 final class Pipe {
     private final Connection connection;
     private final Stream stream;
     private final int maxQueued;
-    /** Toxics that apply to this pipe, in the link's order, by name. */
-    private final Map<String, Stage> stages = new LinkedHashMap<>();
+    /** Toxics that apply to this pipe, in the link's order (their serials grow in that order), by serial. */
+    private final Map<Long, Stage> stages = new LinkedHashMap<>();
     private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
     private long queuedBytes;
     /** Release time of the last queued chunk; System.nanoTime may be negative, hence MIN_VALUE at first. */
@@ -57,19 +56,22 @@ final class Pipe {
     }
 
     RandomGenerator random() {
-        return connection.proxy().random();
+        return connection.random();
     }
 
+    /** Runs {@code action} on this pipe's thread at {@code at}, unless the connection closed by then. */
     void schedule(long at, Runnable action) {
-        connection.proxy().schedule(at, () -> {
-            if (!connection.isClosed()) {
-                action.run();
-            }
-        });
+        connection.schedule(at, action);
     }
 
     void dropped(long n) {
         connection.link().countDropped(n);
+    }
+
+    private void delivered(long n) {
+        if (n > 0) {
+            connection.link().countDelivered(stream, n);
+        }
     }
 
     void closeWhenFlushed() {
@@ -77,21 +79,26 @@ final class Pipe {
     }
 
     boolean hasStage(Stage s) {
-        return stages.get(s.toxic.name()) == s;
+        return stages.get(s.serial) == s;
     }
 
-    /** Applies the toxic to this pipe. */
-    void addStage(Toxic toxic, long now) {
-        Stage s = Stage.create(toxic, this);
-        stages.put(toxic.name(), s);
+    /** Applies the toxic to this pipe, after the ones it has. */
+    void addStage(LinkToxic toxic, long now) {
+        Stage s = Stage.create(toxic.toxic(), toxic.serial(), this);
+        stages.put(toxic.serial(), s);
         s.installed(now);
     }
 
-    /** Stops applying the named toxic, if it applied. */
-    void removeStage(String name) {
-        Stage s = stages.remove(name);
-        if (s != null) {
-            s.removed();
+    /** Stops applying the toxics that are no longer on the link. */
+    void removeStagesNotIn(List<LinkToxic> current) {
+        if (stages.isEmpty()) {
+            return;
+        }
+        for (Stage s : new ArrayList<>(stages.values())) {
+            if (current.stream().noneMatch(t -> t.serial() == s.serial)) {
+                stages.remove(s.serial);
+                s.removed();
+            }
         }
     }
 
@@ -191,7 +198,7 @@ final class Pipe {
             // Fast path, no toxic and nothing waiting: write straight from the read buffer, queue only the rest.
             int before = bytes.remaining();
             sink.write(bytes);
-            connection.link().countDelivered(stream, before - bytes.remaining());
+            delivered(before - bytes.remaining());
             if (!bytes.hasRemaining()) {
                 return;
             }
@@ -225,7 +232,9 @@ final class Pipe {
             return;
         }
         try {
-            tap.onBytes(context, data.asReadOnlyBuffer());
+            synchronized (connection.link().tapLock) {
+                tap.onBytes(context, data.asReadOnlyBuffer());
+            }
             if (context.halt != null && context.offset > data.remaining()) {
                 throw new IllegalArgumentException("haltAfter offset " + context.offset + " is beyond the "
                         + data.remaining() + " bytes of the chunk");
@@ -308,7 +317,7 @@ final class Pipe {
             if (head.releaseAt > now) {
                 if (head.releaseAt < wakeAt) {
                     wakeAt = head.releaseAt;
-                    connection.proxy().schedule(wakeAt, () -> {
+                    connection.schedule(wakeAt, () -> {
                         wakeAt = Long.MAX_VALUE;
                         connection.pump();
                     });
@@ -319,7 +328,7 @@ final class Pipe {
             sink.write(head.data);
             int written = before - head.length();
             queuedBytes -= written;
-            connection.link().countDelivered(stream, written);
+            delivered(written);
             if (head.data.hasRemaining()) {
                 wantWrite = true;
                 break;

@@ -11,44 +11,77 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
- * A link of the embedded {@link FaultProxy}. Its mutable state lives on the proxy thread; the public methods hand
- * their work to that thread and return once it is done, so a fault is in effect when the call returns.
+ * A link of the embedded {@link FaultProxy}.
+ *
+ * <p>Threads: the listening socket belongs to the link's <em>home</em> proxy thread, each connection to the proxy
+ * thread it is pinned to (see {@link FaultProxy}). A public method changes the link's shared state (toxics, tap,
+ * enabled) and then has every proxy thread apply the change to its own connections; called from any other thread,
+ * it returns once all of them have, so a fault is in effect when the call returns. Called from a proxy thread (a
+ * tap or a timer), it applies the change at once to that thread's connections (so a tap that cuts its own
+ * connection's link sees it cut before its next byte) and hands the rest to the other threads without waiting for
+ * them: a proxy thread never waits for another.
+ *
+ * <p>Stats: a connection's byte counts are added before the connection is counted closed, and {@link #stats()}
+ * reads the connection counts first; so once {@code stats().openConnections()} is 0, the byte counts include every
+ * byte of every connection closed so far, and stay put until a new connection carries bytes.
  */
 public final class ProxyLink implements Link {
+    /** How long enabling a link keeps retrying to bind its address. */
+    public static final long REBIND_PATIENCE_MILLIS = 3_000;
+
     private final FaultProxy proxy;
+    private final Reactor home;
     private final String name;
     private final InetSocketAddress upstream;
     private final InetSocketAddress listen;
 
-    // Proxy-thread state.
+    // Home-thread state.
     private ServerSocketChannel server;
-    private final List<Toxic> toxicList = new ArrayList<>();
-    private final Set<Connection> connections = new LinkedHashSet<>();
+
+    /** The connections pinned to each reactor, by reactor index; each set is touched by its reactor only. */
+    private final List<Set<Connection>> connectionsByReactor;
+
+    /** Guards toxicList and serial; never held while waiting. */
+    private final Object toxicLock = new Object();
+    private final List<LinkToxic> toxicList = new ArrayList<>();
+    private long serial;
 
     // Snapshots readable from any thread.
     private volatile boolean enabled;
-    private volatile List<Toxic> toxics = List.of();
+    private volatile List<LinkToxic> toxicSnapshot = List.of();
     private volatile StreamTap tap;
     private volatile long upstreamRetryNanos;
+    /** Held while a tap of this link is called, so that one tap's calls never overlap, whatever the threads. */
+    final Object tapLock = new Object();
 
-    private final AtomicLong bytesUp = new AtomicLong();
-    private final AtomicLong bytesDown = new AtomicLong();
-    private final AtomicLong bytesDropped = new AtomicLong();
+    private final LongAdder bytesUp = new LongAdder();
+    private final LongAdder bytesDown = new LongAdder();
+    private final LongAdder bytesDropped = new LongAdder();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong open = new AtomicLong();
 
-    /** Binds the listen address; proxy thread only. */
-    ProxyLink(FaultProxy proxy, String name, InetSocketAddress listen, InetSocketAddress upstream) {
+    /** Binds the listen address; home thread only. */
+    ProxyLink(FaultProxy proxy, Reactor home, String name, InetSocketAddress listen, InetSocketAddress upstream) {
         this.proxy = proxy;
+        this.home = home;
         this.name = name;
         this.upstream = upstream;
+        List<Set<Connection>> sets = new ArrayList<>();
+        for (int i = 0; i < proxy.reactors().size(); i++) {
+            sets.add(new LinkedHashSet<>());
+        }
+        this.connectionsByReactor = List.copyOf(sets);
         this.server = bind(listen);
         this.listen = (InetSocketAddress) localAddress(server);
         this.enabled = true;
@@ -62,7 +95,7 @@ public final class ProxyLink implements Link {
      * connection like a refusal and move on (a ZooKeeper client tries its next server), where holding would only
      * delay them.
      */
-    public void upstreamRetry(java.time.Duration retry) {
+    public void upstreamRetry(Duration retry) {
         if (retry == null || retry.isNegative()) {
             throw new IllegalArgumentException("link '" + name + "': upstream retry must be zero or positive, was "
                     + retry);
@@ -89,7 +122,7 @@ public final class ProxyLink implements Link {
             ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ch.bind(address, 128);
             ch.configureBlocking(false);
-            ch.register(proxy.selector(), SelectionKey.OP_ACCEPT, this);
+            ch.register(home.selector(), SelectionKey.OP_ACCEPT, this);
             return ch;
         } catch (IOException e) {
             if (ch != null) {
@@ -99,8 +132,8 @@ public final class ProxyLink implements Link {
                     // the bind error is the one to report
                 }
             }
-            throw new UncheckedIOException("link '" + name + "': cannot listen on " + address.getAddress().getHostAddress()
-                    + ":" + address.getPort() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("link '" + name + "': cannot listen on "
+                    + address.getAddress().getHostAddress() + ":" + address.getPort() + ": " + e.getMessage(), e);
         }
     }
 
@@ -126,35 +159,48 @@ public final class ProxyLink implements Link {
 
     @Override
     public void setEnabled(boolean enable) {
+        proxy.requireRunning();
         if (enable) {
             enableWithRetry();
             return;
         }
-        proxy.onLoop(() -> {
+        control(() -> {
             if (server != null) {
-                closeServer();
-                closeAll("link disabled");
-                enabled = false;
-                proxy.flushCloses();
+                closeListener();
+                home.flushCloses();
             }
-            return null;
-        });
+        }, this::closeConnectionsOn);
     }
 
     /**
      * Binds the listen address again. While the link was disabled its port was free, and the kernel may have
      * lent it to an outgoing connection as its local port; such a connection usually ends soon, so a failed bind
-     * is retried (waiting in the caller's thread, not the proxy's) for up to {@link #REBIND_PATIENCE_MILLIS}.
+     * is retried (waiting in the caller's thread, never a proxy thread's) for up to {@link #REBIND_PATIENCE_MILLIS}.
+     * From a proxy thread it is one attempt, whose failure is logged.
      */
     private void enableWithRetry() {
+        if (proxy.currentReactor() != null) {
+            home.execute(new Reactor.Task() {
+                @Override
+                public void run() {
+                    try {
+                        rebind();
+                    } catch (UncheckedIOException e) {
+                        FaultProxy.LOG.warn("{}", e.getMessage());
+                    }
+                }
+
+                @Override
+                public void cancel() {
+                }
+            });
+            return;
+        }
         long deadline = System.nanoTime() + REBIND_PATIENCE_MILLIS * 1_000_000L;
         while (true) {
             try {
-                proxy.onLoop(() -> {
-                    if (server == null) {
-                        server = bind(listen);
-                        enabled = true;
-                    }
+                home.call(() -> {
+                    rebind();
                     return null;
                 });
                 return;
@@ -173,60 +219,62 @@ public final class ProxyLink implements Link {
         }
     }
 
-    /** How long enabling a link keeps retrying to bind its address. */
-    public static final long REBIND_PATIENCE_MILLIS = 3_000;
+    private void rebind() {
+        if (server == null) {
+            server = bind(listen);
+            enabled = true;
+        }
+    }
 
     @Override
     public List<Toxic> toxics() {
-        return toxics;
+        return toxicSnapshot.stream().map(LinkToxic::toxic).toList();
     }
 
     @Override
     public void addToxic(Toxic toxic) {
-        proxy.onLoop(() -> {
-            for (Toxic t : toxicList) {
-                if (t.name().equals(toxic.name())) {
+        proxy.requireRunning();
+        synchronized (toxicLock) {
+            for (LinkToxic t : toxicList) {
+                if (t.toxic().name().equals(toxic.name())) {
                     throw new IllegalArgumentException("link '" + name + "' already has a toxic named '"
                             + toxic.name() + "'");
                 }
             }
-            toxicList.add(toxic);
-            toxics = List.copyOf(toxicList);
-            long now = System.nanoTime();
-            for (Connection c : new ArrayList<>(connections)) {
-                c.toxicAdded(toxic, now);
-                c.pump();
-            }
-            proxy.flushCloses();
-            return null;
-        });
+            toxicList.add(new LinkToxic(toxic, ++serial));
+            toxicSnapshot = List.copyOf(toxicList);
+        }
+        control(null, this::syncToxicsOn);
     }
 
     @Override
     public boolean removeToxic(String toxicName) {
-        return proxy.onLoop(() -> {
-            Toxic found = null;
-            for (Toxic t : toxicList) {
-                if (t.name().equals(toxicName)) {
-                    found = t;
-                }
-            }
-            if (found == null) {
+        proxy.requireRunning();
+        synchronized (toxicLock) {
+            if (!toxicList.removeIf(t -> t.toxic().name().equals(toxicName))) {
                 return false;
             }
-            toxicList.remove(found);
-            toxics = List.copyOf(toxicList);
-            for (Connection c : new ArrayList<>(connections)) {
-                c.toxicRemoved(found);
-            }
-            proxy.flushCloses();
-            return true;
-        });
+            toxicSnapshot = List.copyOf(toxicList);
+        }
+        control(null, this::syncToxicsOn);
+        return true;
     }
 
+    /** The toxics as set now, with their serials; any thread. */
+    List<LinkToxic> toxicSnapshot() {
+        return toxicSnapshot;
+    }
+
+    /**
+     * Counters since the link was created. The connection counts are read before the byte counts, so a snapshot
+     * with {@code openConnections() == 0} has every byte of every connection closed before it (see the class
+     * comment): a test can wait for that and then read exact counts.
+     */
     @Override
     public LinkStats stats() {
-        return new LinkStats(bytesUp.get(), bytesDown.get(), bytesDropped.get(), accepted.get(), open.get());
+        long openNow = open.get();
+        long acceptedNow = accepted.get();
+        return new LinkStats(bytesUp.sum(), bytesDown.sum(), bytesDropped.sum(), acceptedNow, openNow);
     }
 
     /**
@@ -242,14 +290,12 @@ public final class ProxyLink implements Link {
      * order, and reading resumes.
      */
     public void releaseStalls() {
-        proxy.onLoop(() -> {
+        proxy.requireRunning();
+        control(null, r -> {
             long now = System.nanoTime();
-            for (Connection c : new ArrayList<>(connections)) {
-                c.up.releaseStall(now);
-                c.down.releaseStall(now);
-                c.pump();
+            for (Connection c : new ArrayList<>(connectionsOn(r))) {
+                c.releaseStalls(now);
             }
-            return null;
         });
     }
 
@@ -260,17 +306,78 @@ public final class ProxyLink implements Link {
     @Override
     public String toString() {
         return "ProxyLink[" + name + " " + listen + " -> " + upstream + (enabled ? "" : " disabled") + " toxics="
-                + toxics.stream().map(Toxic::name).toList() + "]";
+                + toxics().stream().map(Toxic::name).toList() + "]";
+    }
+
+    // ---- applying a change on every proxy thread ----
+
+    /**
+     * Runs {@code onHome} on the home thread, then {@code onEach} on every proxy thread for its own connections;
+     * {@code onEach} must be idempotent. The per-thread parts are posted from the home part, after it: a
+     * connection accepted before a listener closed had its start posted to its thread before the close's
+     * per-thread part was, so that part finds it. From a caller thread this waits for every part; from a proxy
+     * thread it runs that thread's part at once and waits for nothing.
+     *
+     * @param onHome null when there is no home part (then the per-thread parts are posted at once)
+     */
+    private void control(Runnable onHome, Consumer<Reactor> onEach) {
+        Reactor current = proxy.currentReactor();
+        if (current != null && current != home) {
+            onEach.accept(current);
+        }
+        if (onHome == null) {
+            List<CompletableFuture<Void>> parts = postEach(onEach);
+            if (current == null) {
+                parts.forEach(f -> Reactor.await(f, "the fault proxy threads"));
+            }
+            return;
+        }
+        CompletableFuture<List<CompletableFuture<Void>>> homePart = home.submit(() -> {
+            onHome.run();
+            return postEach(onEach);
+        });
+        if (current == null) {
+            for (CompletableFuture<Void> f : Reactor.await(homePart, "the fault proxy thread of link '" + name + "'")) {
+                Reactor.await(f, "the fault proxy threads");
+            }
+        }
+    }
+
+    private List<CompletableFuture<Void>> postEach(Consumer<Reactor> onEach) {
+        List<CompletableFuture<Void>> parts = new ArrayList<>();
+        for (Reactor r : proxy.reactors()) {
+            parts.add(r.submit(() -> {
+                onEach.accept(r);
+                r.flushCloses();
+                return null;
+            }));
+        }
+        return parts;
+    }
+
+    private Set<Connection> connectionsOn(Reactor r) {
+        return connectionsByReactor.get(r.index());
+    }
+
+    private void closeConnectionsOn(Reactor r) {
+        for (Connection c : new ArrayList<>(connectionsOn(r))) {
+            c.close("link disabled");
+        }
+    }
+
+    private void syncToxicsOn(Reactor r) {
+        List<LinkToxic> current = toxicSnapshot;
+        long now = System.nanoTime();
+        for (Connection c : new ArrayList<>(connectionsOn(r))) {
+            c.syncToxics(current, now);
+        }
     }
 
     // ---- proxy-thread side ----
 
-    /** Accepts every pending connection. */
+    /** Accepts every pending connection and hands each to the proxy thread it is pinned to. Home thread only. */
     void acceptReady() {
-        if (server == null) {
-            return;
-        }
-        while (true) {
+        while (server != null) {
             SocketChannel ch;
             try {
                 ch = server.accept();
@@ -281,35 +388,55 @@ public final class ProxyLink implements Link {
             if (ch == null) {
                 return;
             }
-            accepted.incrementAndGet();
+            long index = accepted.incrementAndGet();
             open.incrementAndGet();
-            Connection c = new Connection(proxy, this, proxy.nextConnectionId(), ch, proxy.maxQueuedBytes());
-            connections.add(c);
-            try {
-                c.start(toxicList, System.nanoTime());
-            } catch (IOException e) {
-                c.close("could not start: " + e.getMessage());
+            Reactor owner = proxy.ownerForNewConnection();
+            Connection c = new Connection(this, owner, proxy.nextConnectionId(),
+                    proxy.connectionRandom(name, index), ch, proxy.maxQueuedBytes());
+            Reactor.Task start = new Reactor.Task() {
+                @Override
+                public void run() {
+                    connectionsOn(owner).add(c);
+                    c.start(System.nanoTime());
+                }
+
+                @Override
+                public void cancel() {
+                    c.abandon();
+                }
+            };
+            if (owner == home) {
+                start.run();
+            } else {
+                owner.execute(start);
             }
         }
     }
 
+    /** A connection ended (its thread): counted closed after its bytes were counted. */
     void connectionClosed(Connection c) {
-        if (connections.remove(c)) {
+        if (connectionsOn(c.reactor()).remove(c)) {
             open.decrementAndGet();
         }
     }
 
+    /** A connection that never started (its thread had stopped) was closed. */
+    void connectionAbandoned() {
+        open.decrementAndGet();
+    }
+
     void countDelivered(Stream stream, long n) {
-        (stream == Stream.UPSTREAM ? bytesUp : bytesDown).addAndGet(n);
+        (stream == Stream.UPSTREAM ? bytesUp : bytesDown).add(n);
     }
 
     void countDropped(long n) {
         if (n > 0) {
-            bytesDropped.addAndGet(n);
+            bytesDropped.add(n);
         }
     }
 
-    private void closeServer() {
+    /** Closes the listening socket; home thread only. */
+    void closeListener() {
         if (server != null) {
             try {
                 server.close();
@@ -318,18 +445,18 @@ public final class ProxyLink implements Link {
             }
             server = null;
         }
-    }
-
-    private void closeAll(String why) {
-        for (Connection c : new ArrayList<>(connections)) {
-            c.close(why);
-        }
-    }
-
-    /** Closes listener and connections for good; proxy thread only. */
-    void shutdown() {
-        closeServer();
-        closeAll("link removed");
         enabled = false;
+    }
+
+    /** Closes listener and connections for good (the link was removed). */
+    void shutdown() {
+        control(() -> {
+            closeListener();
+            home.flushCloses();
+        }, r -> {
+            for (Connection c : new ArrayList<>(connectionsOn(r))) {
+                c.close("link removed");
+            }
+        });
     }
 }

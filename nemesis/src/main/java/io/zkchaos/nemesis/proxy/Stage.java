@@ -4,17 +4,20 @@ import io.zkchaos.nemesis.net.Toxic;
 import java.util.List;
 
 /**
- * One toxic as it acts on one pipe (one stream of one connection). Stages run on the proxy thread only. A stage
- * never sleeps: it turns the chunks it is given into the chunks it passes on, moving their release times forward
- * (latency, bandwidth, slicer) or dropping them (timeout, reset_peer, limit_data), and may schedule timers on the
- * pipe. Chunks it passes keep their order.
+ * One toxic as it acts on one pipe (one stream of one connection). Stages run on their connection's proxy thread
+ * only. A stage never sleeps: it turns the chunks it is given into the chunks it passes on, moving their release
+ * times forward (latency, bandwidth, slicer) or dropping them (timeout, reset_peer, limit_data), and may schedule
+ * timers on the pipe. Chunks it passes keep their order.
  */
 abstract class Stage {
     final Toxic toxic;
+    /** The serial of the toxic's addition to its link (see {@link LinkToxic}). */
+    final long serial;
     final Pipe pipe;
 
-    Stage(Toxic toxic, Pipe pipe) {
+    Stage(Toxic toxic, long serial, Pipe pipe) {
         this.toxic = toxic;
+        this.serial = serial;
         this.pipe = pipe;
     }
 
@@ -34,14 +37,14 @@ abstract class Stage {
         return false;
     }
 
-    static Stage create(Toxic toxic, Pipe pipe) {
+    static Stage create(Toxic toxic, long serial, Pipe pipe) {
         return switch (toxic.type()) {
-            case LATENCY -> new Latency(toxic, pipe);
-            case BANDWIDTH -> new Bandwidth(toxic, pipe);
-            case SLICER -> new Slicer(toxic, pipe);
-            case TIMEOUT -> new Timeout(toxic, pipe);
-            case RESET_PEER -> new ResetPeer(toxic, pipe);
-            case LIMIT_DATA -> new LimitData(toxic, pipe);
+            case LATENCY -> new Latency(toxic, serial, pipe);
+            case BANDWIDTH -> new Bandwidth(toxic, serial, pipe);
+            case SLICER -> new Slicer(toxic, serial, pipe);
+            case TIMEOUT -> new Timeout(toxic, serial, pipe);
+            case RESET_PEER -> new ResetPeer(toxic, serial, pipe);
+            case LIMIT_DATA -> new LimitData(toxic, serial, pipe);
         };
     }
 
@@ -52,8 +55,8 @@ abstract class Stage {
         private final long latency;
         private final long jitter;
 
-        Latency(Toxic toxic, Pipe pipe) {
-            super(toxic, pipe);
+        Latency(Toxic toxic, long serial, Pipe pipe) {
+            super(toxic, serial, pipe);
             this.latency = toxic.attribute("latency");
             this.jitter = toxic.attribute("jitter");
         }
@@ -79,8 +82,8 @@ abstract class Stage {
         private final long rate;
         private long nextFree = Long.MIN_VALUE; // nanoTime may be negative
 
-        Bandwidth(Toxic toxic, Pipe pipe) {
-            super(toxic, pipe);
+        Bandwidth(Toxic toxic, long serial, Pipe pipe) {
+            super(toxic, serial, pipe);
             this.rate = toxic.attribute("rate");
         }
 
@@ -112,8 +115,8 @@ abstract class Stage {
         private final int variation;
         private final long delayNanos;
 
-        Slicer(Toxic toxic, Pipe pipe) {
-            super(toxic, pipe);
+        Slicer(Toxic toxic, long serial, Pipe pipe) {
+            super(toxic, serial, pipe);
             this.average = (int) Math.min(Integer.MAX_VALUE, toxic.attribute("average_size"));
             this.variation = (int) Math.min(average - 1, toxic.attribute("size_variation"));
             this.delayNanos = toxic.attribute("delay") * 1_000L;
@@ -146,8 +149,8 @@ abstract class Stage {
         private final long timeoutNanos;
         private long idleDeadline;
 
-        Timeout(Toxic toxic, Pipe pipe) {
-            super(toxic, pipe);
+        Timeout(Toxic toxic, long serial, Pipe pipe) {
+            super(toxic, serial, pipe);
             this.timeoutNanos = toxic.attribute("timeout") * MS;
         }
 
@@ -197,8 +200,8 @@ abstract class Stage {
         private final long timeoutNanos;
         private boolean armed;
 
-        ResetPeer(Toxic toxic, Pipe pipe) {
-            super(toxic, pipe);
+        ResetPeer(Toxic toxic, long serial, Pipe pipe) {
+            super(toxic, serial, pipe);
             this.timeoutNanos = toxic.attribute("timeout") * MS;
         }
 
@@ -219,8 +222,8 @@ abstract class Stage {
     static final class LimitData extends Stage {
         private long remaining;
 
-        LimitData(Toxic toxic, Pipe pipe) {
-            super(toxic, pipe);
+        LimitData(Toxic toxic, long serial, Pipe pipe) {
+            super(toxic, serial, pipe);
             this.remaining = toxic.attribute("bytes");
         }
 

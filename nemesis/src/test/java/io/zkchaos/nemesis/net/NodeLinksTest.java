@@ -129,7 +129,8 @@ class NodeLinksTest {
         }
         try {
             for (EchoServer s : servers.values()) {
-                await("servers accepted").atMost(Duration.ofSeconds(30)).until(() -> s.accepted.get() == 2);
+                await("the server accepted both its connections").atMost(Duration.ofSeconds(30))
+                        .until(() -> s.accepted.get() == 2);
             }
             // Other toxics on the links must survive the partition and its heal.
             proxy.link("n1-n2").orElseThrow().addToxic(Toxic.latency("slow", Stream.UPSTREAM, 1, 0));

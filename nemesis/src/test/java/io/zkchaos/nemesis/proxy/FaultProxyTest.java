@@ -1,8 +1,8 @@
 package io.zkchaos.nemesis.proxy;
 
-import static io.zkchaos.nemesis.proxy.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
@@ -39,10 +39,18 @@ class FaultProxyTest {
     FaultProxy proxy;
     Link link;
 
+    /**
+     * A proxy with two selector threads whatever the machine's default, so that the tests cover connections and
+     * control calls spread over threads.
+     */
+    static FaultProxy twoThreadProxy(long seed) {
+        return new FaultProxy(seed, FaultProxy.DEFAULT_MAX_QUEUED_BYTES, FaultProxy.DEFAULT_UPSTREAM_RETRY, 2);
+    }
+
     @BeforeEach
     void setUp() throws IOException {
         echo = new EchoServer();
-        proxy = new FaultProxy(42);
+        proxy = twoThreadProxy(42);
         link = proxy.createLink("echo", ANY_PORT, echo.address());
     }
 
@@ -110,11 +118,19 @@ class FaultProxyTest {
         } finally {
             pool.shutdownNow();
         }
-        LinkStats stats = link.stats();
+        LinkStats stats = closedStats(link);
         assertThat(stats.bytesUpstream()).isEqualTo(data.length);
         assertThat(stats.bytesDownstream()).isEqualTo(data.length);
         assertThat(stats.connectionsAccepted()).isEqualTo(1);
-        eventually(Duration.ofSeconds(5), "connection counted closed", () -> link.stats().openConnections() == 0);
+    }
+
+    /**
+     * The link's stats once the proxy has closed every connection (it does so after both ends closed): a
+     * connection's bytes are counted before it is counted closed, so these counts are final (see ProxyLink).
+     */
+    static LinkStats closedStats(Link link) {
+        return await("the proxy closes the link's connections").atMost(Duration.ofSeconds(30))
+                .until(link::stats, s -> s.openConnections() == 0);
     }
 
     @Test
@@ -178,6 +194,10 @@ class FaultProxyTest {
                 assertThatThrownBy(() -> fresh.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
                 assertThat(echo.accepted.get()).as("the server never saw the black-holed connection")
                         .isEqualTo(acceptedBefore);
+                // The proxy counts bytes as dropped when it reads them: wait for both writes to be read.
+                int lost = "lost".length() + "also lost".length();
+                await("the proxy read and dropped both writes").atMost(Duration.ofSeconds(30))
+                        .until(() -> link.stats().bytesDropped() >= lost);
 
                 link.heal();
                 // Toxiproxy's semantics: removing the timeout toxic closes the connections it stalled.
@@ -185,7 +205,8 @@ class FaultProxyTest {
                 assertThat(endsWithin(fresh, Duration.ofSeconds(5))).isTrue();
             }
         }
-        assertThat(link.stats().bytesDropped()).isEqualTo("lost".length() + "also lost".length());
+        assertThat(closedStats(link).bytesDropped()).as("dropped bytes, final once the connections closed")
+                .isEqualTo("lost".length() + "also lost".length());
         try (Socket s = connect(link.listenAddress())) {
             assertEchoes(s);
         }
