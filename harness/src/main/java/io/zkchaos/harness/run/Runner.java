@@ -8,8 +8,10 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.clients.ClientProcesses;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
+import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
@@ -66,7 +68,10 @@ public final class Runner {
                 .nodes(config.cluster().nodes())
                 .version(config.cluster().zookeeper())
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))
-                .maxSessionTimeout(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
+                // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
+                // servers grant, and must outlive a client pause that expires the election session.
+                .maxSessionTimeout(max(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
+                        config.nemesisDescriptor().hold(config.nemesisTiming()).multipliedBy(2)))
                 .seed(config.seed())
                 .build();
         WorkloadDescriptor workloadType = config.workload().descriptor();
@@ -77,11 +82,20 @@ public final class Runner {
             Target target = target(cluster, config);
             say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
                     + "), leader " + cluster.leader().orElse("?"));
+            ClientProcesses processes = null;
             try {
                 workload.setup(target);
-                NemesisDescriptor nemesisType = config.nemesis().descriptor();
-                NemesisDriver nemesis = new NemesisDriver(
-                        nemesisType.on(cluster.nemesisTarget(new Random(config.seed()))),
+                NemesisTarget nemesisTarget = cluster.nemesisTarget(new Random(config.seed()));
+                if (config.workload().clients() == RunConfig.Clients.PROCESS) {
+                    processes = ClientProcesses.launch(dir.path().resolve(ClientProcesses.DIRECTORY),
+                            workloadType.name(), config.workload().options(), target, config.seed(),
+                            config.workload().concurrency(), recorder);
+                    nemesisTarget = nemesisTarget.withClients(processes);
+                    say(config.workload().concurrency() + " client processes started (pids " + processes.pids()
+                            + ")");
+                }
+                NemesisDescriptor nemesisType = config.nemesisDescriptor();
+                NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget),
                         nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder,
                         config.timing().timeLimit());
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -98,8 +112,13 @@ public final class Runner {
                     nemesis.start();
                     // Clients work through the recovery time too: the nemesis heals at the end of the main phase,
                     // and what happens after the final heal (a leader again?) is part of the history.
-                    workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
-                            config.timing().timeLimit().plus(config.timing().recover())));
+                    Duration clientTime = config.timing().timeLimit().plus(config.timing().recover());
+                    if (processes != null) {
+                        processes.run(clientTime, ClientProcesses.finishGrace(target));
+                    } else {
+                        workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
+                                clientTime));
+                    }
                 } finally {
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
@@ -115,6 +134,9 @@ public final class Runner {
                 throw new RunFailedException("the run failed before it finished (history so far kept in "
                         + dir.historyFile() + "): " + e.getMessage(), e);
             } finally {
+                if (processes != null) {
+                    processes.close(); // kills any client process left (its open operations recorded info)
+                }
                 workload.teardown(target);
             }
             recorded = recorder.size();
