@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * later process number takes its slot at once (a retired process is replaced, as in Jepsen). A process that has not
  * finished {@link #run grace} after the run's clients should have stopped (frozen and never resumed, or hung) is
  * killed and treated the same way, its error saying so. Nothing is ever guessed: a report that did not arrive is an
- * {@code info}.
+ * {@code info}. {@link #start} waits until every client works before the nemesis may act on them: each warms up (a
+ * session opened and closed) before it says hello, and a cold JVM on a loaded machine is slow to record anything.
  *
  * <p>Every process dies with the harness: {@link #close()}, a shutdown hook for clients still open, each process
  * halting when its stdin (the harness's pipe) closes, and the {@link io.zkchaos.harness.cluster.local.Reaper} (by
@@ -60,6 +61,8 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     public static final String DIRECTORY = "clients";
     /** How long a client process may take to start and say hello. */
     static final Duration HELLO_BOUND = Duration.ofSeconds(90);
+    /** How long the run waits, after its start, for every client process to record its first operation. */
+    public static final Duration WORKING_BOUND = Duration.ofSeconds(30);
     /** JVM options of a client process: small, quick to start. */
     static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xms16m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1");
@@ -202,15 +205,50 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         }
     }
 
-    /**
-     * Lets every client process run for {@code duration}, then waits until each has finished (said bye and
-     * exited). One that has not finished {@code grace} later is killed, its open operations recorded {@code info}.
-     */
+    /** {@link #start} then {@link #awaitEnd}. */
     public void run(Duration duration, Duration grace) throws InterruptedException {
-        long end;
+        start(duration, Duration.ZERO);
+        awaitEnd(grace);
+    }
+
+    /**
+     * Lets every client process run for {@code duration} from now, and waits (at most {@code workingBound}) until
+     * each has recorded its first operation, so that what acts on them next (the nemesis) finds them working.
+     *
+     * @return how long it waited
+     */
+    public Duration start(Duration duration, Duration workingBound) throws InterruptedException {
+        long t0 = System.nanoTime();
+        List<Incarnation> started;
         synchronized (this) {
+            if (deadline >= 0) {
+                throw new IllegalStateException("the client processes were started already");
+            }
             deadline = System.currentTimeMillis() + duration.toMillis();
             current.forEach(this::go);
+            started = List.copyOf(current);
+        }
+        long bound = t0 + workingBound.toNanos();
+        for (Incarnation i : started) {
+            if (!i.channel.awaitWorking(Duration.ofNanos(Math.max(0, bound - System.nanoTime())))
+                    && !workingBound.isZero()) {
+                LOG.warn("client process c{} has recorded nothing {} ms after the start", i.slot,
+                        workingBound.toMillis());
+            }
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /**
+     * Waits until every client process has finished (said bye and exited) after the end given to {@link #start}.
+     * One that has not finished {@code grace} after that end is killed, its open operations recorded {@code info}.
+     */
+    public void awaitEnd(Duration grace) throws InterruptedException {
+        long end;
+        synchronized (this) {
+            if (deadline < 0) {
+                throw new IllegalStateException("the client processes were not started");
+            }
             end = deadline + grace.toMillis();
             while (!allDone() && System.currentTimeMillis() < end) {
                 wait(Math.max(1, end - System.currentTimeMillis()));

@@ -94,10 +94,17 @@ public final class Runner {
                     say(config.workload().concurrency() + " client processes started (pids " + processes.pids()
                             + ")");
                 }
+                Duration clientTime = config.timing().timeLimit().plus(config.timing().recover());
+                Duration mainPhase = config.timing().timeLimit();
+                if (processes != null) {
+                    // The nemesis acts once the client processes work; the main phase still ends when configured.
+                    Duration waited = processes.start(clientTime, ClientProcesses.WORKING_BOUND);
+                    mainPhase = max(Duration.ZERO, mainPhase.minus(waited));
+                    say("client processes work (after " + waited.toMillis() + " ms)");
+                }
                 NemesisDescriptor nemesisType = config.nemesisDescriptor();
                 NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget),
-                        nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder,
-                        config.timing().timeLimit());
+                        nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder, mainPhase);
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "progress");
                     t.setDaemon(true);
@@ -112,9 +119,8 @@ public final class Runner {
                     nemesis.start();
                     // Clients work through the recovery time too: the nemesis heals at the end of the main phase,
                     // and what happens after the final heal (a leader again?) is part of the history.
-                    Duration clientTime = config.timing().timeLimit().plus(config.timing().recover());
                     if (processes != null) {
-                        processes.run(clientTime, ClientProcesses.finishGrace(target));
+                        processes.awaitEnd(ClientProcesses.finishGrace(target));
                     } else {
                         workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
                                 clientTime));

@@ -1,6 +1,10 @@
 package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.leader.LeaderOverlap;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
@@ -13,13 +17,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The stalled-leader figures, from real runs: clients in processes of their own, the leading one frozen
  * ({@code pause-leader-client}) once per run for {@link #PAUSE}, leaders otherwise holding for the whole run. For
  * each election recipe, the longest overlap of two leaders per run, and its awake part (how long the stale leader,
  * running again, still believed it led); for the fenced and the unfenced store, how many writes of a stale leader
- * the store rejected and how many landed after a newer leader's. Prints one row per run, then the medians and maxima.
+ * the store rejected and how many landed after a newer leader's. Prints one row per run, then the medians and maxima
+ * (over the runs whose pause froze a leader). A run the harness could not do is printed as {@code error} and left out.
  */
 public final class StalledLeaderBench {
 
@@ -27,8 +33,8 @@ public final class StalledLeaderBench {
     static final Duration PAUSE = Duration.ofSeconds(10);
 
     /** One run's figures. */
-    public record Row(String workload, long seed, String verdict, int overlaps, long longestNanos, long frozenNanos,
-                      long awakeNanos, int rejected, int staleLanded, String directory) {
+    public record Row(String workload, long seed, String verdict, String paused, int overlaps, long longestNanos,
+                      long frozenNanos, long awakeNanos, int rejected, int staleLanded, String directory) {
     }
 
     private StalledLeaderBench() {
@@ -51,36 +57,58 @@ public final class StalledLeaderBench {
      */
     public static List<Row> run(PrintWriter out, List<String> workloads, int runs, Path store)
             throws InterruptedException {
-        out.printf("%-17s %4s %-8s %8s %10s %10s %9s %8s %7s%n", "workload", "seed", "verdict", "overlaps",
-                "longest", "frozen", "awake", "rejected", "landed");
+        out.printf("%-17s %4s %-8s %6s %8s %10s %10s %9s %8s %7s%n", "workload", "seed", "verdict", "paused",
+                "overlaps", "longest", "frozen", "awake", "rejected", "landed");
         out.flush();
         List<Row> rows = new ArrayList<>();
         for (String w : workloads) {
             List<Row> mine = new ArrayList<>();
             for (long seed = 1; seed <= runs; seed++) {
-                RunOutcome o = new Runner(new PrintWriter(new StringWriter()), Duration.ofHours(1))
-                        .run(config(w, seed, store));
+                RunOutcome o;
+                try {
+                    o = new Runner(new PrintWriter(new StringWriter()), Duration.ofHours(1))
+                            .run(config(w, seed, store));
+                } catch (RunFailedException e) {
+                    out.printf("%-17s %4d %-8s %s%n", w, seed, "error", e.getMessage());
+                    out.flush();
+                    continue;
+                }
                 Row row = row(w, seed, o);
                 mine.add(row);
-                out.printf("%-17s %4d %-8s %8d %10s %10s %9s %8d %7d  %s%n", w, seed, row.verdict(), row.overlaps(),
-                        ms(row.longestNanos()), ms(row.frozenNanos()), ms(row.awakeNanos()), row.rejected(),
-                        row.staleLanded(), row.directory());
+                out.printf("%-17s %4d %-8s %6s %8d %10s %10s %9s %8d %7d  %s%n", w, seed, row.verdict(),
+                        row.paused() == null ? "-" : row.paused(), row.overlaps(), ms(row.longestNanos()),
+                        ms(row.frozenNanos()), ms(row.awakeNanos()), row.rejected(), row.staleLanded(),
+                        row.directory());
                 out.flush();
             }
-            out.printf("%-17s %4s %-8s %8s %10s %10s %9s %8d %7d  (median / max over %d runs; rejected and landed: "
-                            + "totals)%n", w, "", "", "",
-                    ms(median(mine, Row::longestNanos)) + "/" + ms(max(mine, Row::longestNanos)),
-                    ms(median(mine, Row::frozenNanos)) + "/" + ms(max(mine, Row::frozenNanos)),
-                    ms(median(mine, Row::awakeNanos)) + "/" + ms(max(mine, Row::awakeNanos)),
+            List<Row> frozeALeader = mine.stream().filter(r -> r.paused() != null).toList();
+            out.printf("%-17s %4s %-8s %6s %8s %10s %10s %9s %8d %7d  (median/max over the %d of %d runs whose pause "
+                            + "froze a leader; rejected and landed: totals)%n", w, "", "", "", "",
+                    ms(median(frozeALeader, Row::longestNanos)) + "/" + ms(max(frozeALeader, Row::longestNanos)),
+                    ms(median(frozeALeader, Row::frozenNanos)) + "/" + ms(max(frozeALeader, Row::frozenNanos)),
+                    ms(median(frozeALeader, Row::awakeNanos)) + "/" + ms(max(frozeALeader, Row::awakeNanos)),
                     mine.stream().mapToInt(Row::rejected).sum(), mine.stream().mapToInt(Row::staleLanded).sum(),
-                    runs);
+                    frozeALeader.size(), mine.size());
             out.flush();
             rows.addAll(mine);
         }
         return rows;
     }
 
+    /** The client the run's pause froze, from the nemesis's record; null when it could not act (nobody led). */
+    private static String paused(RunOutcome o) {
+        History h = HistoryFiles.read(o.directory().historyFile());
+        for (Op n : h.nemesisOps()) {
+            if (n.f().equals("pause-leader-client") && n.type() == OpType.INFO && n.value() instanceof Map<?, ?> m
+                    && m.get("nodes") instanceof List<?> nodes && !nodes.isEmpty()) {
+                return String.valueOf(nodes.get(0));
+            }
+        }
+        return null;
+    }
+
     private static Row row(String workload, long seed, RunOutcome o) {
+        String paused = paused(o);
         LeaderOverlap longest = null;
         int overlaps = 0;
         int rejected = 0;
@@ -95,9 +123,11 @@ public final class StalledLeaderBench {
                 landed = f.staleLanded();
             }
         }
-        return new Row(workload, seed, o.result().validity().name().toLowerCase(Locale.ROOT), overlaps,
-                longest == null ? -1 : longest.lengthNanos(), longest == null ? -1 : longest.frozenNanos(),
-                longest == null ? -1 : longest.awakeNanos(), rejected, landed, o.directory().path().toString());
+        // A pause that froze a leader without any overlap (nobody took over before it woke) counts as 0.
+        long none = paused == null ? -1 : 0;
+        return new Row(workload, seed, o.result().validity().name().toLowerCase(Locale.ROOT), paused, overlaps,
+                longest == null ? none : longest.lengthNanos(), longest == null ? none : longest.frozenNanos(),
+                longest == null ? none : longest.awakeNanos(), rejected, landed, o.directory().path().toString());
     }
 
     private static long median(List<Row> rows, java.util.function.ToLongFunction<Row> f) {

@@ -28,15 +28,15 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Why each outcome is certain, not likely: the leader never resigns by itself (it holds for a minute); the pause
  * lasts three session timeouts, so the servers expire the frozen leader's session and another candidate leads
- * before it wakes; the request timeout outlasts the pause, so whatever the frozen leader was doing when it froze
+ * before it wakes (the store's session, granted twice the pause, outlives it); the request timeout outlasts the pause, so whatever the frozen leader was doing when it froze
  * completes when it wakes, and its loop (check, prepare for the write interval, write) then writes at least once
  * more before its ZooKeeper client reports the expiry. One pause per run, from the seeded schedule: healed 3 s, then
  * the pause.
  */
 class ClientPauseIT {
 
-    private static final Duration SESSION = Duration.ofSeconds(2);
-    private static final Duration PAUSE = Duration.ofSeconds(6);
+    private static final Duration SESSION = Duration.ofSeconds(3);
+    private static final Duration PAUSE = Duration.ofSeconds(8);
 
     @TempDir
     Path store;
@@ -47,7 +47,7 @@ class ClientPauseIT {
                 .workloadOptions(WorkloadOptions.defaults().withHold(Duration.ofMinutes(1), Duration.ofMinutes(1))
                         .withWriteEvery(Duration.ofMillis(400)))
                 .sessionTimeout(SESSION).requestTimeout(PAUSE.plusSeconds(1))
-                .healFor(Duration.ofSeconds(3)).faultFor(PAUSE).timeLimit(Duration.ofSeconds(12))
+                .healFor(Duration.ofSeconds(3)).faultFor(PAUSE).timeLimit(Duration.ofSeconds(16))
                 .recover(Duration.ofSeconds(5)).out(store);
         if (maxOverlap != null) {
             b.maxOverlap(maxOverlap);
@@ -83,7 +83,7 @@ class ClientPauseIT {
 
     @Test
     void theFencedStoreRejectsEveryWriteOfTheFrozenLeaderAndMaxOverlapJudgesOnlyTheAwakePart() throws Exception {
-        Duration maxOverlap = Duration.ofSeconds(2);
+        Duration maxOverlap = Duration.ofSeconds(2); // the overlap lasts about 8 - 3 = 5 s, nearly all of it frozen
         RunOutcome o = run("fenced-writes", maxOverlap);
         History h = HistoryFiles.read(o.directory().historyFile());
         String frozen = frozen(h);

@@ -49,6 +49,7 @@ public final class ClientChannel {
     private final ProcessLedger ledger = new ProcessLedger();
     private final CompletableFuture<Long> hello = new CompletableFuture<>();
     private final CountDownLatch ended = new CountDownLatch(1);
+    private final CountDownLatch working = new CountDownLatch(1);
     private int currentProcess;
     private boolean bye;
     private boolean closed;
@@ -101,6 +102,11 @@ public final class ClientChannel {
     /** Whether the client said bye: every operation it started is completed. */
     public synchronized boolean saidBye() {
         return bye;
+    }
+
+    /** Waits until the client has reported its first invoke (it works); false if it has not within the bound. */
+    public boolean awaitWorking(Duration bound) throws InterruptedException {
+        return working.await(bound.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Waits until the report stream ended (the process closed its stdout: it exited or died). */
@@ -165,6 +171,7 @@ public final class ClientChannel {
                 currentProcess = Math.max(currentProcess, process);
                 Op op = recorder.invoke(process, (String) m.get("f"), (String) m.get("key"), m.get("value"));
                 ledger.invoked(op);
+                working.countDown();
                 answer(Messages.encode(Messages.ACK, "seq", Messages.longField(m, "seq"), "index", op.index(),
                         "time", op.time()));
             }

@@ -1,6 +1,7 @@
 package io.zkchaos.workloads.process;
 
 import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.SlottedWorkload;
 import io.zkchaos.workloads.Workloads;
 import java.io.FileDescriptor;
@@ -14,7 +15,7 @@ import java.time.Duration;
  * ({@link HarnessLink}). Argument: the {@link ClientSpec} as JSON.
  *
  * <p>Its stdout carries the reports alone: {@code System.out} is pointed at stderr (the process's log) before
- * anything else runs. It says hello, waits for the harness's go (which names the moment the run's clients stop),
+ * anything else runs. It warms up (one session opened and closed), says hello, waits for the harness's go (which names the moment the run's clients stop),
  * runs the slot, says bye once every operation it started is completed, and exits 0. Exit code 2: bad arguments;
  * 1: the slot failed; it halts at once when the harness closes its stdin (the harness is gone).
  */
@@ -48,6 +49,7 @@ public final class ClientMain {
             Runtime.getRuntime().halt(3);
         });
         try {
+            warmUp(spec);
             link.hello();
             long deadline = link.awaitGo(GO_BOUND);
             Duration left = Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis()));
@@ -63,5 +65,19 @@ public final class ClientMain {
         }
         System.err.println("client process: slot " + spec.slot() + " done");
         System.exit(0);
+    }
+
+    /**
+     * Opens and closes one ZooKeeper session before saying hello, so that the client's classes are loaded and the
+     * servers are reachable by the time the run starts: on a loaded machine a cold JVM takes seconds to record its
+     * first operation, and the nemesis's first fault must not find every client still starting. A failure is only
+     * logged: the slot's own sessions retry.
+     */
+    private static void warmUp(ClientSpec spec) throws InterruptedException {
+        try {
+            Sessions.closeQuietly(Sessions.open(spec.connectString(), spec.target(), null));
+        } catch (java.io.IOException e) {
+            System.err.println("client process: warm-up session failed: " + e.getMessage());
+        }
     }
 }
