@@ -79,10 +79,23 @@ public final class RunCommand implements Callable<Integer> {
             + "election-naive, fenced-writes, fenced-writes-curator, unfenced-writes")
     String workload;
 
-    @Option(names = "--clients", description = "thread: every client a thread of the harness; process: every client "
-            + "a JVM of its own, which the client nemeses (pause-leader-client ...) freeze and kill; election and "
-            + "fenced-writes workloads only (default: ${DEFAULT-VALUE})")
-    String clients;
+    @Option(names = "--clients", converter = ClientsConverter.class, description = "thread: every client a thread "
+            + "of the harness; process: every client a JVM of its own, which the client nemeses (pause-leader-client "
+            + "...) freeze and kill; election and fenced-writes workloads only (default: ${DEFAULT-VALUE})")
+    RunConfig.Clients clients;
+
+    /** {@code thread} or {@code process}, any case. */
+    static final class ClientsConverter implements CommandLine.ITypeConverter<RunConfig.Clients> {
+        @Override
+        public RunConfig.Clients convert(String value) {
+            try {
+                return RunConfig.Clients.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("--clients must be thread or process, got '" + value
+                        + "'");
+            }
+        }
+    }
 
     @Option(names = "--hold", paramLabel = "MIN[..MAX]", description = "election workloads: how long a leader "
             + "holds before it resigns, drawn from the seed (default: ${DEFAULT-VALUE})")
@@ -170,13 +183,6 @@ public final class RunCommand implements Callable<Integer> {
             err.println("error: --reads must be plain or sync, got '" + reads + "'");
             return CheckCommand.Exit.ERROR;
         }
-        RunConfig.Clients clientMode;
-        try {
-            clientMode = RunConfig.Clients.valueOf(clients.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            err.println("error: --clients must be thread or process, got '" + clients + "'");
-            return CheckCommand.Exit.ERROR;
-        }
         RunConfig config;
         try {
             String[] holds = hold.split("\\.\\.", -1);
@@ -188,7 +194,7 @@ public final class RunCommand implements Callable<Integer> {
             config = RunConfig.builder()
                     .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
                             .withWriteEvery(writeEvery))
-                    .clients(clientMode).maxOverlap(maxOverlap)
+                    .clients(clients).maxOverlap(maxOverlap)
                     .workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
