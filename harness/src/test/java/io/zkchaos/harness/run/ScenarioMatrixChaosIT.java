@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The chaos suite ({@code mvn -Pchaos verify}): every workload under every nemesis against a real 3-node ZooKeeper
- * ensemble, each run kept under {@code harness/target/chaos-store/}. ZooKeeper keeps its promises, so every
+ * ensemble, each run kept under {@code harness/target/chaos-store/}. The client faults run with clients in processes
+ * of their own, for the workloads whose clients can be processes; {@code unfenced-writes} is left out (it shows what
+ * goes wrong without fencing, ClientPauseIT). ZooKeeper keeps its promises, so every
  * scenario must come out valid; an invalid one is a finding to look at in its run directory.
  *
  * <p>System properties narrow or lengthen it: {@code zkchaos.chaos.workloads} and {@code zkchaos.chaos.nemeses}
