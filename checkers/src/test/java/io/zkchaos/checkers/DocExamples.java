@@ -33,6 +33,20 @@ public final class DocExamples {
                 .build();
         show("single-leader", Map.of(), paused, details);
         show("single-leader", Map.of("max-overlap", "500ms"), paused, details);
+        // single-leader: client process p1 frozen by the nemesis (pause-leader-client) from 100 ms to the heal at
+        // 2 000 ms; p2 leads at 1 200 ms; p1, awake again, learns it lost at 2 150 ms
+        History frozen = new HistoryBuilder()
+                .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
+                .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
+                .nemesis("pause-leader-client", map("fault", "pause-leader-client", "description", "pause client p1",
+                        "nodes", List.of("p1")), 100, 101)
+                .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 1200)
+                .nemesis("heal", map("fault", "resume-clients", "description", "resume client p1", "nodes",
+                        List.of("p1")), 1990, 2000)
+                .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 2150).ok(1, null, 2151)
+                .build();
+        show("single-leader", Map.of("max-overlap", "500ms"), frozen, details);
+        show("single-leader", Map.of("max-overlap", "100ms"), frozen, details);
         show("single-leader", Map.of(), new HistoryBuilder()
                 .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
                 .ok(1, map("token", 3L, "czxid", 103L, "node", "n1"), 10)

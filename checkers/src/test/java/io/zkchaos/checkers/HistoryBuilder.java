@@ -44,8 +44,13 @@ public final class HistoryBuilder {
     }
 
     public HistoryBuilder nemesis(String f, long startMs, long endMs) {
+        return nemesis(f, f + " done", startMs, endMs);
+    }
+
+    /** A nemesis action whose info says {@code did} (a fault record, as plain data). */
+    public HistoryBuilder nemesis(String f, Object did, long startMs, long endMs) {
         ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INVOKE, f, null, null, null, startMs * 1_000_000L));
-        ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INFO, f, null, f + " done", null, endMs * 1_000_000L));
+        ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INFO, f, null, did, null, endMs * 1_000_000L));
         return this;
     }
 

@@ -31,6 +31,14 @@ public interface Fault {
     }
 
     /**
+     * Whether this fault acts on client processes ({@link NemesisTarget#clients()}): it can run only when clients
+     * run in processes of their own, and a nemesis that mixes faults leaves it out otherwise.
+     */
+    default boolean needsClientProcesses() {
+        return false;
+    }
+
+    /**
      * The shortest time this fault must be held to do what it is for, given the clients' session timeout (a client
      * partition must outlast it for sessions to expire); zero for most faults.
      */
@@ -47,6 +55,55 @@ public interface Fault {
     /** A fault from its parts. */
     static Fault of(String name, String description, Action start, Action stop) {
         return of(name, description, start, stop, 0);
+    }
+
+    /**
+     * A fault on client processes ({@link #needsClientProcesses()}), held at least {@code sessionTimeouts} times the
+     * clients' session timeout; it acts on any number of nodes.
+     */
+    static Fault onClients(String name, String description, Action start, Action stop, double sessionTimeouts) {
+        Fault f = of(name, description, start, stop, sessionTimeouts);
+        return new Fault() {
+            @Override
+            public String name() {
+                return f.name();
+            }
+
+            @Override
+            public String description() {
+                return f.description();
+            }
+
+            @Override
+            public FaultRecord start(NemesisTarget target) {
+                return f.start(target);
+            }
+
+            @Override
+            public FaultRecord stop(NemesisTarget target) {
+                return f.stop(target);
+            }
+
+            @Override
+            public boolean supports(int nodes) {
+                return nodes >= 1;
+            }
+
+            @Override
+            public boolean needsClientProcesses() {
+                return true;
+            }
+
+            @Override
+            public java.time.Duration holdAtLeast(java.time.Duration sessionTimeout) {
+                return f.holdAtLeast(sessionTimeout);
+            }
+
+            @Override
+            public String toString() {
+                return name();
+            }
+        };
     }
 
     /**

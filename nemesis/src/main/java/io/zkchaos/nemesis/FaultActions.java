@@ -15,8 +15,8 @@ import io.zkchaos.nemesis.partition.Partition;
 import io.zkchaos.nemesis.partition.Partitions;
 
 /**
- * The fault actions, imperative: partition shapes applied to the links of a {@link NemesisTarget}, and process
- * faults on its nodes. Every method acts, then returns what it did as a {@link FaultRecord}. Random choices come from
+ * The fault actions, imperative: partition shapes applied to the links of a {@link NemesisTarget}, process
+ * faults on its nodes, and process faults on its client processes ({@link ClientControl}). Every method acts, then returns what it did as a {@link FaultRecord}. Random choices come from
  * the target's {@link Random}, so a seeded schedule repeats. The named {@link Fault}s of {@link Faults} are built
  * from these; tests and library users call them directly.
  *
@@ -33,11 +33,13 @@ public final class FaultActions {
     private final NodeControl cluster;
     private final LinkNetwork links;
     private final Random random;
+    private final ClientControl clients;
 
     public FaultActions(NemesisTarget target) {
         this.cluster = target.nodes();
         this.links = target.links();
         this.random = target.random();
+        this.clients = target.clients();
     }
 
     // ---- partitions (shapes from io.zkchaos.nemesis.partition.Partitions) ----
@@ -182,6 +184,35 @@ public final class FaultActions {
         return onEach("restart", "restart", List.of(node), cluster::restart);
     }
 
+    // ---- client processes ----
+
+    /** SIGSTOPs the client process that holds leadership now. */
+    public FaultRecord pauseLeaderClient() {
+        return onEach("pause-leader-client", "pause client", List.of(requireClientLeader()), clients::pause);
+    }
+
+    /** SIGSTOPs a random running client process. */
+    public FaultRecord pauseRandomClient() {
+        return onEach("pause-random-client", "pause client", List.of(pick(runningClients())), clients::pause);
+    }
+
+    /** SIGKILLs the client process that holds leadership now (a new client process takes its place). */
+    public FaultRecord killLeaderClient() {
+        return onEach("kill-leader-client", "kill client", List.of(requireClientLeader()), clients::kill);
+    }
+
+    /** Undoes nothing: the harness replaced a killed client process with a new one the moment it died. */
+    public FaultRecord clientsReplaced() {
+        return new FaultRecord("clients-replaced", "nothing to undo: a new client process took each killed one's "
+                + "place when it died", List.of(), List.of(), new java.util.TreeMap<>());
+    }
+
+    /** SIGCONTs every paused client process. */
+    public FaultRecord resumeClients() {
+        List<String> paused = clients.clients().stream().filter(c -> clients.state(c) == NodeState.PAUSED).toList();
+        return onEach("resume-clients", "resume client", paused, clients::resume);
+    }
+
     // ---- helpers ----
 
     /** Does {@code action} to each of {@code nodes}, in order, and records it as process fault {@code fault}. */
@@ -193,6 +224,20 @@ public final class FaultActions {
     private String requireLeader() {
         return cluster.leader().orElseThrow(() -> new IllegalStateException(
                 "no node leads now (nodes " + cluster.nodes() + "): cannot aim a fault at the leader"));
+    }
+
+    private String requireClientLeader() {
+        return clients.leader().orElseThrow(() -> new IllegalStateException(
+                "no client process leads now (clients " + clients.clients() + "): cannot aim a fault at the leader"));
+    }
+
+    private List<String> runningClients() {
+        List<String> r = new ArrayList<>(clients.clients().stream()
+                .filter(c -> clients.state(c) == NodeState.RUNNING).toList());
+        if (r.isEmpty()) {
+            throw new IllegalStateException("no client process is running");
+        }
+        return r;
     }
 
     private List<String> running() {

@@ -32,8 +32,10 @@ final class FaultNemesis implements Nemesis {
         FaultRecord net = actions.heal();
         FaultRecord resumed = actions.resumeAll();
         FaultRecord restarted = actions.restartDown();
+        FaultRecord clients = actions.resumeClients();
         List<String> nodes = new ArrayList<>(resumed.nodes());
         nodes.addAll(restarted.nodes());
+        nodes.addAll(clients.nodes());
         List<String> all = nodes.stream().distinct().sorted().toList();
         return new FaultRecord("heal", "healed every link" + (all.isEmpty() ? "" : "; resumed or restarted "
                 + String.join(", ", all)), all, net.groups(), net.grudge());

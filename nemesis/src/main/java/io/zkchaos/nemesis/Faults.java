@@ -18,6 +18,13 @@ public final class Faults {
     public static final Duration SLOW_LATENCY = Duration.ofMillis(50);
     public static final Duration SLOW_JITTER = Duration.ofMillis(25);
 
+    /**
+     * A client pause lasts at least this many session timeouts: the servers expire the session one timeout after
+     * its last heartbeat (plus a tick), and another candidate must have time to take over before the frozen one
+     * wakes.
+     */
+    public static final double CLIENT_PAUSE_SESSION_TIMEOUTS = 2.0;
+
     private static final Map<String, Fault> ALL = new LinkedHashMap<>();
 
     static {
@@ -47,7 +54,18 @@ public final class Faults {
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
                         + " ms on every link, both ways",
                 t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal());
+        // Client processes (clients in JVMs of their own): a frozen leader outlives its session without noticing.
+        addClient("pause-leader-client", "SIGSTOP the client process that holds leadership for at least twice the "
+                        + "session timeout (its session expires, another takes over); SIGCONT it at the heal",
+                t -> actions(t).pauseLeaderClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS);
+        addClient("pause-random-client", "SIGSTOP a random client process for at least twice the session timeout; "
+                        + "SIGCONT it at the heal",
+                t -> actions(t).pauseRandomClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS);
+        addClient("kill-leader-client", "SIGKILL the client process that holds leadership (a new client process "
+                        + "takes its place at once)",
+                t -> actions(t).killLeaderClient(), t -> actions(t).clientsReplaced(), 0);
     }
+
 
     private Faults() {
     }
@@ -63,6 +81,11 @@ public final class Faults {
     private static void add(String name, String description, Fault.Action start, Fault.Action stop,
                             double holdSessionTimeouts) {
         ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts));
+    }
+
+    private static void addClient(String name, String description, Fault.Action start, Fault.Action stop,
+                                  double holdSessionTimeouts) {
+        ALL.put(name, Fault.onClients(name, description, start, stop, holdSessionTimeouts));
     }
 
     /** Every built-in fault, in a stable order. */

@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * The nemeses {@code ./zkchaos run --nemesis NAME} takes, in a stable order: {@code none}, one per built-in fault
- * ({@link Faults}), and {@code mixed}, a seeded random sequence of all of them.
+ * ({@link Faults}), and {@code mixed}, a seeded random sequence of all of them (those on client processes only when
+ * clients run as processes: {@link NemesisDescriptor#forClients}).
  */
 public final class Nemeses {
 
@@ -23,7 +24,8 @@ public final class Nemeses {
         for (Fault f : Faults.all()) {
             ALL.put(f.name(), new NemesisDescriptor(f.name(), f.description(), List.of(f)));
         }
-        ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above", Faults.all()));
+        ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above (the client faults "
+                + "only when clients run as processes)", Faults.all()));
     }
 
     private Nemeses() {

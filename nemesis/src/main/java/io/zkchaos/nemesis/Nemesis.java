@@ -18,6 +18,6 @@ public interface Nemesis {
      */
     FaultRecord invoke(FaultOp op);
 
-    /** Heals every link, resumes every paused node and starts every node that is down. */
+    /** Heals every link, resumes every paused node and client process, and starts every node that is down. */
     FaultRecord healAll();
 }

@@ -32,20 +32,49 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
         return faults.stream().allMatch(f -> f.supports(nodes));
     }
 
+    /** Whether every fault of this nemesis acts on client processes (it cannot run without them). */
+    public boolean needsClientProcesses() {
+        return !faults.isEmpty() && faults.stream().allMatch(Fault::needsClientProcesses);
+    }
+
     /**
-     * The fault schedule: an endless cycle (heal, fault, heal, ...) over the faults, pure in the seed; empty for
-     * {@code none}. Each fault is held {@code faultFor}, or longer where a fault needs it ({@link Fault#holdAtLeast}).
+     * This nemesis as it runs when clients are processes of their own ({@code processes}) or threads of the harness:
+     * with threads, the client faults are left out ({@code mixed} mixes the others).
+     *
+     * @throws IllegalArgumentException when every fault needs client processes and clients are threads
      */
-    public Optional<Gen<FaultOp>> schedule(NemesisTiming timing) {
-        if (faults.isEmpty()) {
-            return Optional.empty();
+    public NemesisDescriptor forClients(boolean processes) {
+        if (processes || faults.stream().noneMatch(Fault::needsClientProcesses)) {
+            return this;
         }
+        if (needsClientProcesses()) {
+            throw new IllegalArgumentException("nemesis '" + name + "' acts on client processes, but the clients "
+                    + "run as threads of the harness: run them as processes (--clients process)");
+        }
+        return new NemesisDescriptor(name, description, faults.stream().filter(f -> !f.needsClientProcesses())
+                .toList());
+    }
+
+    /** How long each fault is held: {@code faultFor}, or longer where a fault needs it ({@link Fault#holdAtLeast}). */
+    public Duration hold(NemesisTiming timing) {
         Duration hold = timing.faultFor();
         for (Fault f : faults) {
             Duration needed = f.holdAtLeast(timing.sessionTimeout());
             hold = needed.compareTo(hold) > 0 ? needed : hold;
         }
-        return Optional.of(Schedules.cycle(hold, timing.healFor(), faults.stream().map(Fault::name).toList()));
+        return hold;
+    }
+
+    /**
+     * The fault schedule: an endless cycle (heal, fault, heal, ...) over the faults, pure in the seed; empty for
+     * {@code none}. Each fault is held {@link #hold}.
+     */
+    public Optional<Gen<FaultOp>> schedule(NemesisTiming timing) {
+        if (faults.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(Schedules.cycle(hold(timing), timing.healFor(), faults.stream().map(Fault::name)
+                .toList()));
     }
 
     /** A nemesis that acts with these faults on {@code target}. */

@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param holdMin election: shortest leadership before resigning
  * @param holdMax election: longest leadership before resigning
  * @param rate    register and set: operations per second over all processes (0: as fast as they go)
+ * @param writeEvery fenced and unfenced writes: how long a leader prepares each entry before it writes it (the
+ *                   write interval)
  */
 public record WorkloadOptions(String root, int keys, ReadMode reads, Duration holdMin, Duration holdMax,
-                              double rate) {
+                              double rate, Duration writeEvery) {
 
     public WorkloadOptions {
         Objects.requireNonNull(root, "root");
@@ -36,32 +38,48 @@ public record WorkloadOptions(String root, int keys, ReadMode reads, Duration ho
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be >= 0 operations per second, got " + rate);
         }
+        Objects.requireNonNull(writeEvery, "writeEvery");
+        if (writeEvery.isNegative() || writeEvery.isZero()) {
+            throw new IllegalArgumentException("write-every must be a positive duration, got " + writeEvery);
+        }
     }
 
-    /** Root {@code /zkchaos}, 3 keys, plain reads, leaders hold 0.3–1.5 s, 100 operations per second. */
+    /** With the default write interval. */
+    public WorkloadOptions(String root, int keys, ReadMode reads, Duration holdMin, Duration holdMax, double rate) {
+        this(root, keys, reads, holdMin, holdMax, rate, DEFAULT_WRITE_EVERY);
+    }
+
+    /** The default write interval of the fenced-writes workloads. */
+    public static final Duration DEFAULT_WRITE_EVERY = Duration.ofMillis(50);
+
+    /** Root {@code /zkchaos}, 3 keys, plain reads, leaders hold 0.3–1.5 s, 100 operations per second, a write every 50 ms. */
     public static WorkloadOptions defaults() {
         return new WorkloadOptions("/zkchaos", 3, ReadMode.PLAIN, Duration.ofMillis(300), Duration.ofMillis(1500),
-                100);
+                100, DEFAULT_WRITE_EVERY);
     }
 
     public WorkloadOptions withRoot(String r) {
-        return new WorkloadOptions(r, keys, reads, holdMin, holdMax, rate);
+        return new WorkloadOptions(r, keys, reads, holdMin, holdMax, rate, writeEvery);
     }
 
     public WorkloadOptions withKeys(int k) {
-        return new WorkloadOptions(root, k, reads, holdMin, holdMax, rate);
+        return new WorkloadOptions(root, k, reads, holdMin, holdMax, rate, writeEvery);
     }
 
     public WorkloadOptions withReads(ReadMode r) {
-        return new WorkloadOptions(root, keys, r, holdMin, holdMax, rate);
+        return new WorkloadOptions(root, keys, r, holdMin, holdMax, rate, writeEvery);
     }
 
     public WorkloadOptions withHold(Duration min, Duration max) {
-        return new WorkloadOptions(root, keys, reads, min, max, rate);
+        return new WorkloadOptions(root, keys, reads, min, max, rate, writeEvery);
     }
 
     public WorkloadOptions withRate(double r) {
-        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, r);
+        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, r, writeEvery);
+    }
+
+    public WorkloadOptions withWriteEvery(Duration d) {
+        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, rate, d);
     }
 
     /** The root as a prefix for child paths ({@code ""} for {@code /}). */

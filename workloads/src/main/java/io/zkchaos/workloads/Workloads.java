@@ -11,7 +11,6 @@ import io.zkchaos.workloads.election.OwnRecipe;
 import io.zkchaos.workloads.fenced.FencedWritesWorkload;
 import io.zkchaos.workloads.register.RegisterWorkload;
 import io.zkchaos.workloads.set.SetWorkload;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +23,6 @@ import java.util.Optional;
  */
 public final class Workloads {
 
-    private static final Duration FENCED_WRITE_EVERY = Duration.ofMillis(50);
     private static final Map<String, WorkloadDescriptor> ALL = new LinkedHashMap<>();
 
     static {
@@ -34,21 +32,26 @@ public final class Workloads {
         // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
         add("set", "unique values added as znodes; final read from every server; no lost commit",
                 o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT);
-        add("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
+        addSlotted("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
                 o -> new ElectionWorkload("election", o.prefix() + "/election", OwnRecipe.herdFree(), null,
                         o.holdMin(), o.holdMax()), SINGLE_LEADER);
-        add("election-curator", "the same through Curator's LeaderLatch",
+        addSlotted("election-curator", "the same through Curator's LeaderLatch",
                 o -> new ElectionWorkload("election-curator", o.prefix() + "/election", new CuratorLatch(), null,
                         o.holdMin(), o.holdMax()), SINGLE_LEADER);
-        add("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
+        addSlotted("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
                 o -> new ElectionWorkload("election-naive", o.prefix() + "/election", OwnRecipe.naive(), null,
                         o.holdMin(), o.holdMax()), SINGLE_LEADER);
-        add("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
+        addSlotted("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
                 o -> new FencedWritesWorkload("fenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
-                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES);
-        add("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
+                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES);
+        addSlotted("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
                 o -> new FencedWritesWorkload("fenced-writes-curator", o.prefix() + "/fenced", new CuratorLatch(),
-                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES);
+                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES);
+        // What goes wrong without fencing: judged by the same checkers, it fails once a stale leader's write lands.
+        addSlotted("unfenced-writes", "the same log without fencing: every write is taken, whatever its token "
+                        + "(shows what a frozen leader does without fencing)",
+                o -> new FencedWritesWorkload("unfenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
+                        o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES);
     }
 
     private Workloads() {
@@ -57,6 +60,12 @@ public final class Workloads {
     private static void add(String name, String description, java.util.function.Function<WorkloadOptions,
             Workload> factory, String... checkers) {
         ALL.put(name, new WorkloadDescriptor(name, description, factory, List.of(checkers)));
+    }
+
+    /** A workload whose clients can also run in processes of their own ({@link SlottedWorkload}). */
+    private static void addSlotted(String name, String description, java.util.function.Function<WorkloadOptions,
+            Workload> factory, String... checkers) {
+        ALL.put(name, new WorkloadDescriptor(name, description, factory, List.of(checkers), true));
     }
 
     /** Every name, in order. */

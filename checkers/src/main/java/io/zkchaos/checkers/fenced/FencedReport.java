@@ -9,8 +9,10 @@ import java.util.List;
  * @param rejected      writes rejected as stale (fail)
  * @param indeterminate writes with unknown outcome (info)
  * @param logLength     entries in the final log read, or -1 when the history has none
+ * @param staleLanded   distinct writes that landed stale: accepted after a write with a higher token had been
+ *                      accepted (in real time, or in the store's log order) — what fencing exists to prevent
  * @param violations    every breach found
  */
-public record FencedReport(int accepted, int rejected, int indeterminate, int logLength,
+public record FencedReport(int accepted, int rejected, int indeterminate, int logLength, int staleLanded,
                            List<FencedViolation> violations) {
 }

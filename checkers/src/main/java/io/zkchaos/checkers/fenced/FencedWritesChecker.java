@@ -83,7 +83,10 @@ public final class FencedWritesChecker implements Checker {
         int accepted = (int) writes.stream().filter(w -> w.op().isOk()).count();
         int rejected = (int) writes.stream().filter(w -> w.op().isFail()).count();
         int info = writes.size() - accepted - rejected;
-        FencedReport report = new FencedReport(accepted, rejected, info, logLength, violations);
+        int staleLanded = (int) violations.stream()
+                .filter(v -> v.kind().equals("accepted-after-higher") || v.kind().equals("log-order"))
+                .map(FencedViolation::value).distinct().count();
+        FencedReport report = new FencedReport(accepted, rejected, info, logLength, staleLanded, violations);
         Validity validity = violations.isEmpty() ? Validity.VALID : Validity.INVALID;
         StringBuilder s = new StringBuilder();
         if (!violations.isEmpty()) {
@@ -94,6 +97,7 @@ public final class FencedWritesChecker implements Checker {
         }
         s.append(accepted).append(" write(s) accepted, ").append(rejected).append(" rejected as stale, ")
                 .append(info).append(" indeterminate; ")
+                .append(staleLanded == 0 ? "" : staleLanded + " stale write(s) landed after a newer leader's; ")
                 .append(logLength < 0 ? "no log read" : "log of " + logLength + " entries checked").append('.');
         return CheckResult.of(name(), validity, s.toString(), report);
     }

@@ -37,8 +37,12 @@ import java.util.Objects;
  * began after another had completed got a lower token); after a heal no leader held within the failover bound
  * (the bound is measured from the heal's info; when the history ends before the bound elapsed the verdict is
  * unknown). Real-time overlaps of two leaders are inherent to lease-free recipes and are reported as findings, with
- * their start, length and whether fencing would have rejected the stale leader; they fail the run only when
- * longer than the {@code max-overlap} option. Failover times after each fault start are listed, never judged.
+ * their start, length and whether fencing would have rejected the stale leader; they fail the run only when the
+ * stale leader's <em>awake</em> part is longer than the {@code max-overlap} option. The part during which the
+ * nemesis held the stale leader's process frozen (a pause naming it, until the next heal) is reported as such and
+ * not judged: a frozen process cannot learn that it lost, and how long it stays frozen is the nemesis's choice;
+ * what max-overlap holds a recipe to is how fast a running leader learns. Failover times after each fault start are
+ * listed, never judged.
  *
  * <p>Real-time order is history order; lengths and failover times need times ({@link Op#time()}); without them
  * they are reported as -1 and a configured bound makes the verdict unknown.
@@ -95,15 +99,17 @@ public final class SingleLeaderChecker implements Checker {
             violations.add(v.explanation());
         }
 
-        List<LeaderOverlap> overlaps = overlaps(intervals);
+        List<LeaderOverlap> overlaps = overlaps(intervals, freezes(history));
         long maxOverlapNanos = maxOverlap == null ? -1 : Values.nanos(maxOverlap);
         if (maxOverlap != null) {
             for (LeaderOverlap o : overlaps) {
-                if (o.lengthNanos() < 0) {
+                if (o.awakeNanos() < 0) {
                     undecided = true;
-                } else if (o.lengthNanos() > maxOverlapNanos) {
+                } else if (o.awakeNanos() > maxOverlapNanos) {
                     violations.add("leaders " + o.stale().label() + " and " + o.newer().label() + " overlapped for "
-                            + Values.human(o.lengthNanos()) + ", more than max-overlap " + Values.human(maxOverlapNanos));
+                            + Values.human(o.lengthNanos()) + (o.frozenNanos() > 0 ? " (awake " + Values.human(
+                            o.awakeNanos()) + " after " + Values.human(o.frozenNanos()) + " frozen by the nemesis)"
+                            : "") + ", more than max-overlap " + Values.human(maxOverlapNanos));
                 }
             }
         }
@@ -202,7 +208,12 @@ public final class SingleLeaderChecker implements Checker {
             long unfenced = r.overlaps().stream().filter(o -> !o.fencingWouldReject()).count();
             s.append(" (longest ").append(Values.human(longest.lengthNanos())).append(": ")
                     .append(longest.stale().label()).append(" still believed it led after ")
-                    .append(longest.newer().label()).append(" acquired; ")
+                    .append(longest.newer().label()).append(" acquired; ");
+            if (longest.frozenNanos() > 0) {
+                s.append(Values.human(longest.frozenNanos())).append(" of it frozen by a nemesis pause, ")
+                        .append(Values.human(longest.awakeNanos())).append(" awake; ");
+            }
+            s
                     .append(unfenced == 0 ? "fencing tokens would have rejected every stale leader's writes"
                             : unfenced + " overlap(s) fencing could not separate")
                     .append(r.maxOverlapNanos() < 0 ? "; reported, not failed: inherent to lease-free recipes)"
@@ -322,7 +333,53 @@ public final class SingleLeaderChecker implements Checker {
         }
     }
 
-    private static List<LeaderOverlap> overlaps(List<LeaderInterval> intervals) {
+    /** A process the nemesis held frozen: from the invoke of a pause that named it to the next heal's info. */
+    private record Freeze(String node, long fromNanos, long toNanos) {
+    }
+
+    /**
+     * The windows in which the nemesis held a process frozen: a nemesis info whose value names a fault starting with
+     * {@code pause} and lists the frozen processes in {@code nodes} (a client process is named as its candidate
+     * names itself, {@code p<process>}; server pauses name servers, which no candidate is called) freezes them from
+     * the pause's invoke until the next {@code heal} info, or the end of the history. Widest on both sides: what
+     * is counted frozen is never counted against max-overlap.
+     */
+    private static List<Freeze> freezes(History history) {
+        List<Op> nemesis = history.nemesisOps();
+        long end = history.ops().isEmpty() ? -1 : history.ops().get(history.size() - 1).time();
+        List<Freeze> out = new ArrayList<>();
+        Op lastInvoke = null;
+        for (int i = 0; i < nemesis.size(); i++) {
+            Op o = nemesis.get(i);
+            if (o.type() == OpType.INVOKE) {
+                lastInvoke = o;
+                continue;
+            }
+            if (o.type() != OpType.INFO || "heal".equals(o.f()) || !(o.value() instanceof Map<?, ?> v)
+                    || !(v.get("fault") instanceof String fault) || !fault.startsWith("pause")
+                    || !(v.get("nodes") instanceof List<?> nodes)) {
+                continue;
+            }
+            long from = lastInvoke != null && lastInvoke.f().equals(o.f()) ? lastInvoke.time() : o.time();
+            long to = end;
+            for (int j = i + 1; j < nemesis.size(); j++) {
+                Op h = nemesis.get(j);
+                if (h.type() == OpType.INFO && "heal".equals(h.f())) {
+                    to = h.time();
+                    break;
+                }
+            }
+            if (from < 0 || to < 0) {
+                continue;
+            }
+            for (Object node : nodes) {
+                out.add(new Freeze(String.valueOf(node), from, to));
+            }
+        }
+        return out;
+    }
+
+    private static List<LeaderOverlap> overlaps(List<LeaderInterval> intervals, List<Freeze> freezes) {
         List<LeaderOverlap> out = new ArrayList<>();
         for (int x = 0; x < intervals.size(); x++) {
             for (int y = x + 1; y < intervals.size(); y++) {
@@ -340,8 +397,19 @@ public final class SingleLeaderChecker implements Checker {
                 long length = timed ? Math.max(0, ender.endNanos() - starter.startNanos()) : -1;
                 LeaderInterval stale = a.token() <= b.token() ? a : b;
                 LeaderInterval newer = stale == a ? b : a;
+                long frozen = -1;
+                if (timed) {
+                    frozen = 0;
+                    for (Freeze f : freezes) {
+                        if (f.node().equals(stale.node())) {
+                            frozen += Math.max(0, Math.min(f.toNanos(), ender.endNanos())
+                                    - Math.max(f.fromNanos(), starter.startNanos()));
+                        }
+                    }
+                    frozen = Math.min(frozen, length);
+                }
                 out.add(new LeaderOverlap(stale, newer, starter.startIndex(), starter.startNanos(), length,
-                        stale.token() < newer.token()));
+                        stale.token() < newer.token(), frozen, timed ? length - frozen : -1));
             }
         }
         return out;

@@ -48,6 +48,26 @@ class FencedWritesCheckerTest {
                 .satisfies(v -> assertThat(v.kind()).isEqualTo("accepted-after-higher"));
         assertThat(r.summary()).startsWith("1 fencing violation(s): write c with token 1 (process 1, acknowledged at "
                 + "index 3) was accepted after token 2 had been accepted at index 1.");
+        assertThat(((FencedReport) r.details()).staleLanded()).isEqualTo(1);
+        assertThat(r.summary()).contains("1 stale write(s) landed after a newer leader's");
+    }
+
+    @Test
+    void staleWritesThatLandedAreCountedOnceWhateverRevealsThem() {
+        // An unfenced store: the stale leader's c and e land after the newer leader's b, seen in real time and in the
+        // log; each is counted once.
+        CheckResult r = checker.check(new HistoryBuilder()
+                .invoke(1, "fenced-write", w(1, "a"), 0).ok(1, null, 1)
+                .invoke(2, "fenced-write", w(2, "b"), 2).ok(2, null, 3)
+                .invoke(1, "fenced-write", w(1, "c"), 4).ok(1, null, 5)
+                .invoke(1, "fenced-write", w(1, "e"), 6).ok(1, null, 7)
+                .okOp(9, "read", null, List.of(w(1, "a"), w(2, "b"), w(1, "c"), w(1, "e")), 10).build());
+        FencedReport d = (FencedReport) r.details();
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(d.violations()).extracting(FencedViolation::kind).containsExactly("accepted-after-higher",
+                "accepted-after-higher", "log-order", "log-order");
+        assertThat(d.staleLanded()).isEqualTo(2);
+        assertThat(checker.check(fenced().build()).details()).extracting("staleLanded").isEqualTo(0);
     }
 
     @Test

@@ -112,6 +112,67 @@ class SingleLeaderCheckerTest {
                 .check(pausedLeader()).validity()).isEqualTo(Validity.VALID);
     }
 
+    /**
+     * The nemesis freezes client process p1 (the leader) at 100 ms and resumes it at the heal (info at 2 000 ms);
+     * p2 leads at 1 200 ms; p1, awake again, learns it lost at 2 150 ms.
+     */
+    private static History frozenLeaderClient() {
+        return new HistoryBuilder()
+                .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
+                .ok(1, lead(1, "p1"), 10)
+                .nemesis("pause-leader-client", map("fault", "pause-leader-client", "description", "pause client p1",
+                        "nodes", java.util.List.of("p1")), 100, 101)
+                .ok(2, lead(2, "p2"), 1200)
+                .nemesis("heal", map("fault", "resume-clients", "description", "resume client p1", "nodes",
+                        java.util.List.of("p1")), 1990, 2000)
+                .invoke(1, "release", release(1, "session-expired"), 2150).ok(1, null, 2151)
+                .build();
+    }
+
+    @Test
+    void theTimeAStaleLeaderSpentFrozenIsReportedAndNotHeldAgainstMaxOverlap() {
+        CheckResult r = new SingleLeaderChecker(Duration.ofMillis(500), Duration.ofSeconds(30))
+                .check(frozenLeaderClient());
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        SingleLeaderReport d = (SingleLeaderReport) r.details();
+        assertThat(d.overlaps()).singleElement().satisfies(o -> {
+            assertThat(o.stale().node()).isEqualTo("p1");
+            assertThat(o.lengthNanos()).isEqualTo(950_000_000L);  // 1 200 .. 2 150 ms
+            assertThat(o.frozenNanos()).isEqualTo(800_000_000L);  // 1 200 .. 2 000 ms: frozen until the heal's info
+            assertThat(o.awakeNanos()).isEqualTo(150_000_000L);   // 2 000 .. 2 150 ms: awake and still believing
+            assertThat(o.fencingWouldReject()).isTrue();
+        });
+        assertThat(r.summary()).contains("longest 950.0 ms: p1 (token 1, process 1) still believed it led after "
+                + "p2 (token 2, process 2) acquired; 800.0 ms of it frozen by a nemesis pause, 150.0 ms awake; "
+                + "fencing tokens would have rejected every stale leader's writes)");
+        // Awake longer than max-overlap: that is the recipe's doing, and fails.
+        CheckResult strict = new SingleLeaderChecker(Duration.ofMillis(100), Duration.ofSeconds(30))
+                .check(frozenLeaderClient());
+        assertThat(strict.validity()).isEqualTo(Validity.INVALID);
+        assertThat(strict.summary()).contains("leaders p1 (token 1, process 1) and p2 (token 2, process 2) "
+                + "overlapped for 950.0 ms (awake 150.0 ms after 800.0 ms frozen by the nemesis), more than "
+                + "max-overlap 100.0 ms");
+    }
+
+    @Test
+    void aPauseOfAnotherProcessOrOfAServerFreezesNoStaleLeader() {
+        History h = new HistoryBuilder()
+                .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
+                .ok(1, lead(1, "p1"), 10)
+                .nemesis("pause-random-client", map("fault", "pause-random-client", "nodes",
+                        java.util.List.of("p2")), 100, 101)
+                .nemesis("pause-leader", map("fault", "pause-leader", "nodes", java.util.List.of("n1")), 150, 151)
+                .ok(2, lead(2, "p2"), 1200)
+                .nemesis("heal", map("fault", "resume-clients", "nodes", java.util.List.of("p2")), 1990, 2000)
+                .invoke(1, "release", release(1, "disconnected"), 2150).ok(1, null, 2151)
+                .build();
+        SingleLeaderReport d = (SingleLeaderReport) new SingleLeaderChecker().check(h).details();
+        assertThat(d.overlaps()).singleElement().satisfies(o -> {
+            assertThat(o.frozenNanos()).isZero();
+            assertThat(o.awakeNanos()).isEqualTo(o.lengthNanos()).isEqualTo(950_000_000L);
+        });
+    }
+
     @Test
     void twoHoldersOfOneTokenFail() {
         History h = new HistoryBuilder()

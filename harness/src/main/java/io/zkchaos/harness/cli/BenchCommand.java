@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.harness.run.StalledLeaderBench;
 import io.zkchaos.harness.run.WorkloadBench;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
@@ -19,13 +20,14 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads.")
+        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads, stalled-leader.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | report | workloads")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | report | "
+            + "workloads | stalled-leader")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -48,9 +50,13 @@ public final class BenchCommand implements Callable<Integer> {
             + "second over all clients, 0 for unthrottled (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--out", defaultValue = "store/bench", description = "workloads bench: run directories; report "
-            + "bench: its pages go to OUT/report")
+    @Option(names = "--out", defaultValue = "store/bench", description = "workloads and stalled-leader benches: "
+            + "run directories; report bench: its pages go to OUT/report")
     Path out;
+
+    @Option(names = "--runs", defaultValue = "10", description = "stalled-leader bench: runs (seeds) per workload "
+            + "(default: ${DEFAULT-VALUE})")
+    int runs;
 
     /** The report bench takes {@code --out} too (picocli gives it to this command): its pages go to OUT/report. */
     private static String[] withOut(String[] rest, Path dir) {
@@ -83,9 +89,12 @@ public final class BenchCommand implements Callable<Integer> {
                     workloads != null ? workloads : Workloads.NAMES,
                     nemeses != null ? nemeses : Nemeses.names(), timeLimit,
                     concurrency, rate, 42, out);
+            case "stalled-leader" -> StalledLeaderBench.run(spec.commandLine().getOut(),
+                    workloads != null ? workloads : List.of("election", "election-curator", "fenced-writes",
+                            "unfenced-writes"), runs, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, proxy, cluster, herd, report, workloads");
+                        + "'; known: checker, proxy, cluster, herd, report, workloads, stalled-leader");
                 return Verdicts.Exit.ERROR;
             }
         }

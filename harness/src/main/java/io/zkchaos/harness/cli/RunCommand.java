@@ -50,6 +50,10 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--rate", formatRate(w.options().rate()));
             VALUES.put("--reads", w.options().reads().name().toLowerCase(Locale.ROOT));
             VALUES.put("--session-timeout", DurationText.format(w.sessionTimeout()));
+            VALUES.put("--clients", w.clients().name().toLowerCase(Locale.ROOT));
+            VALUES.put("--hold", DurationText.format(w.options().holdMin()) + ".."
+                    + DurationText.format(w.options().holdMax()));
+            VALUES.put("--write-every", DurationText.format(w.options().writeEvery()));
             VALUES.put("--nemesis", n.name());
             VALUES.put("--fault-for", DurationText.format(n.faultFor()));
             VALUES.put("--heal-for", DurationText.format(n.healFor()));
@@ -73,8 +77,40 @@ public final class RunCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--workload", required = true, description = "register, set, election, election-curator, "
-            + "election-naive, fenced-writes, fenced-writes-curator")
+            + "election-naive, fenced-writes, fenced-writes-curator, unfenced-writes")
     String workload;
+
+    @Option(names = "--clients", converter = ClientsConverter.class, description = "thread: every client a thread "
+            + "of the harness; process: every client a JVM of its own, which the client nemeses (pause-leader-client "
+            + "...) freeze and kill; election and fenced-writes workloads only (default: ${DEFAULT-VALUE})")
+    RunConfig.Clients clients;
+
+    /** {@code thread} or {@code process}, any case. */
+    static final class ClientsConverter implements CommandLine.ITypeConverter<RunConfig.Clients> {
+        @Override
+        public RunConfig.Clients convert(String value) {
+            try {
+                return RunConfig.Clients.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("--clients must be thread or process, got '" + value
+                        + "'");
+            }
+        }
+    }
+
+    @Option(names = "--hold", paramLabel = "MIN[..MAX]", description = "election workloads: how long a leader "
+            + "holds before it resigns, drawn from the seed (default: ${DEFAULT-VALUE})")
+    String hold;
+
+    @Option(names = "--write-every", converter = Durations.class, description = "fenced- and unfenced-writes: "
+            + "how long a leader prepares each entry before it writes it (default: ${DEFAULT-VALUE})")
+    Duration writeEvery;
+
+    @Option(names = "--max-overlap", paramLabel = "DURATION", converter = Durations.class,
+            description = "election workloads: fail when two leaders overlap longer than this while the stale one "
+                    + "runs (the time the nemesis held it frozen is reported, not judged); default: overlaps are "
+                    + "reported, never failed")
+    Duration maxOverlap;
 
     @Option(names = "--nemesis", description = "the faults (default: ${DEFAULT-VALUE})")
     String nemesis;
@@ -150,7 +186,17 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunConfig config;
         try {
-            config = RunConfig.builder().workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
+            String[] holds = hold.split("\\.\\.", -1);
+            if (holds.length > 2) {
+                throw new IllegalArgumentException("--hold must be MIN or MIN..MAX, got '" + hold + "'");
+            }
+            Duration holdMin = Durations.parse(holds[0]);
+            Duration holdMax = holds.length == 2 ? Durations.parse(holds[1]) : holdMin;
+            config = RunConfig.builder()
+                    .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
+                            .withWriteEvery(writeEvery))
+                    .clients(clients).maxOverlap(maxOverlap)
+                    .workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)

@@ -39,10 +39,26 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         if (out == null || out.isBlank()) {
             throw new IllegalArgumentException("out must name a directory");
         }
-        if (!nemesis.descriptor().supports(cluster.nodes())) {
+        if (!nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
+    }
+
+    /** Where the clients of a run live: threads of the harness, or a JVM of their own each. */
+    public enum Clients {
+        /** Every client a thread of the harness's JVM (the default). */
+        THREAD,
+        /** Every client a JVM of its own that the nemesis can freeze or kill ({@code pause-leader-client} ...). */
+        PROCESS
+    }
+
+    /**
+     * The nemesis as this run does it: without the client faults when clients are threads ({@code mixed} mixes the
+     * others); validated by the constructor.
+     */
+    public NemesisDescriptor nemesisDescriptor() {
+        return nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS);
     }
 
     /**
@@ -74,22 +90,36 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param options        the workload's settings
      * @param sessionTimeout the ZooKeeper session timeout clients ask for
      * @param requestTimeout the longest a client call may take before it is recorded as indeterminate
+     * @param clients        threads of the harness, or a JVM of their own each
      */
     public record WorkloadPart(String name, int concurrency, WorkloadOptions options, Duration sessionTimeout,
-                               Duration requestTimeout) {
+                               Duration requestTimeout, Clients clients) {
         public WorkloadPart {
-            Workloads.require(name);
+            WorkloadDescriptor d = Workloads.require(name);
             if (concurrency < 1 || concurrency > 1000) {
                 throw new IllegalArgumentException("concurrency must be 1..1000, got " + concurrency);
             }
             Objects.requireNonNull(options, "workload options");
             positive(sessionTimeout, "session-timeout");
             positive(requestTimeout, "request-timeout");
+            Objects.requireNonNull(clients, "clients");
+            if (clients == Clients.PROCESS && !d.processClients()) {
+                throw new IllegalArgumentException("clients can be processes only for " + String.join(", ",
+                        Workloads.all().stream().filter(WorkloadDescriptor::processClients)
+                                .map(WorkloadDescriptor::name).toList()) + "; workload '" + name
+                        + "' runs its clients as threads (clients thread)");
+            }
+        }
+
+        /** Clients as threads. */
+        public WorkloadPart(String name, int concurrency, WorkloadOptions options, Duration sessionTimeout,
+                            Duration requestTimeout) {
+            this(name, concurrency, options, sessionTimeout, requestTimeout, Clients.THREAD);
         }
 
         public static WorkloadPart defaults() {
             return new WorkloadPart("register", 5, WorkloadOptions.defaults(), Duration.ofSeconds(4),
-                    Duration.ofSeconds(3));
+                    Duration.ofSeconds(3), Clients.THREAD);
         }
 
         /** The workload's descriptor. */
@@ -189,6 +219,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private WorkloadOptions workloadOptions = WorkloadPart.defaults().options();
         private Duration sessionTimeout = WorkloadPart.defaults().sessionTimeout();
         private Duration requestTimeout = WorkloadPart.defaults().requestTimeout();
+        private Clients clients = WorkloadPart.defaults().clients();
         private String nemesis = NemesisPart.defaults().name();
         private Duration faultFor = NemesisPart.defaults().faultFor();
         private Duration healFor = NemesisPart.defaults().healFor();
@@ -253,6 +284,11 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        public Builder clients(Clients v) {
+            clients = v;
+            return this;
+        }
+
         public Builder nemesis(String v) {
             nemesis = v;
             return this;
@@ -311,7 +347,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper),
-                    new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout),
+                    new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
+                            clients),
                     new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out);
         }
     }

@@ -8,8 +8,10 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.clients.ClientProcesses;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
+import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
@@ -67,7 +69,10 @@ public final class Runner {
                 .nodes(config.cluster().nodes())
                 .version(config.cluster().zookeeper())
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))
-                .maxSessionTimeout(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
+                // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
+                // servers grant, and must outlive a client pause that expires the election session.
+                .maxSessionTimeout(max(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
+                        config.nemesisDescriptor().hold(config.nemesisTiming()).multipliedBy(2)))
                 .seed(config.seed())
                 .build();
         WorkloadDescriptor workloadType = config.workload().descriptor();
@@ -83,13 +88,29 @@ public final class Runner {
             if (!cluster.summary().isEmpty()) {
                 say(cluster.summary());
             }
+            ClientProcesses processes = null;
             try {
                 workload.setup(target);
-                NemesisDescriptor nemesisType = config.nemesis().descriptor();
-                NemesisDriver nemesis = new NemesisDriver(
-                        nemesisType.on(cluster.nemesisTarget(new Random(config.seed()))),
-                        nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder,
-                        config.timing().timeLimit());
+                NemesisTarget nemesisTarget = cluster.nemesisTarget(new Random(config.seed()));
+                if (config.workload().clients() == RunConfig.Clients.PROCESS) {
+                    processes = ClientProcesses.launch(dir.path().resolve(ClientProcesses.DIRECTORY),
+                            workloadType.name(), config.workload().options(), target, config.seed(),
+                            config.workload().concurrency(), recorder);
+                    nemesisTarget = nemesisTarget.withClients(processes);
+                    say(config.workload().concurrency() + " client processes started (pids " + processes.pids()
+                            + ")");
+                }
+                Duration clientTime = config.timing().timeLimit().plus(config.timing().recover());
+                Duration mainPhase = config.timing().timeLimit();
+                if (processes != null) {
+                    // The nemesis acts once the client processes work; the main phase still ends when configured.
+                    Duration waited = processes.start(clientTime, ClientProcesses.WORKING_BOUND);
+                    mainPhase = max(Duration.ZERO, mainPhase.minus(waited));
+                    say("client processes work (after " + waited.toMillis() + " ms)");
+                }
+                NemesisDescriptor nemesisType = config.nemesisDescriptor();
+                NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget),
+                        nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder, mainPhase);
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "progress");
                     t.setDaemon(true);
@@ -104,8 +125,12 @@ public final class Runner {
                     nemesis.start();
                     // Clients work through the recovery time too: the nemesis heals at the end of the main phase,
                     // and what happens after the final heal (a leader again?) is part of the history.
-                    workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
-                            config.timing().timeLimit().plus(config.timing().recover())));
+                    if (processes != null) {
+                        processes.awaitEnd(ClientProcesses.finishGrace(target));
+                    } else {
+                        workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
+                                clientTime));
+                    }
                 } finally {
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
@@ -121,6 +146,9 @@ public final class Runner {
                 throw new RunFailedException("the run failed before it finished (history so far kept in "
                         + dir.historyFile() + "): " + e.getMessage(), e);
             } finally {
+                if (processes != null) {
+                    processes.close(); // kills any client process left (its open operations recorded info)
+                }
                 workload.teardown(target);
             }
             recorded = recorder.size();

@@ -47,7 +47,13 @@ public final class WorkloadBench {
         List<RunDirectory> runs = new ArrayList<>();
         for (String w : workloads) {
             for (String n : nemeses) {
+                // Client faults run with clients in processes, for the workloads that have them; not otherwise.
+                boolean clientFaults = io.zkchaos.nemesis.Nemeses.require(n).needsClientProcesses();
+                if (clientFaults && !io.zkchaos.workloads.Workloads.require(w).processClients()) {
+                    continue;
+                }
                 RunConfig config = RunConfig.builder().workload(w).nemesis(n).timeLimit(timeLimit)
+                        .clients(clientFaults ? RunConfig.Clients.PROCESS : RunConfig.Clients.THREAD)
                         .faultFor(timeLimit.dividedBy(4)).healFor(timeLimit.dividedBy(4))
                         .recover(RECOVER).concurrency(concurrency).rate(rate).seed(seed).out(store).build();
                 RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofHours(1)).run(config);

@@ -41,6 +41,24 @@ class RunAndBenchCommandTest {
     }
 
     @Test
+    void runRejectsBadClientOptionsNamingThem() {
+        assertThat(run("run", "--workload", "election", "--clients", "fibers")).isEqualTo(2);
+        assertThat(err.toString()).contains("--clients must be thread or process, got 'fibers'");
+        assertThat(run("run", "--workload", "election", "--nemesis", "pause-leader-client")).isEqualTo(2);
+        assertThat(err.toString()).contains("nemesis 'pause-leader-client' acts on client processes")
+                .contains("(--clients process)");
+        assertThat(run("run", "--workload", "set", "--clients", "process")).isEqualTo(2);
+        assertThat(err.toString()).contains("clients can be processes only for election");
+        assertThat(run("run", "--workload", "election", "--hold", "2s..1s")).isEqualTo(2);
+        assertThat(err.toString()).contains("leadership hold must be 0 <= min <= max");
+        assertThat(run("run", "--workload", "election", "--hold", "1s..2s..3s")).isEqualTo(2);
+        assertThat(err.toString()).contains("--hold must be MIN or MIN..MAX");
+        assertThat(run("run", "--workload", "fenced-writes", "--write-every", "0s")).isEqualTo(2);
+        assertThat(run("run", "--workload", "election", "--max-overlap", "later")).isEqualTo(2);
+        assertThat(err.toString()).contains("'later' is not a duration");
+    }
+
+    @Test
     void runHelpShowsTheDefaultsOfTheRunConfigurationsParts() {
         assertThat(run("run", "--help")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");
@@ -51,7 +69,10 @@ class RunAndBenchCommandTest {
                 .contains("length of the main phase (default: 60s)")
                 .contains("the faults (default: none)")
                 .contains("what runs the ensemble (default: local)")
-                .contains("every heal that lasts that long (default: 10s)");
+                .contains("every heal that lasts that long (default: 10s)")
+                .contains("fenced-writes workloads only (default: thread)")
+                .contains("drawn from the seed (default: 300ms..").contains("1500ms)")
+                .contains("before it writes it (default: 50ms)");
     }
 
     @Test

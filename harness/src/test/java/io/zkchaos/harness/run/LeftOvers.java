@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Finds ZooKeeper server processes of a run by their command line in /proc (Linux). */
+/** Finds the ZooKeeper server and client processes of a run by their command line in /proc (Linux). */
 final class LeftOvers {
 
     private LeftOvers() {
@@ -27,6 +27,24 @@ final class LeftOvers {
                     .map(p -> Long.parseLong(p.getFileName().toString()))
                     .toList();
         }
+    }
+
+    /** Pids of live client processes ({@code -Dzkchaos.process=client}) whose command line names {@code runDir}. */
+    static List<Long> clientsOf(Path runDir) throws IOException {
+        String marker = runDir.toAbsolutePath().normalize().toString();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(p -> {
+                        String cmd = cmdline(p);
+                        return cmd.contains("-Dzkchaos.process=client") && cmd.contains(marker);
+                    })
+                    .map(p -> Long.parseLong(p.getFileName().toString()))
+                    .toList();
+        }
+    }
+
+    static void assertNoClientOf(Path runDir) throws IOException {
+        assertThat(clientsOf(runDir)).as("client processes left running from " + runDir).isEmpty();
     }
 
     private static String cmdline(Path proc) {

@@ -36,6 +36,26 @@ class RunConfigTest {
     }
 
     @Test
+    void clientFaultsNeedClientProcessesAndOnlySomeWorkloadsHaveThem() {
+        assertThatThrownBy(() -> RunConfig.builder().workload("election").nemesis("pause-leader-client").build())
+                .hasMessage("nemesis 'pause-leader-client' acts on client processes, but the clients run as threads "
+                        + "of the harness: run them as processes (--clients process)");
+        assertThatThrownBy(() -> RunConfig.builder().workload("register").clients(RunConfig.Clients.PROCESS).build())
+                .hasMessage("clients can be processes only for election, election-curator, election-naive, "
+                        + "fenced-writes, fenced-writes-curator, unfenced-writes; workload 'register' runs its "
+                        + "clients as threads (clients thread)");
+        RunConfig processes = RunConfig.builder().workload("fenced-writes").clients(RunConfig.Clients.PROCESS)
+                .nemesis("mixed").build();
+        assertThat(processes.nemesisDescriptor().faults()).anyMatch(f -> f.needsClientProcesses());
+        RunConfig threads = RunConfig.builder().workload("fenced-writes").nemesis("mixed").build();
+        assertThat(threads.nemesisDescriptor().faults()).isNotEmpty().noneMatch(f -> f.needsClientProcesses());
+        // The client faults need no peers: a smoke run on one node can freeze its clients.
+        assertThat(RunConfig.builder().workload("election").clients(RunConfig.Clients.PROCESS)
+                .nemesis("pause-leader-client").nodes(1).build().scenario())
+                .isEqualTo("election-pause-leader-client");
+    }
+
+    @Test
     void theScenarioIsWorkloadAndNemesis() {
         assertThat(RunConfig.builder().workload("set").nemesis("kill-leader").build().scenario())
                 .isEqualTo("set-kill-leader");

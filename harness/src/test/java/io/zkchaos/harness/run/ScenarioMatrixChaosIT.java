@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The chaos suite ({@code mvn -Pchaos verify}): every workload under every nemesis against a real 3-node ZooKeeper
- * ensemble, each run kept under {@code harness/target/chaos-store/}. ZooKeeper keeps its promises, so every
+ * ensemble, each run kept under {@code harness/target/chaos-store/}. The client faults run with clients in processes
+ * of their own, for the workloads whose clients can be processes; {@code unfenced-writes} is left out (it shows what
+ * goes wrong without fencing, ClientPauseIT). ZooKeeper keeps its promises, so every
  * scenario must come out valid; an invalid one is a finding to look at in its run directory.
  *
  * <p>At the end it writes the suite index {@code target/chaos-store/index.html} (every scenario of this run of the
@@ -57,9 +59,14 @@ class ScenarioMatrixChaosIT {
     }
 
     static Stream<Arguments> scenarios() {
-        List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES);
+        // unfenced-writes shows what goes wrong without fencing (ClientPauseIT): not a promise ZooKeeper makes.
+        List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES.stream()
+                .filter(w -> !w.startsWith("unfenced-")).toList());
         List<String> nemeses = list("zkchaos.chaos.nemeses", Nemeses.names());
-        return workloads.stream().flatMap(w -> nemeses.stream().map(n -> Arguments.of(w, n)));
+        // The client faults run with clients in processes, for the workloads whose clients can be processes.
+        return workloads.stream().flatMap(w -> nemeses.stream()
+                .filter(n -> !Nemeses.require(n).needsClientProcesses() || Workloads.require(w).processClients())
+                .map(n -> Arguments.of(w, n)));
     }
 
     private static List<String> list(String property, List<String> all) {
@@ -76,6 +83,8 @@ class ScenarioMatrixChaosIT {
                 .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5))
                 // clients work on after the final heal for the whole failover bound, so that heal is judged
                 .recover(Duration.ofSeconds(10)).failoverBound(Duration.ofSeconds(10))
+                .clients(Nemeses.require(nemesis).needsClientProcesses() ? RunConfig.Clients.PROCESS
+                        : RunConfig.Clients.THREAD)
                 .concurrency(5).seed(Long.getLong("zkchaos.chaos.seed", 20261129L)).out(STORE).build();
         RunOutcome outcome = new Runner(new PrintWriter(new java.io.OutputStreamWriter(System.out,
                 StandardCharsets.UTF_8), true), Duration.ofSeconds(5)).run(config);

@@ -178,24 +178,26 @@ class RunReportTest {
 
     @Test
     void twoLeadersAtOnceAreListedAndDrawnAsAnOverlap() throws Exception {
-        // n1 paused at 100 ms; its session expires; n2 leads at 200 ms; n1 learns at 900 ms.
+        // p1 leads; its server is paused at 100 ms and its session expires; p2 leads at 200 ms; p1 learns at 900 ms.
+        // (A server pause freezes no candidate, so the whole overlap is judged against max-overlap.)
         History h = new Hist()
                 .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
-                .ok(1, map("token", 1L, "czxid", 101L, "node", "n1"), 10)
-                .nemesis("pause", map("fault", "pause", "description", "pause n1", "nodes", List.of("n1")), 100, 101)
-                .ok(2, map("token", 2L, "czxid", 102L, "node", "n2"), 200)
+                .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
+                .nemesis("pause", map("fault", "pause", "description", "pause n3", "nodes", List.of("n3")), 100, 101)
+                .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 200)
                 .nemesis("heal", Hist.healed(), 850, 860)
                 .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
                 .build();
         RunDirectory run = RunDirs.write(tmp.resolve("election"), map("workload", "election", "nemesis",
-                "pause-leader"), h, CheckerCatalog.create("single-leader", CheckerOptions.defaults().withMaxOverlap(java.time.Duration.ofMillis(500))), List.of());
+                "pause-leader"), h, CheckerCatalog.create("single-leader",
+                CheckerOptions.defaults().withMaxOverlap(java.time.Duration.ofMillis(500))), List.of());
 
         Document doc = RunDirs.render(run);
 
         assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
         Elements overlaps = doc.select("table.overlaps tr:has(td)");
         assertThat(overlaps).hasSize(1);
-        assertThat(cells(overlaps.first())).containsSubsequence("n1 (token 1, process 1)", "n2 (token 2, process 2)",
+        assertThat(cells(overlaps.first())).containsSubsequence("p1 (token 1, process 1)", "p2 (token 2, process 2)",
                 "0.200 s (entry 5)", "700.0 ms", "yes");
         assertThat(doc.select("article[data-checker=single-leader] ol.findings li").text())
                 .contains("overlapped for 700.0 ms, more than max-overlap 500.0 ms");
@@ -204,7 +206,29 @@ class RunReportTest {
         assertThat(leaders.path("overlaps")).hasSize(1);
         assertThat(leaders.path("overlaps").get(0).path("s").asLong()).isEqualTo(200_000);
         assertThat(leaders.path("overlaps").get(0).path("e").asLong()).isEqualTo(900_000);
-        assertThat(doc.select("table.faults td").eachText()).contains("pause n1");
+        assertThat(doc.select("table.faults td").eachText()).contains("pause n3");
+    }
+
+    @Test
+    void anOverlapWhileTheStaleLeadersOwnProcessWasFrozenIsReportedNotFailed() throws Exception {
+        // The same, but the nemesis froze p1's own process (a client pause names the candidate): of the 700 ms
+        // only the 50 ms after the heal count against max-overlap.
+        History h = new Hist()
+                .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
+                .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
+                .nemesis("pause-leader-client", map("fault", "pause-leader-client", "description", "pause p1",
+                        "nodes", List.of("p1")), 100, 101)
+                .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 200)
+                .nemesis("heal", Hist.healed(), 850, 860)
+                .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("frozen"), map("workload", "election", "nemesis",
+                "pause-leader-client"), h, CheckerCatalog.create("single-leader",
+                CheckerOptions.defaults().withMaxOverlap(java.time.Duration.ofMillis(500))), List.of());
+        Document doc = RunDirs.render(run);
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("valid");
+        assertThat(doc.select("table.overlaps tr:has(td)")).hasSize(1);
+        assertThat(data(doc).path("leaders").path("overlaps")).hasSize(1);
     }
 
     @Test

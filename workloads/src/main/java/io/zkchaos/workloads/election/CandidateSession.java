@@ -12,7 +12,7 @@ public interface CandidateSession extends AutoCloseable {
     /** Closes the current candidacy (a leader releases with {@code closed}); the session stays. */
     void resign();
 
-    /** The session's ZooKeeper handle, for work a leader does on its own session. */
+    /** The session's ZooKeeper handle (the election session; a leader's work goes through connections of its own). */
     org.apache.zookeeper.ZooKeeper zooKeeper() throws Exception;
 
     /** Resigns and closes the session. Must not throw. */

@@ -5,8 +5,8 @@ import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.SlottedWorkload;
 import io.zkchaos.workloads.Target;
-import io.zkchaos.workloads.Workload;
 import io.zkchaos.workloads.Znodes;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * With a {@link LeaderTask} (fenced writes) the leader also works while it leads; a release is recorded once that
  * work's current operation completes (one operation outstanding per process).
  */
-public final class ElectionWorkload implements Workload {
+public final class ElectionWorkload implements SlottedWorkload {
 
     private static final Logger LOG = LoggerFactory.getLogger(ElectionWorkload.class);
 
@@ -104,11 +104,10 @@ public final class ElectionWorkload implements Workload {
     @Override
     public void run(RunContext ctx) throws InterruptedException {
         long deadline = System.nanoTime() + ctx.duration().toNanos();
-        SplittableRandom seeds = new SplittableRandom(ctx.seed());
         List<Thread> threads = new ArrayList<>();
         for (int slot = 0; slot < ctx.concurrency(); slot++) {
             int first = slot;
-            SplittableRandom random = seeds.split();
+            SplittableRandom random = randomOf(ctx.seed(), first);
             Thread t = new Thread(() -> candidate(ctx, first, random, deadline), name + "-candidate-" + slot);
             t.start();
             threads.add(t);
@@ -116,6 +115,33 @@ public final class ElectionWorkload implements Workload {
         for (Thread t : threads) {
             t.join();
         }
+    }
+
+    @Override
+    public void runSlot(RunContext ctx, int slot, int firstProcess) throws InterruptedException {
+        if (slot < 0 || slot >= ctx.concurrency() || firstProcess % ctx.concurrency() != slot) {
+            throw new IllegalArgumentException("slot " + slot + " of " + ctx.concurrency() + " cannot run process "
+                    + firstProcess);
+        }
+        candidate(ctx, firstProcess, randomOf(ctx.seed(), firstProcess), System.nanoTime()
+                + ctx.duration().toNanos());
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("slot " + slot + " interrupted");
+        }
+    }
+
+    /**
+     * The hold times of the slot whose first process is {@code firstProcess}: the {@code firstProcess}-th split of
+     * the run's seed, so a slot draws the same in a thread and in a process of its own (a replacement process,
+     * started with a later number, draws afresh).
+     */
+    private static SplittableRandom randomOf(long seed, int firstProcess) {
+        SplittableRandom seeds = new SplittableRandom(seed);
+        SplittableRandom r = seeds.split();
+        for (int i = 0; i < firstProcess; i++) {
+            r = seeds.split();
+        }
+        return r;
     }
 
     /** Events from the recipe's thread to the candidate's own thread. */
@@ -127,6 +153,7 @@ public final class ElectionWorkload implements Workload {
         try {
             while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
                 CandidateSession session;
+                LeaderTask.Worker worker = null;
                 try {
                     session = factory.open("p" + process, electionPath, ctx.target(), counters);
                 } catch (InterruptedException e) {
@@ -137,8 +164,24 @@ public final class ElectionWorkload implements Workload {
                     continue;
                 }
                 try {
-                    runSession(ctx.recorder(), process, session, random, deadline);
+                    if (task != null) {
+                        worker = task.open(process, ctx.target());
+                    }
+                } catch (InterruptedException e) {
+                    session.close();
+                    return;
+                } catch (Exception e) {
+                    LOG.debug("candidate p{} could not open its worker: {}", process, Outcomes.describe(e));
+                    session.close();
+                    TimeUnit.MILLISECONDS.sleep(200);
+                    continue;
+                }
+                try {
+                    runSession(ctx.recorder(), process, session, worker, random, deadline);
                 } finally {
+                    if (worker != null) {
+                        worker.close();
+                    }
                     session.close();
                 }
                 process += ctx.concurrency(); // the session is over: a new process takes the slot
@@ -150,7 +193,8 @@ public final class ElectionWorkload implements Workload {
 
     /** Candidacies on one session until it ends, the process must retire, or the run is over. */
     private void runSession(HistoryRecorder recorder, int process, CandidateSession session,
-                            SplittableRandom random, long deadline) throws InterruptedException {
+                            LeaderTask.Worker worker, SplittableRandom random, long deadline)
+            throws InterruptedException {
         ProcessLog log = new ProcessLog(recorder, process);
         while (System.nanoTime() < deadline) {
             BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -164,10 +208,10 @@ public final class ElectionWorkload implements Workload {
                     break;
                 }
                 long waitNanos = Math.min(deadline, resignAt) - now;
-                if (term != null && task != null) {
-                    waitNanos = Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(50));
-                }
-                Event e = events.poll(waitNanos, TimeUnit.NANOSECONDS);
+                // A working leader checks whether it still leads, then does a step of its work: the step does not
+                // look again (see FencedWritesWorkload), as most programs do not.
+                boolean working = term != null && worker != null;
+                Event e = working ? events.poll() : events.poll(waitNanos, TimeUnit.NANOSECONDS);
                 if (e != null) {
                     switch (e.kind()) {
                         case "acquired" -> {
@@ -188,10 +232,10 @@ public final class ElectionWorkload implements Workload {
                     }
                     continue;
                 }
-                if (term != null && task != null) {
+                if (working) {
                     boolean keepGoing;
                     try {
-                        keepGoing = task.step(term, log, session.zooKeeper());
+                        keepGoing = worker.step(term, log);
                     } catch (InterruptedException ex) {
                         throw ex;
                     } catch (Exception ex) {

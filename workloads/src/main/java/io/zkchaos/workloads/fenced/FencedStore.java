@@ -21,15 +21,36 @@ import org.apache.zookeeper.data.Stat;
  * and it starts over, so the check and the append are one atomic step and a rejection is real. A stale read (a
  * lagging follower) cannot cause a wrong rejection: tokens in the store only grow, so if an old version already held
  * a higher token, the current one does too.
+ *
+ * <p>{@link #unfenced} is the same log without the check: it accepts every append, whatever its token (it keeps the
+ * writer's token beside the value only as a label, so the log can be judged; it never compares it). That is a store
+ * whose writers trust their lock alone.
  */
 public final class FencedStore {
 
     private static final int MAX_ATTEMPTS = 20;
 
     private final String path;
+    private final boolean fenced;
 
+    /** A fenced store in the znode {@code path}. */
     public FencedStore(String path) {
+        this(path, true);
+    }
+
+    private FencedStore(String path, boolean fenced) {
         this.path = Objects.requireNonNull(path, "path");
+        this.fenced = fenced;
+    }
+
+    /** The same log without fencing: every append is accepted, whatever its token. */
+    public static FencedStore unfenced(String path) {
+        return new FencedStore(path, false);
+    }
+
+    /** Whether appends with a token lower than the highest accepted are rejected. */
+    public boolean fenced() {
+        return fenced;
     }
 
     public String path() {
@@ -48,7 +69,7 @@ public final class FencedStore {
 
     /**
      * Appends {@code (token, value)}: ok (accepted), fail (rejected as stale, or never sent), or info (the write was
-     * sent and its outcome is unknown).
+     * sent and its outcome is unknown). Unfenced: never rejected as stale.
      */
     public Result append(ZooKeeper zk, long token, long value) throws InterruptedException {
         Map<String, Object> entry = new Entry(token, value).toValue();
@@ -61,7 +82,7 @@ public final class FencedStore {
                 return Result.failUnsent(Outcomes.describe(e));
             }
             long max = log.stream().mapToLong(Entry::token).max().orElse(Long.MIN_VALUE);
-            if (token < max) {
+            if (fenced && token < max) {
                 return Result.fail("stale token " + token + " < " + max);
             }
             List<Entry> next = new ArrayList<>(log);

@@ -7,8 +7,8 @@ import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.Result;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.SlottedWorkload;
 import io.zkchaos.workloads.Target;
-import io.zkchaos.workloads.Workload;
 import io.zkchaos.workloads.Znodes;
 import io.zkchaos.workloads.election.CandidateFactory;
 import io.zkchaos.workloads.election.ElectionWorkload;
@@ -26,46 +26,78 @@ import org.apache.zookeeper.ZooKeeper;
 
 /**
  * {@code fenced-writes}: the election workload, and whoever believes it leads appends {@code {token, value}} to a
- * {@link FencedStore} every {@code writeInterval}, on its own session, with its fencing token (values unique, from
- * one counter).
+ * {@link FencedStore} every {@code writeInterval}, with its fencing token; {@code unfenced-writes}: the same against
+ * the store without fencing ({@link FencedStore#unfenced}).
+ *
+ * <p><b>The store is reached through a connection of its own.</b> Each process opens a second ZooKeeper session, the
+ * store session, beside its election session: the store stands for the resource a lock guards (a database, a file
+ * system), which is never reached through the lock's session. (Were it written on the election session, ZooKeeper
+ * itself would fence it: an expired session can write nothing, so a stale leader's write could only fail with a
+ * connection loss.) The store session asks for {@link #STORE_SESSION_TIMEOUT} and gets what the servers grant at most
+ * (their {@code maxSessionTimeout}), so that it outlives a client pause that the election session does not.
+ *
+ * <p><b>The leader's loop</b> checks that it still leads, prepares its entry (that takes the write interval) and
+ * writes it, without checking again, as most programs do: a check right before the write would only narrow the
+ * window, never close it, since a process can be frozen between any check and the write. A leader frozen while it
+ * prepares wakes up and writes as the leader it no longer is; the fenced store rejects that write, the unfenced
+ * store takes it after the newer leader's.
  *
  * <p>History: everything the election workload records, plus {@code fenced-write} invoke {@code {"token", "value"}}
  * → ok (the store accepted it) / fail (rejected as stale, or never sent) / info (unknown: the process retires after
- * recording the end of its leadership). Final phase: one {@code read} whose ok value is the list of accepted
- * {@code {"token", "value"}} entries in store order (after {@code sync()}).
+ * recording the end of its leadership). Values are unique: {@code process × 1 000 000 + n}. Final phase: one
+ * {@code read} whose ok value is the list of accepted {@code {"token", "value"}} entries in store order (after
+ * {@code sync()}).
  */
-public final class FencedWritesWorkload implements Workload {
+public final class FencedWritesWorkload implements SlottedWorkload {
+
+    /**
+     * The session timeout the store session asks for; the servers grant at most their {@code maxSessionTimeout}
+     * (the runner makes that outlast the longest fault hold).
+     */
+    public static final Duration STORE_SESSION_TIMEOUT = Duration.ofMinutes(1);
+    /** Values are {@code process × this + n}: unique across processes, in one JVM or many. */
+    static final long VALUES_PER_PROCESS = 1_000_000L;
 
     private final String name;
     private final ElectionWorkload election;
     private final FencedStore store;
     private final AtomicLong values = new AtomicLong();
 
+    /** A fenced store. */
     public FencedWritesWorkload(String name, String root, CandidateFactory recipe, Duration holdMin,
                                 Duration holdMax, Duration writeInterval) {
+        this(name, root, recipe, holdMin, holdMax, writeInterval, true);
+    }
+
+    /**
+     * @param fenced whether the store rejects stale tokens ({@code fenced-writes}) or takes every write
+     *               ({@code unfenced-writes})
+     */
+    public FencedWritesWorkload(String name, String root, CandidateFactory recipe, Duration holdMin,
+                                Duration holdMax, Duration writeInterval, boolean fenced) {
         this.name = Objects.requireNonNull(name, "name");
         Objects.requireNonNull(root, "root");
-        this.store = new FencedStore(root + "/log");
+        this.store = fenced ? new FencedStore(root + "/log") : FencedStore.unfenced(root + "/log");
         long intervalNanos = writeInterval.toNanos();
-        LeaderTask writer = new LeaderTask() {
-            private long lastWrite;
-
-            @Override
-            public boolean step(Leadership term, ProcessLog log, ZooKeeper zk) throws Exception {
-                long now = System.nanoTime();
-                if (now - lastWrite < intervalNanos) {
-                    TimeUnit.NANOSECONDS.sleep(Math.min(intervalNanos - (now - lastWrite),
-                            TimeUnit.MILLISECONDS.toNanos(50)));
-                    return true;
+        LeaderTask writer = (process, target) -> {
+            ZooKeeper storeSession = Sessions.open(target.connectString(),
+                    target.withTimeouts(STORE_SESSION_TIMEOUT, target.requestTimeout()), null);
+            return new LeaderTask.Worker() {
+                @Override
+                public boolean step(Leadership term, ProcessLog log) throws Exception {
+                    TimeUnit.NANOSECONDS.sleep(intervalNanos); // prepares the entry: the leader does not look again
+                    long value = process * VALUES_PER_PROCESS + values.incrementAndGet();
+                    log.invoke("fenced-write", new FencedStore.Entry(term.token(), value).toValue());
+                    Result r = store.append(storeSession, term.token(), value);
+                    log.complete("fenced-write", r.type(), r.value(), r.error());
+                    return !r.retiresProcess();
                 }
-                lastWrite = now;
-                long value = values.incrementAndGet();
-                Map<String, Object> arg = new FencedStore.Entry(term.token(), value).toValue();
-                log.invoke("fenced-write", arg);
-                Result r = store.append(zk, term.token(), value);
-                log.complete("fenced-write", r.type(), r.value(), r.error());
-                return !r.retiresProcess();
-            }
+
+                @Override
+                public void close() {
+                    Sessions.closeQuietly(storeSession);
+                }
+            };
         };
         this.election = new ElectionWorkload(name, root + "/election", recipe, writer, holdMin, holdMax);
     }
@@ -100,6 +132,11 @@ public final class FencedWritesWorkload implements Workload {
     @Override
     public void run(RunContext ctx) throws InterruptedException {
         election.run(ctx);
+    }
+
+    @Override
+    public void runSlot(RunContext ctx, int slot, int firstProcess) throws InterruptedException {
+        election.runSlot(ctx, slot, firstProcess);
     }
 
     /** Final reads use this process number. */

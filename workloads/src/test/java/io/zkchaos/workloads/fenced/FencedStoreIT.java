@@ -49,6 +49,19 @@ class FencedStoreIT {
     }
 
     @Test
+    void theUnfencedStoreTakesALowerTokenAfterAHigherOne() throws Exception {
+        FencedStore store = FencedStore.unfenced("/it/fs/unfenced");
+        assertThat(store.fenced()).isFalse();
+        try (ZooKeeper zk = Sessions.open(target.connectString(), target, null)) {
+            Znodes.deleteRecursive(zk, store.path());
+            Znodes.ensurePath(zk, store.path());
+            assertThat(store.append(zk, 5, 1).type()).isEqualTo(OpType.OK);
+            assertThat(store.append(zk, 3, 2).type()).as("a stale token, taken").isEqualTo(OpType.OK);
+            assertThat(store.read(zk)).containsExactly(new FencedStore.Entry(5, 1), new FencedStore.Entry(3, 2));
+        }
+    }
+
+    @Test
     void concurrentAppendersLoseNothingThanksToTheVersionedWrite() throws Exception {
         FencedStore store = new FencedStore("/it/fs/b");
         List<ZooKeeper> sessions = new ArrayList<>();

@@ -14,18 +14,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends the server processes left behind by a harness that was itself killed (its shutdown hook never ran).
+ * Ends the processes left behind by a harness that was itself killed (its shutdown hook never ran): ZooKeeper
+ * servers, and the processes started through {@link JvmProcess} (client processes, frozen ones included).
  *
- * <p>It looks only at pid files ({@code <runs root>/<run>/<node>/server.pid}) and ends a process only when it can
- * prove the harness started it and that harness is gone: the process's {@code /proc/<pid>/cmdline} carries the
- * marker {@code -Dzkchaos.run=<run id>} of the pid file's run, and the owner it names
- * ({@code -Dzkchaos.owner=<pid>@<start>}) is no longer alive. A pid file whose process is gone, or whose pid now
- * belongs to another program, is deleted and nothing is killed.
+ * <p>It looks only at pid files ({@code <runs root>/<run>/<node>/server.pid}, {@code .../clients/c0/client.pid})
+ * and ends a process only when it can prove the harness started it and that harness is gone: the process's
+ * {@code /proc/<pid>/cmdline} carries the marker {@code -Dzkchaos.run=<run id>} of the pid file's run, and the owner
+ * it names ({@code -Dzkchaos.owner=<pid>@<start>}) is no longer alive. A pid file whose process is gone, or whose pid
+ * now belongs to another program, is deleted and nothing is killed.
  *
- * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its servers lived (a test's
+ * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its processes lived (a test's
  * temporary directory). It looks at every process and ends those that carry the run marker, name a dead owner and
- * run {@code QuorumPeerMain}. {@link #reapLeftovers} runs both (the sweep unless the system property
- * {@value #SWEEP_PROPERTY} is {@code false}); it is the only entry that starting clusters use.
+ * either run {@code QuorumPeerMain} or carry {@link JvmProcess}'s role marker. {@link #reapLeftovers} runs both (the
+ * sweep unless the system property {@value #SWEEP_PROPERTY} is {@code false}); it is the only entry that starting
+ * clusters use.
  */
 public final class Reaper {
 
@@ -35,6 +37,10 @@ public final class Reaper {
     public static final String OWNER_MARKER = "-Dzkchaos.owner=";
     /** Name of the per-node pid file. */
     public static final String PID_FILE = "server.pid";
+    /** Name of a client process's pid file ({@link JvmProcess} of role {@code client}). */
+    public static final String CLIENT_PID_FILE = "client.pid";
+    /** Every pid file name the reaper reads. */
+    static final java.util.Set<String> PID_FILES = java.util.Set.of(PID_FILE, CLIENT_PID_FILE);
 
     private static final Logger LOG = LoggerFactory.getLogger(Reaper.class);
     /** How deep under a root pid files are looked for. */
@@ -85,7 +91,7 @@ public final class Reaper {
             return reaped;
         }
         List<Path> pidFiles;
-        try (Stream<Path> s = Files.find(runsRoot, DEPTH, (p, a) -> p.getFileName().toString().equals(PID_FILE))) {
+        try (Stream<Path> s = Files.find(runsRoot, DEPTH, (p, a) -> PID_FILES.contains(p.getFileName().toString()))) {
             pidFiles = s.toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot scan " + runsRoot + " for pid files", e);
@@ -97,8 +103,8 @@ public final class Reaper {
     }
 
     /**
-     * Ends every ZooKeeper server on the machine whose command line carries a run marker accepted by
-     * {@code runs} and names an owner that is dead. The pid file, if any, is left to {@link #reap}.
+     * Ends every ZooKeeper server and every {@link JvmProcess} on the machine whose command line carries a run
+     * marker accepted by {@code runs} and names an owner that is dead. The pid file, if any, is left to {@link #reap}.
      *
      * @return the processes that were ended
      */
@@ -112,7 +118,8 @@ public final class Reaper {
             List<String> cmdline = cmdline(p.pid());
             Optional<String> run = cmdline.stream().filter(a -> a.startsWith(RUN_MARKER))
                     .map(a -> a.substring(RUN_MARKER.length())).findFirst();
-            if (run.isEmpty() || !runs.test(run.get()) || !cmdline.contains(SERVER_MAIN)) {
+            if (run.isEmpty() || !runs.test(run.get()) || !(cmdline.contains(SERVER_MAIN)
+                    || cmdline.stream().anyMatch(a -> a.startsWith(JvmProcess.ROLE_MARKER)))) {
                 continue;
             }
             Optional<Owner> owner = cmdline.stream().filter(a -> a.startsWith(OWNER_MARKER)).findFirst()
@@ -120,7 +127,7 @@ public final class Reaper {
             if (owner.isEmpty() || owner.get().alive()) {
                 continue;
             }
-            LOG.warn("sweeping ZooKeeper server pid {} of run {} left by dead harness {}", p.pid(), run.get(),
+            LOG.warn("sweeping process pid {} of run {} left by dead harness {}", p.pid(), run.get(),
                     owner.get());
             end(p, run.get());
             reaped.add(new Reaped(p.pid(), run.get(), null));
@@ -170,7 +177,8 @@ public final class Reaper {
         if (owner.isEmpty() || owner.get().alive()) {
             return Optional.empty(); // a live harness owns it (maybe this one): leave it
         }
-        LOG.warn("reaping ZooKeeper server pid {} of run {} left by dead harness {}", pid, runId, owner.get());
+        LOG.warn("reaping process pid {} of run {} ({}) left by dead harness {}", pid, runId, pidFile.getFileName(),
+                owner.get());
         end(handle.get(), runId);
         deleteQuietly(pidFile);
         return Optional.of(new Reaped(pid, runId, pidFile));

@@ -175,19 +175,7 @@ final class ServerProcess {
     }
 
     private void signal(String sig) {
-        long pid = process.pid();
-        try {
-            Process k = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).redirectErrorStream(true).start();
-            String out = new String(k.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + sig + " " + pid + " (" + name + ") failed: " + out);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run kill -" + sig + " " + pid + " (" + name + ")", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted sending SIG" + sig + " to " + name, e);
-        }
+        Signals.send(process.pid(), sig, name);
     }
 
     private void awaitExit(int seconds) {

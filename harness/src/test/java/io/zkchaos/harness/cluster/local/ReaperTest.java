@@ -109,6 +109,49 @@ class ReaperTest {
         }
     }
 
+    /** A child as {@link JvmProcess} starts a client: run, owner and role markers, no server main class. */
+    private Process startClientLike(String runId, Owner owner, boolean roleMarker) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, Reaper.RUN_MARKER + runId,
+                Reaper.OWNER_MARKER + owner));
+        if (roleMarker) {
+            cmd.add(JvmProcess.ROLE_MARKER + "client");
+        }
+        cmd.addAll(List.of("-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
+                Sleeper.class.getName(), "60"));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile())
+                .start();
+    }
+
+    @Test
+    void endsAFrozenClientProcessOfADeadHarnessFromItsPidFile() throws Exception {
+        child = startClientLike("run-e", deadOwner(), true);
+        Signals.send(child.pid(), "STOP", "the test's client"); // frozen: it cannot notice its harness is gone
+        Path dir = Files.createDirectories(runs.resolve("e").resolve("clients").resolve("c0"));
+        Path pidFile = dir.resolve(Reaper.CLIENT_PID_FILE);
+        Reaper.writePidFile(pidFile, child.pid(), "run-e");
+
+        assertThat(Reaper.reap(runs)).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
+        assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("frozen client ended").isTrue();
+        assertThat(pidFile).doesNotExist();
+    }
+
+    @Test
+    void theSweepEndsOrphanedClientProcessesByTheirRoleMarkerAndNothingUnmarked() throws Exception {
+        String run = "sweep-client-" + System.nanoTime();
+        child = startClientLike(run, deadOwner(), true);
+        Process unmarked = startClientLike(run + "-plain", deadOwner(), false);
+        try {
+            assertThat(Reaper.sweep(r -> r.startsWith(run))).extracting(Reaper.Reaped::pid)
+                    .containsExactly(child.pid());
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(unmarked.isAlive()).as("neither a server nor a JvmProcess: not ours to end").isTrue();
+        } finally {
+            unmarked.destroyForcibly();
+            unmarked.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void aMissingRootIsNothingToReap() {
         assertThat(Reaper.reap(runs.resolve("absent"))).isEmpty();

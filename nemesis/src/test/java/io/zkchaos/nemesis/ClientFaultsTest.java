@@ -1,0 +1,166 @@
+package io.zkchaos.nemesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zkchaos.checkers.gen.Gens;
+import io.zkchaos.nemesis.FaultActionsTest.RecordingSystem;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The faults on client processes, against recording clients (the real processes, signals and histories are covered
+ * by ClientProcessesIT and ClientPauseIT in the harness): what they aim at, what they record, and when a nemesis
+ * offers them.
+ */
+class ClientFaultsTest {
+
+    /** Client processes that record what they were told; p4 leads. */
+    static final class RecordingClients implements ClientControl {
+        final Map<String, NodeState> states = new LinkedHashMap<>();
+        final List<String> calls = new ArrayList<>();
+        String leader = "p4";
+
+        RecordingClients(String... names) {
+            for (String n : names) {
+                states.put(n, NodeState.RUNNING);
+            }
+        }
+
+        @Override
+        public List<String> clients() {
+            return List.copyOf(states.keySet());
+        }
+
+        @Override
+        public NodeState state(String client) {
+            return states.get(client);
+        }
+
+        @Override
+        public Optional<String> leader() {
+            return Optional.ofNullable(leader);
+        }
+
+        @Override
+        public void pause(String client) {
+            calls.add("pause " + client);
+            states.put(client, NodeState.PAUSED);
+        }
+
+        @Override
+        public void resume(String client) {
+            calls.add("resume " + client);
+            states.put(client, NodeState.RUNNING);
+        }
+
+        @Override
+        public void kill(String client) {
+            calls.add("kill " + client);
+            states.remove(client);
+        }
+    }
+
+    private static NemesisTarget target(RecordingClients clients, long seed) {
+        return new RecordingSystem(3).target(seed).withClients(clients);
+    }
+
+    @Test
+    void pauseLeaderClientFreezesTheClientThatLeadsAndTheHealResumesIt() {
+        RecordingClients clients = new RecordingClients("p3", "p4", "p5");
+        Fault pause = Faults.byName("pause-leader-client").orElseThrow();
+        FaultRecord did = pause.start(target(clients, 1));
+        assertThat(did).isEqualTo(FaultRecord.process("pause-leader-client", "pause client", List.of("p4")));
+        assertThat(did.description()).isEqualTo("pause client p4");
+        assertThat(clients.states).containsEntry("p4", NodeState.PAUSED).containsEntry("p3", NodeState.RUNNING);
+        FaultRecord healed = pause.stop(target(clients, 1));
+        assertThat(healed.fault()).isEqualTo("resume-clients");
+        assertThat(healed.nodes()).containsExactly("p4");
+        assertThat(clients.calls).containsExactly("pause p4", "resume p4");
+    }
+
+    @Test
+    void pauseRandomClientRepeatsWithTheSeedAndPicksOnlyRunningClients() {
+        List<String> first = new ArrayList<>();
+        List<String> again = new ArrayList<>();
+        for (List<String> picks : List.of(first, again)) {
+            RecordingClients clients = new RecordingClients("p0", "p1", "p2", "p3", "p4");
+            NemesisTarget t = target(clients, 9);
+            for (int i = 0; i < 5; i++) {
+                picks.addAll(new FaultActions(t).pauseRandomClient().nodes());
+            }
+        }
+        assertThat(first).isEqualTo(again).doesNotHaveDuplicates().hasSize(5);
+        RecordingClients allPaused = new RecordingClients("p0");
+        allPaused.states.put("p0", NodeState.PAUSED);
+        assertThatThrownBy(() -> new FaultActions(target(allPaused, 1)).pauseRandomClient())
+                .hasMessage("no client process is running");
+    }
+
+    @Test
+    void killLeaderClientKillsItAndItsHealHasNothingToUndo() {
+        RecordingClients clients = new RecordingClients("p3", "p4");
+        Fault kill = Faults.byName("kill-leader-client").orElseThrow();
+        assertThat(kill.start(target(clients, 1)).description()).isEqualTo("kill client p4");
+        assertThat(kill.stop(target(clients, 1)).nodes()).isEmpty();
+        assertThat(clients.calls).containsExactly("kill p4");
+    }
+
+    @Test
+    void withoutALeadingClientTheLeaderFaultsSaySo() {
+        RecordingClients clients = new RecordingClients("p3");
+        clients.leader = null;
+        assertThatThrownBy(() -> new FaultActions(target(clients, 1)).pauseLeaderClient())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no client process leads now");
+    }
+
+    @Test
+    void healAllResumesPausedClientsAndNamesThem() {
+        RecordingClients clients = new RecordingClients("p3", "p4");
+        NemesisTarget t = target(clients, 1);
+        Nemesis n = Nemeses.require("pause-leader-client").on(t);
+        n.invoke(FaultOp.start("pause-leader-client"));
+        FaultRecord healed = n.healAll();
+        assertThat(healed.nodes()).containsExactly("p4");
+        assertThat(clients.states).containsEntry("p4", NodeState.RUNNING);
+    }
+
+    @Test
+    void withClientsAsThreadsHealAllHasNoClientToResumeAndAClientFaultSaysWhy() {
+        NemesisTarget t = new RecordingSystem(3).target(1);
+        assertThat(t.clients()).isSameAs(ClientControl.NONE);
+        assertThat(Nemeses.require("mixed").on(t).healAll().nodes()).isEmpty();
+        assertThatThrownBy(() -> ClientControl.NONE.pause("p1"))
+                .hasMessageContaining("clients run as threads of the harness");
+    }
+
+    @Test
+    void clientFaultsAreOfferedOnlyWhenClientsAreProcesses() {
+        NemesisDescriptor mixed = Nemeses.require("mixed");
+        assertThat(mixed.forClients(true)).isSameAs(mixed);
+        assertThat(mixed.forClients(false).faults()).isNotEmpty().noneMatch(Fault::needsClientProcesses);
+        assertThat(mixed.faults()).filteredOn(Fault::needsClientProcesses).extracting(Fault::name)
+                .containsExactly("pause-leader-client", "pause-random-client", "kill-leader-client");
+        assertThat(Nemeses.require("kill-leader").forClients(false)).isSameAs(Nemeses.require("kill-leader"));
+        assertThatThrownBy(() -> Nemeses.require("pause-leader-client").forClients(false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("nemesis 'pause-leader-client' acts on client processes, but the clients run as threads "
+                        + "of the harness: run them as processes (--clients process)");
+        assertThat(Nemeses.require("pause-leader-client").supports(1)).isTrue();
+    }
+
+    @Test
+    void aClientPauseOutlastsTwoSessionTimeouts() {
+        NemesisTiming t = new NemesisTiming(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(4));
+        NemesisDescriptor pause = Nemeses.require("pause-leader-client");
+        assertThat(pause.hold(t)).isEqualTo(Duration.ofSeconds(8));
+        List<Gens.Timed<FaultOp>> ops = Gens.preview(pause.schedule(t).orElseThrow(), 1, 2);
+        assertThat(ops.get(1).atNanos() - ops.get(0).atNanos()).isEqualTo(Duration.ofSeconds(8).toNanos());
+        assertThat(Nemeses.require("kill-leader-client").hold(t)).isEqualTo(Duration.ofSeconds(1));
+    }
+}
