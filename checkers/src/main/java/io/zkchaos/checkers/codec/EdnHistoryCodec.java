@@ -197,7 +197,7 @@ public final class EdnHistoryCodec {
                 if (value) {
                     // plain data has no keywords: a keyword value becomes its name
                     decoder.value(text != null ? builder.object(text)
-                            : builder.utf8String(parser.tokenBytes(), 0, parser.tokenLength()));
+                            : builder.utf8String(parser.tokenBytes(), 0, parser.tokenLength(), parser.tokenAscii()));
                 } else {
                     int symbol = text != null ? builder.symbol(text)
                             : builder.symbol(parser.tokenBytes(), 0, parser.tokenLength());

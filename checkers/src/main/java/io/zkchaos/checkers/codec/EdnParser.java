@@ -99,6 +99,7 @@ final class EdnParser {
     private byte[] scratch = new byte[256];
     private int scratchLength;
     private StringBuilder text;
+    private boolean ascii;       // whether scratch holds only ASCII (set by strings)
     private long tokenLong;
     private Object tokenRaw;
 
@@ -206,6 +207,7 @@ final class EdnParser {
                 throw errorAt(line, startColumn, "invalid keyword " + scratchText());
             }
             System.arraycopy(scratch, 1, scratch, 0, --scratchLength); // the name without the colon
+            ascii = true; // keyword names are ASCII by their grammar
             return KEYWORD;
         }
         if (c >= '0' && c <= '9' || c == '-' || c == '+' || c == 'n') {
@@ -240,6 +242,11 @@ final class EdnParser {
 
     int tokenLength() {
         return scratchLength;
+    }
+
+    /** Whether the keyword name or string {@link #readScalar()} left is all ASCII. */
+    boolean tokenAscii() {
+        return ascii;
     }
 
     /** The string {@link #readScalar()} left, when it is not valid UTF-8 bytes (a lone surrogate); else null. */
@@ -401,6 +408,7 @@ final class EdnParser {
         pos++; // the opening quote
         scratchLength = 0;
         text = null;
+        ascii = true;
         while (true) {
             if (pos >= limit && !ensure(1)) {
                 throw errorAt(startLine, startColumn, "the string is never closed (file truncated?)");
@@ -433,6 +441,7 @@ final class EdnParser {
                 int n = sequence();
                 append(buf, pos, n);
                 pos += n;
+                ascii = false;
             } else {
                 escape(startLine, startColumn);
             }
@@ -776,6 +785,7 @@ final class EdnParser {
         if (scratchLength + 4 > scratch.length) {
             scratch = Arrays.copyOf(scratch, scratch.length * 2);
         }
+        ascii &= cp < 0x80;
         scratchLength = Utf8.encode(cp, scratch, scratchLength);
     }
 

@@ -55,6 +55,7 @@ final class JsonLinesReader {
     private int strOffset;
     private int strLength;
     private String strText;
+    private boolean strAscii;
 
     // The last number read: numLong if numIsLong, else numObject (BigInteger or Double).
     private boolean numIsLong;
@@ -221,7 +222,7 @@ final class JsonLinesReader {
             string();
             if (field == OpDecoder.VALUE) {
                 decoder.value(strText != null ? builder.object(strText)
-                        : builder.utf8String(strBytes, strOffset, strLength));
+                        : builder.utf8String(strBytes, strOffset, strLength, strAscii));
             } else {
                 decoder.string(field, strText != null ? builder.symbol(strText)
                         : builder.symbol(strBytes, strOffset, strLength));
@@ -379,6 +380,7 @@ final class JsonLinesReader {
     private void string() {
         int open = pos;
         int i = pos + 1;
+        boolean ascii = true;
         while (i < end) {
             byte c = b[i];
             if (c == '"') {
@@ -386,6 +388,7 @@ final class JsonLinesReader {
                 strOffset = pos + 1;
                 strLength = i - pos - 1;
                 strText = null;
+                strAscii = ascii;
                 pos = i + 1;
                 return;
             }
@@ -401,6 +404,7 @@ final class JsonLinesReader {
                     throw syntax(i, "not UTF-8 text");
                 }
                 i += n;
+                ascii = false;
             } else {
                 i++;
             }

@@ -85,30 +85,48 @@ final class OpDecoder {
 
     /** The field number of a field name's UTF-8 bytes: {@link #TYPE} ... {@link #VALUE}, or {@link #UNKNOWN}. */
     static int field(byte[] b, int offset, int length) {
-        switch (length) {
-            case 1:
-                return b[offset] == 'f' ? F : UNKNOWN;
-            case 3:
-                return is(b, offset, "key") ? KEY : UNKNOWN;
-            case 4:
-                return is(b, offset, "type") ? TYPE : is(b, offset, "time") ? TIME : UNKNOWN;
-            case 5:
-                return is(b, offset, "value") ? VALUE : is(b, offset, "index") ? INDEX
-                        : is(b, offset, "error") ? ERROR : UNKNOWN;
-            case 7:
-                return is(b, offset, "process") ? PROCESS : UNKNOWN;
-            default:
-                return UNKNOWN;
+        if (length > 7) {
+            return UNKNOWN;
         }
+        long word = length; // the length and bytes packed into a long, compared with the packed field names
+        for (int i = 0; i < length; i++) {
+            word = (word << 8) | (b[offset + i] & 0xff);
+        }
+        if (word == F_NAME) {
+            return F;
+        } else if (word == TYPE_NAME) {
+            return TYPE;
+        } else if (word == VALUE_NAME) {
+            return VALUE;
+        } else if (word == PROCESS_NAME) {
+            return PROCESS;
+        } else if (word == INDEX_NAME) {
+            return INDEX;
+        } else if (word == TIME_NAME) {
+            return TIME;
+        } else if (word == KEY_NAME) {
+            return KEY;
+        } else if (word == ERROR_NAME) {
+            return ERROR;
+        }
+        return UNKNOWN;
     }
 
-    private static boolean is(byte[] b, int offset, String ascii) {
+    private static final long F_NAME = packed("f");
+    private static final long TYPE_NAME = packed("type");
+    private static final long VALUE_NAME = packed("value");
+    private static final long PROCESS_NAME = packed("process");
+    private static final long INDEX_NAME = packed("index");
+    private static final long TIME_NAME = packed("time");
+    private static final long KEY_NAME = packed("key");
+    private static final long ERROR_NAME = packed("error");
+
+    private static long packed(String ascii) {
+        long word = ascii.length();
         for (int i = 0; i < ascii.length(); i++) {
-            if (b[offset + i] != ascii.charAt(i)) {
-                return false;
-            }
+            word = (word << 8) | ascii.charAt(i);
         }
-        return true;
+        return word;
     }
 
     /** Starts a new op: every field absent, the value nil. */

@@ -12,9 +12,13 @@ import java.util.function.LongFunction;
  * A validated, immutable history: every completion follows an invoke of the same process and function, and a
  * process has at most one operation outstanding. Nemesis entries are kept in order but not paired.
  *
- * <p>The entries are stored column-wise (primitive arrays, repeated strings once, values packed; see
- * {@link Builder}), so a history of a million operations takes some 40 bytes per entry plus its values' text
- * instead of millions of objects. {@link #ops()}, {@link #operations()} and {@link #nemesisOps()} are views that
+ * <p>The entries are stored compactly: one row of four {@code long}s per entry (process, type, function, key,
+ * error, the other half of its operation, and its value packed into a reference; repeated strings are stored once as
+ * symbols, string values as UTF-8 in paged arenas), plus the index and time only when they are not the entry's
+ * position and absent. A history of a million operations thus takes some 70 bytes per operation plus its values'
+ * text, instead of millions of objects; see {@link #heapBytes()}. The row layout keeps each entry on one or two
+ * cache lines: a checker that reads the operations of one key at a time, spread over the whole history, pays about
+ * three memory accesses per operation. {@link #ops()}, {@link #operations()} and {@link #nemesisOps()} are views that
  * make each {@link Op} or {@link Operation} when it is asked for: equal to what was recorded, but a new object
  * each time. Safe to read from several threads.
  */
@@ -22,21 +26,19 @@ public final class History {
 
     private static final OpType[] TYPES = OpType.values();
 
+    // A row of ROW longs per entry: [process (low 32) | type ordinal (high 32)], [f symbol | key symbol + 1],
+    // [error symbol + 1 | partner entry + 1 (an invoke's completion, a completion's invoke)], [value reference].
+    static final int ROW = 4;
+
     private final int size;
+    private final long[] rows;
     private final long[] indices;   // null when every entry's index is its position
-    private final int[] processes;
-    private final byte[] types;     // OpType ordinals
-    private final int[] functions;  // symbol ids
-    private final int[] keys;       // symbol ids, -1 for none
-    private final long[] values;    // ValueStore references
-    private final int[] errors;     // symbol ids, -1 for none
     private final long[] times;     // null when no entry has a time
     private final String[] symbols;
     private final ValueStore store;
 
     private final int operationCount;
     private final int[] invokes;      // operation id -> entry of its invoke
-    private final int[] completions;  // operation id -> entry of its completion, -1 if it never completed
     private final int[] nemesis;      // entries of the nemesis, in order
     private final int nemesisCount;
 
@@ -46,19 +48,13 @@ public final class History {
 
     private History(Builder b) {
         this.size = b.size;
+        this.rows = trim(b.rows, size * ROW);
         this.indices = b.indices == null ? null : trim(b.indices, size);
-        this.processes = trim(b.processes, size);
-        this.types = b.types.length - size > b.types.length / 4 ? Arrays.copyOf(b.types, size) : b.types;
-        this.functions = trim(b.functions, size);
-        this.keys = trim(b.keys, size);
-        this.values = trim(b.values, size);
-        this.errors = trim(b.errors, size);
         this.times = b.times == null ? null : trim(b.times, size);
         this.symbols = b.symbols.names();
         this.store = b.store;
         this.operationCount = b.operationCount;
         this.invokes = trim(b.invokes, operationCount);
-        this.completions = trim(b.completions, operationCount);
         this.nemesisCount = b.nemesisCount;
         this.nemesis = trim(b.nemesis, nemesisCount);
     }
@@ -120,30 +116,84 @@ public final class History {
 
     /** Entry {@code position} as an {@link Op} (a new object, equal to what was recorded). */
     public Op op(int position) {
-        return new Op(index(position), processes[position], TYPES[types[position]], symbols[functions[position]],
-                symbol(keys[position]), store.get(values[position]), symbol(errors[position]), time(position));
+        int r = position * ROW;
+        long head = rows[r];
+        long names = rows[r + 1];
+        return new Op(index(position), (int) head, TYPES[(int) (head >>> 32)], symbols[(int) names],
+                symbol((int) (names >>> 32) - 1), store.get(rows[r + 3]), symbol((int) rows[r + 2] - 1),
+                time(position));
     }
 
     /** Operation {@code id} as an {@link Operation} (a new object, equal each time). */
     public Operation operation(int id) {
         int invoke = invokes[id];
-        int completion = completions[id];
-        String f = symbols[functions[invoke]];
-        Object input = store.get(values[invoke]);
+        int i = invoke * ROW;
+        int completion = (int) (rows[i + 2] >>> 32) - 1;
+        int c = completion * ROW;
+        return completion < 0
+                ? operation(id, invoke, rows[i], rows[i + 1], rows[i + 2], rows[i + 3], 0, 0, 0, 0)
+                : operation(id, invoke, rows[i], rows[i + 1], rows[i + 2], rows[i + 3], rows[c], rows[c + 1],
+                        rows[c + 2], rows[c + 3]);
+    }
+
+    /** The operation of an invoke row and its completion's row (ignored if it never completed). */
+    private Operation operation(int id, int invoke, long head, long names, long link, long inputRef, long cHead,
+                                long cNames, long cLink, long outputRef) {
+        int process = (int) head;
+        String f = symbols[(int) names];
+        int key = (int) (names >>> 32) - 1;
+        int completion = (int) (link >>> 32) - 1;
+        Object input = store.get(inputRef);
         if (completion < 0) {
-            return new Operation(id, processes[invoke], f, symbol(keys[invoke]), input, null,
+            return new Operation(id, process, f, symbol(key), input, null,
                     Operation.Outcome.INFO, "never completed", index(invoke), -1, time(invoke), -1);
         }
-        Operation.Outcome outcome = switch (TYPES[types[completion]]) {
+        Operation.Outcome outcome = switch (TYPES[(int) (cHead >>> 32)]) {
             case OK -> Operation.Outcome.OK;
             case FAIL -> Operation.Outcome.FAIL;
             case INFO -> Operation.Outcome.INFO;
             case INVOKE -> throw new IllegalStateException("not a completion");
         };
-        int key = keys[invoke] >= 0 ? keys[invoke] : keys[completion];
-        return new Operation(id, processes[invoke], f, symbol(key), input,
-                outcome == Operation.Outcome.INFO ? null : store.get(values[completion]), outcome,
-                symbol(errors[completion]), index(invoke), index(completion), time(invoke), time(completion));
+        if (key < 0) {
+            key = (int) (cNames >>> 32) - 1;
+        }
+        // a completion that echoes its invoke's value shares its reference (and then its string)
+        Object output = outcome == Operation.Outcome.INFO ? null : outputRef == inputRef ? input
+                : store.get(outputRef);
+        return new Operation(id, process, f, symbol(key), input, output, outcome, symbol((int) cLink - 1),
+                index(invoke), index(completion), time(invoke), time(completion));
+    }
+
+    /**
+     * Operations {@code ids} (each as {@link #operation(int)} makes it), made in bulk: the rows of all of them are
+     * read first, in loops with nothing else to do, so that the memory accesses overlap instead of waiting one after
+     * the other. For the operations of one key, which are spread over the whole history, that is several times
+     * faster than making them one by one.
+     */
+    public List<Operation> operations(int[] ids) {
+        int n = ids.length;
+        int[] invoke = new int[n];
+        for (int k = 0; k < n; k++) {
+            invoke[k] = invokes[ids[k]];
+        }
+        long[] inv = new long[n * ROW];
+        for (int k = 0; k < n; k++) {
+            System.arraycopy(rows, invoke[k] * ROW, inv, k * ROW, ROW);
+        }
+        long[] comp = new long[n * ROW];
+        for (int k = 0; k < n; k++) {
+            int completion = (int) (inv[k * ROW + 2] >>> 32) - 1;
+            if (completion >= 0) {
+                System.arraycopy(rows, completion * ROW, comp, k * ROW, ROW);
+            }
+        }
+        Operation[] out = new Operation[n];
+        for (int k = 0; k < n; k++) {
+            int r = k * ROW;
+            out[k] = operation(ids[k], invoke[k], inv[r], inv[r + 1], inv[r + 2], inv[r + 3], comp[r], comp[r + 1],
+                    comp[r + 2], comp[r + 3]);
+        }
+        return Arrays.asList(out);
     }
 
     /**
@@ -158,10 +208,14 @@ public final class History {
         int groups = 0;
         int[] keyOfOp = new int[operationCount];
         for (int id = 0; id < operationCount; id++) {
-            int invoke = invokes[id];
-            int completion = completions[id];
-            int key = keys[invoke] >= 0 ? keys[invoke] : completion >= 0 ? keys[completion] : -1;
-            int slot = key + 1;
+            int i = invokes[id] * ROW;
+            int slot = (int) (rows[i + 1] >>> 32); // key + 1
+            if (slot == 0) {
+                int completion = (int) (rows[i + 2] >>> 32) - 1;
+                if (completion >= 0) {
+                    slot = (int) (rows[completion * ROW + 1] >>> 32);
+                }
+            }
             keyOfOp[id] = slot;
             if (groupOf[slot] == 0) {
                 groupOf[slot] = ++groups;
@@ -186,9 +240,7 @@ public final class History {
      */
     public long heapBytes() {
         long b = 64L * 20;
-        b += bytes(indices) + bytes(processes) + (16L + types.length) + bytes(functions) + bytes(keys)
-                + bytes(values) + bytes(errors) + bytes(times) + bytes(invokes) + bytes(completions)
-                + bytes(nemesis);
+        b += bytes(rows) + bytes(indices) + bytes(times) + bytes(invokes) + bytes(nemesis);
         for (String s : symbols) {
             b += 56 + s.length();
         }
@@ -274,13 +326,8 @@ public final class History {
 
         private int size;
         private int capacity;
+        private long[] rows = new long[0];
         private long[] indices;
-        private int[] processes = new int[0];
-        private byte[] types = new byte[0];
-        private int[] functions = new int[0];
-        private int[] keys = new int[0];
-        private long[] values = new long[0];
-        private int[] errors = new int[0];
         private long[] times;
         private long previousIndex = Long.MIN_VALUE;
 
@@ -289,7 +336,6 @@ public final class History {
 
         private int operationCount;
         private int[] invokes = new int[0];
-        private int[] completions = new int[0];
         private int[] invokeLines;           // for errors about an operation's invoke (source builders only)
         private int nemesisCount;
         private int[] nemesis = new int[0];
@@ -331,9 +377,12 @@ public final class History {
             return symbols.name(id);
         }
 
-        /** A value reference to the string whose valid UTF-8 encoding is {@code utf8[offset, offset + length)}. */
-        public long utf8String(byte[] utf8, int offset, int length) {
-            return store.ofUtf8(utf8, offset, length);
+        /**
+         * A value reference to the string whose valid UTF-8 encoding is {@code utf8[offset, offset + length)};
+         * {@code ascii} if the caller knows every byte is below 0x80 (false is always correct, only slower to read).
+         */
+        public long utf8String(byte[] utf8, int offset, int length, boolean ascii) {
+            return store.ofUtf8(utf8, offset, length, ascii);
         }
 
         /** A value reference to the integer {@code v} (read back as a {@link Long}). */
@@ -372,10 +421,10 @@ public final class History {
                         + " is not greater than the previous index " + previousIndex, index);
             }
             int position = size;
-            pair(position, index, process, type, f, line);
             if (position == capacity) {
                 grow(Math.max(16, capacity + (capacity >> 1)));
             }
+            int partner = pair(position, index, process, type, f, line);
             previousIndex = index;
             if (indices != null) {
                 indices[position] = index;
@@ -393,59 +442,70 @@ public final class History {
                 Arrays.fill(times, 0, position, -1L);
                 times[position] = time;
             }
-            processes[position] = process;
-            types[position] = (byte) type.ordinal();
-            functions[position] = f;
-            keys[position] = key;
-            values[position] = value;
-            errors[position] = error;
+            if (partner >= 0 && type != OpType.INVOKE) {
+                int p = partner * ROW;
+                long invokeValue = rows[p + 3];
+                if (value != invokeValue && store.sameString(invokeValue, value)) {
+                    store.dropIfLast(value); // a completion that echoes its invoke's value: stored once
+                    value = invokeValue;
+                }
+                rows[p + 2] = (rows[p + 2] & 0xFFFFFFFFL) | ((long) (position + 1) << 32);
+            }
+            int r = position * ROW;
+            rows[r] = (process & 0xFFFFFFFFL) | ((long) type.ordinal() << 32);
+            rows[r + 1] = (f & 0xFFFFFFFFL) | ((long) (key + 1) << 32);
+            rows[r + 2] = ((error + 1) & 0xFFFFFFFFL) | ((long) (partner + 1) << 32);
+            rows[r + 3] = value;
             size++;
         }
 
-        private void pair(int position, long index, int process, OpType type, int f, int line) {
+        /** Pairs the entry; returns its invoke's position if it is a completion, else -1. */
+        private int pair(int position, long index, int process, OpType type, int f, int line) {
             if (process == Op.NEMESIS) {
                 if (nemesisCount == nemesis.length) {
                     nemesis = Arrays.copyOf(nemesis, Math.max(16, nemesisCount * 2));
                 }
                 nemesis[nemesisCount++] = position;
-                return;
+                return -1;
             }
             if (type == OpType.INVOKE) {
                 int pending = outstanding.get(process);
                 if (pending >= 0) {
                     throw new MalformedHistoryException(where(index, line) + ": process " + process + " invokes "
-                            + symbols.name(f) + " while its " + symbols.name(functions[invokes[pending]])
+                            + symbols.name(f) + " while its " + symbols.name(functionOf(invokes[pending]))
                             + " invoked at " + whereInvoke(pending) + " is still outstanding", index);
                 }
                 int id = operationCount++;
                 if (id == invokes.length) {
                     int n = Math.max(16, id + (id >> 1));
                     invokes = Arrays.copyOf(invokes, n);
-                    completions = Arrays.copyOf(completions, n);
                     if (invokeLines != null) {
                         invokeLines = Arrays.copyOf(invokeLines, n);
                     }
                 }
                 invokes[id] = position;
-                completions[id] = -1;
                 if (invokeLines != null) {
                     invokeLines[id] = line;
                 }
                 outstanding.put(process, id);
-                return;
+                return -1;
             }
             int id = outstanding.get(process);
             if (id < 0) {
                 throw new MalformedHistoryException(where(index, line) + ": " + type.wireName() + " of "
                         + symbols.name(f) + " by process " + process + " has no invoke before it", index);
             }
-            int invoked = functions[invokes[id]];
+            int invoked = functionOf(invokes[id]);
             if (invoked != f) {
                 throw new MalformedHistoryException(where(index, line) + ": process " + process + " completes "
                         + symbols.name(f) + " but invoked " + symbols.name(invoked) + " at " + whereInvoke(id), index);
             }
             outstanding.remove(process);
-            completions[id] = position;
+            return invokes[id];
+        }
+
+        private int functionOf(int position) {
+            return (int) rows[position * ROW + 1];
         }
 
         private String where(long index, int line) {
@@ -465,12 +525,7 @@ public final class History {
             if (times != null) {
                 times = Arrays.copyOf(times, n);
             }
-            processes = Arrays.copyOf(processes, n);
-            types = Arrays.copyOf(types, n);
-            functions = Arrays.copyOf(functions, n);
-            keys = Arrays.copyOf(keys, n);
-            values = Arrays.copyOf(values, n);
-            errors = Arrays.copyOf(errors, n);
+            rows = Arrays.copyOf(rows, n * ROW);
             capacity = n;
         }
 

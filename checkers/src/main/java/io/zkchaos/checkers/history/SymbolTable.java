@@ -50,8 +50,7 @@ final class SymbolTable {
         while (slots[i] != 0) {
             if (slotHashes[i] == h) {
                 int id = slots[i] - 1;
-                if (byteLength[id] == length && Arrays.equals(bytes, byteOffset[id], byteOffset[id] + length,
-                        utf8, offset, offset + length)) {
+                if (byteLength[id] == length && same(bytes, byteOffset[id], utf8, offset, length)) {
                     return id;
                 }
             }
@@ -96,6 +95,16 @@ final class SymbolTable {
         }
         slots = s;
         slotHashes = sh;
+    }
+
+    /** Byte equality; a plain loop, which beats the vectorised compare for the short strings symbols are. */
+    private static boolean same(byte[] a, int i, byte[] b, int j, int length) {
+        for (int k = 0; k < length; k++) {
+            if (a[i + k] != b[j + k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int hash(byte[] b, int offset, int length) {

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>{@code 0}: null;</li>
  *   <li>odd: an integer, {@code ref >> 1}, for integers of at most 62 bits plus sign (read back as {@link Long});</li>
- *   <li>{@code ...10} in binary: a string held as UTF-8 bytes in paged arenas (offset and length packed in);</li>
+ *   <li>{@code ...10} in binary: a string held as UTF-8 bytes in paged arenas (offset, length and whether it is
+ *   all ASCII packed in: ASCII text becomes a {@code String} by a plain copy);</li>
  *   <li>{@code ...00}, non-zero: any other value, in an object table.</li>
  * </ul>
  * Strings and integers come back as new {@code String}/{@code Long} objects each time, equal to what was stored.
@@ -27,6 +28,8 @@ final class ValueStore {
     private static final int PAGE_BITS = 20;
     private static final int PAGE_SIZE = 1 << PAGE_BITS;
     private static final int LENGTH_BITS = 21;
+    private static final int OFFSET_SHIFT = LENGTH_BITS + 3;
+    private static final long ASCII = 1L << (LENGTH_BITS + 2);
     private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
     private static final long SMALLEST_INLINE = -(1L << 62);
     private static final long LARGEST_INLINE = (1L << 62) - 1;
@@ -47,8 +50,11 @@ final class ValueStore {
         return ofObject(v);
     }
 
-    /** A reference to the string whose (valid) UTF-8 encoding is {@code utf8[offset, offset + length)}. */
-    long ofUtf8(byte[] utf8, int offset, int length) {
+    /**
+     * A reference to the string whose (valid) UTF-8 encoding is {@code utf8[offset, offset + length)}; {@code ascii}
+     * if every byte is below 0x80 (it is then read back without decoding).
+     */
+    long ofUtf8(byte[] utf8, int offset, int length, boolean ascii) {
         if (length == 0) {
             return EMPTY_STRING;
         }
@@ -74,7 +80,7 @@ final class ValueStore {
         long at = ((long) page << PAGE_BITS) | top;
         top += length;
         arenaBytes += length;
-        return (at << (LENGTH_BITS + 2)) | ((long) length << 2) | 2;
+        return (at << OFFSET_SHIFT) | (ascii ? ASCII : 0) | ((long) length << 2) | 2;
     }
 
     /** A reference to {@code value}, kept as the object itself (null gives {@link #NIL}). */
@@ -98,15 +104,49 @@ final class ValueStore {
             return ref >> 1;
         }
         if ((ref & 3) == 2) {
-            long at = ref >>> (LENGTH_BITS + 2);
+            long at = ref >>> OFFSET_SHIFT;
             int length = (int) ((ref >>> 2) & LENGTH_MASK);
             if (length == 0) {
                 return "";
             }
             return new String(pages[(int) (at >>> PAGE_BITS)], (int) (at & (PAGE_SIZE - 1)), length,
-                    StandardCharsets.UTF_8);
+                    (ref & ASCII) != 0 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
         }
         return objects[(int) (ref >>> 2) - 1];
+    }
+
+    /**
+     * Whether {@code a} and {@code b} are arena strings with the same bytes (then {@code b} can stand for
+     * {@code a}).
+     */
+    boolean sameString(long a, long b) {
+        if ((a & 3) != 2 || (b & 3) != 2 || ((a ^ b) & ((LENGTH_MASK << 2) | ASCII)) != 0) {
+            return false;
+        }
+        int length = (int) ((a >>> 2) & LENGTH_MASK);
+        if (length == 0) {
+            return true;
+        }
+        long x = a >>> OFFSET_SHIFT;
+        long y = b >>> OFFSET_SHIFT;
+        byte[] px = pages[(int) (x >>> PAGE_BITS)];
+        byte[] py = pages[(int) (y >>> PAGE_BITS)];
+        int ox = (int) (x & (PAGE_SIZE - 1));
+        int oy = (int) (y & (PAGE_SIZE - 1));
+        return Arrays.equals(px, ox, ox + length, py, oy, oy + length);
+    }
+
+    /** Takes back the bytes of {@code ref} if it was the last string stored (its reference is then invalid). */
+    void dropIfLast(long ref) {
+        if ((ref & 3) != 2 || ref == EMPTY_STRING) {
+            return;
+        }
+        int length = (int) ((ref >>> 2) & LENGTH_MASK);
+        long at = ref >>> OFFSET_SHIFT;
+        if ((int) (at >>> PAGE_BITS) == page && (int) (at & (PAGE_SIZE - 1)) + length == top) {
+            top -= length;
+            arenaBytes -= length;
+        }
     }
 
     /** Approximate heap bytes held: arena pages and the object table's slots (not the objects themselves). */
