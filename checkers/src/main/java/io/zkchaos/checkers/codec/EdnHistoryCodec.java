@@ -143,7 +143,7 @@ public final class EdnHistoryCodec {
             forms++;
             int field = OpDecoder.UNKNOWN;
             if (kind == EdnParser.KEYWORD) {
-                field = OpDecoder.field(parser.tokenBytes(), 0, parser.tokenLength());
+                field = OpDecoder.field(parser.tokenBytes(), parser.tokenOffset(), parser.tokenLength());
             }
             if (field != OpDecoder.UNKNOWN) {
                 if ((seen & (1 << field)) != 0 && duplicate == null) {
@@ -197,10 +197,11 @@ public final class EdnHistoryCodec {
                 if (value) {
                     // plain data has no keywords: a keyword value becomes its name
                     decoder.value(text != null ? builder.object(text)
-                            : builder.utf8String(parser.tokenBytes(), 0, parser.tokenLength(), parser.tokenAscii()));
+                            : builder.utf8String(parser.tokenBytes(), parser.tokenOffset(), parser.tokenLength(),
+                                    parser.tokenAscii()));
                 } else {
                     int symbol = text != null ? builder.symbol(text)
-                            : builder.symbol(parser.tokenBytes(), 0, parser.tokenLength());
+                            : builder.symbol(parser.tokenBytes(), parser.tokenOffset(), parser.tokenLength());
                     if (kind == EdnParser.KEYWORD) {
                         decoder.keyword(field, symbol);
                     } else {

@@ -57,6 +57,7 @@ final class EdnParser {
     private static final byte NAME_START = 2;   // keyword names may start with a digit too
     private static final byte NAME_REST = 4;
     private static final byte DELIMITER = 8;
+    private static final byte SKIPPED = 16;     // what skipBlank() may skip: blanks, ';' comments, '#' (for #_)
     private static final byte[] CLASS = new byte[256];
 
     static {
@@ -71,6 +72,9 @@ final class EdnParser {
         }
         for (char c : " \t\n\r,\f()[]{}\";\\".toCharArray()) {
             CLASS[c] |= DELIMITER;
+        }
+        for (char c : " \t\n\r,\f;#".toCharArray()) {
+            CLASS[c] |= SKIPPED;
         }
     }
 
@@ -95,7 +99,12 @@ final class EdnParser {
     private int lineExtra;      // bytes on the current line, before pos, beyond one per Java character
     private int depth;
 
-    // The token or string just read: scratch[0, scratchLength), or text when it holds a lone surrogate.
+    // The token or string just read: tok[tokOffset, tokOffset + tokLength), either in buf (the usual case: it was
+    // whole in the buffer, without escapes) or in scratch; or text when it holds a lone surrogate.
+    private byte[] tok;
+    private int tokOffset;
+    private int tokLength;
+    private int tokRestClass;   // the byte classes of the token's bytes after its first, ANDed
     private byte[] scratch = new byte[256];
     private int scratchLength;
     private StringBuilder text;
@@ -203,10 +212,12 @@ final class EdnParser {
         if (c == ':') {
             int startColumn = column();
             token();
-            if (scratchLength < 2 || !isName(scratch, 1, scratchLength, NAME_START)) {
-                throw errorAt(line, startColumn, "invalid keyword " + scratchText());
+            if (tokLength < 2 || (CLASS[tok[tokOffset + 1] & 0xff] & NAME_START) == 0
+                    || (tokRestClass & NAME_REST) == 0) {
+                throw errorAt(line, startColumn, "invalid keyword " + tokenString());
             }
-            System.arraycopy(scratch, 1, scratch, 0, --scratchLength); // the name without the colon
+            tokOffset++; // the name without the colon
+            tokLength--;
             ascii = true; // keyword names are ASCII by their grammar
             return KEYWORD;
         }
@@ -215,16 +226,16 @@ final class EdnParser {
             int startColumn = column();
             token();
             if (c == 'n') {
-                if (scratchLength == 3 && scratch[1] == 'i' && scratch[2] == 'l') {
+                if (tokLength == 3 && tok[tokOffset + 1] == 'i' && tok[tokOffset + 2] == 'l') {
                     return NIL;
                 }
-                tokenRaw = atom(scratchText(), startLine, startColumn);
+                tokenRaw = atom(tokenString(), startLine, startColumn);
                 return OTHER;
             }
             if (simpleInteger()) {
                 return INTEGER_VALUE;
             }
-            tokenRaw = atom(scratchText(), startLine, startColumn);
+            tokenRaw = atom(tokenString(), startLine, startColumn);
             if (tokenRaw instanceof Long l) {
                 tokenLong = l;
                 return INTEGER_VALUE;
@@ -235,13 +246,20 @@ final class EdnParser {
         return OTHER;
     }
 
-    /** The bytes of the keyword name or string {@link #readScalar()} left (valid while nothing else is read). */
+    /**
+     * The array holding the keyword name or string {@link #readScalar()} left, at {@link #tokenOffset()} (valid
+     * until the parser reads on).
+     */
     byte[] tokenBytes() {
-        return scratch;
+        return tok;
+    }
+
+    int tokenOffset() {
+        return tokOffset;
     }
 
     int tokenLength() {
-        return scratchLength;
+        return tokLength;
     }
 
     /** Whether the keyword name or string {@link #readScalar()} left is all ASCII. */
@@ -266,8 +284,8 @@ final class EdnParser {
     /** The keyword, string or integer {@link #readScalar()} left, as the raw value {@link #read()} would give. */
     Object tokenAsRaw(int kind) {
         return switch (kind) {
-            case KEYWORD -> new Keyword(scratchText());
-            case STRING -> text != null ? text.toString() : scratchText();
+            case KEYWORD -> new Keyword(tokenString());
+            case STRING -> text != null ? text.toString() : tokenString();
             case INTEGER_VALUE -> tokenLong;
             case NIL -> null;
             default -> tokenRaw;
@@ -294,7 +312,7 @@ final class EdnParser {
                 return readMap(startLine, startColumn);
             case '"':
                 readString();
-                return text != null ? text.toString() : scratchText();
+                return text != null ? text.toString() : tokenString();
             case '\\':
                 return readCharacter();
             case '#':
@@ -305,10 +323,10 @@ final class EdnParser {
                 throw error("unbalanced brackets: '" + (char) c + "' closes nothing that is open");
             default:
                 token();
-                if (scratchLength == 0) {
+                if (tokLength == 0) {
                     throw error("unexpected character '" + printable(c) + "'");
                 }
-                return atom(scratchText(), startLine, startColumn);
+                return atom(tokenString(), startLine, startColumn);
         }
     }
 
@@ -357,7 +375,7 @@ final class EdnParser {
         if (next == '#') {
             pos += 2;
             token();
-            String name = scratchText();
+            String name = tokenString();
             return switch (name) {
                 case "Inf" -> Double.POSITIVE_INFINITY;
                 case "-Inf" -> Double.NEGATIVE_INFINITY;
@@ -369,7 +387,7 @@ final class EdnParser {
             // A tagged literal (#inst, #uuid, #jepsen.history.Op ...): keep the value, drop the tag.
             pos++;
             token();
-            String tag = scratchText();
+            String tag = tokenString();
             if (!SYMBOL.matcher(tag).matches()) {
                 throw errorAt(startLine, startColumn, "invalid tag #" + tag);
             }
@@ -403,12 +421,27 @@ final class EdnParser {
 
     /** Reads the string at pos (its opening quote) into scratch, or text if it holds a lone surrogate. */
     private void readString() {
+        text = null;
+        ascii = true;
+        // The usual string is whole in the buffer, ASCII, one line, without escapes: then it is left where it is.
+        byte[] in = buf;
+        for (int i = pos + 1, end = limit; i < end; i++) {
+            byte c = in[i];
+            if (c == '"') {
+                tok = in;
+                tokOffset = pos + 1;
+                tokLength = i - pos - 1;
+                pos = i + 1;
+                return;
+            }
+            if (c == '\\' || c == '\n' || c < 0) {
+                break;
+            }
+        }
         int startLine = line;
         int startColumn = column();
         pos++; // the opening quote
         scratchLength = 0;
-        text = null;
-        ascii = true;
         while (true) {
             if (pos >= limit && !ensure(1)) {
                 throw errorAt(startLine, startColumn, "the string is never closed (file truncated?)");
@@ -431,6 +464,9 @@ final class EdnParser {
             byte c = b[i];
             if (c == '"') {
                 pos++;
+                tok = scratch;
+                tokOffset = 0;
+                tokLength = scratchLength;
                 return;
             }
             if (c == '\n') {
@@ -531,7 +567,7 @@ final class EdnParser {
             }
         }
         token();
-        String name = first + scratchText();
+        String name = first + tokenString();
         if (name.length() == 1) {
             return name.charAt(0);
         }
@@ -600,21 +636,23 @@ final class EdnParser {
         throw errorAt(startLine, startColumn, "invalid number " + t);
     }
 
-    /** Whether scratch holds an integer of at most 18 digits (sign allowed, no leading zero): then tokenLong. */
+    /** Whether the token is an integer of at most 18 digits (sign allowed, no leading zero): then tokenLong. */
     private boolean simpleInteger() {
-        int i = 0;
+        byte[] t = tok;
+        int i = tokOffset;
+        int end = tokOffset + tokLength;
         boolean negative = false;
-        if (scratchLength > 0 && (scratch[0] == '-' || scratch[0] == '+')) {
-            negative = scratch[0] == '-';
-            i = 1;
+        if (tokLength > 0 && (t[i] == '-' || t[i] == '+')) {
+            negative = t[i] == '-';
+            i++;
         }
-        int digits = scratchLength - i;
-        if (digits < 1 || digits > 18 || digits > 1 && scratch[i] == '0') {
+        int digits = end - i;
+        if (digits < 1 || digits > 18 || digits > 1 && t[i] == '0') {
             return false;
         }
         long v = 0;
-        for (; i < scratchLength; i++) {
-            int d = scratch[i] - '0';
+        for (; i < end; i++) {
+            int d = t[i] - '0';
             if (d < 0 || d > 9) {
                 return false;
             }
@@ -624,30 +662,51 @@ final class EdnParser {
         return true;
     }
 
-    private static boolean isName(byte[] b, int from, int to, byte startClass) {
-        if ((CLASS[b[from] & 0xff] & startClass) == 0) {
-            return false;
-        }
-        for (int i = from + 1; i < to; i++) {
-            if ((CLASS[b[i] & 0xff] & NAME_REST) == 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Reads the run of non-delimiter bytes at pos (maybe empty) into scratch. */
+    /** Reads the run of non-delimiter bytes at pos (maybe empty) as the token. */
     private void token() {
-        scratchLength = 0;
         text = null;
+        byte[] b = buf;
+        int start = pos;
+        int i = pos;
+        int end = limit;
+        int rest = 0xff;
+        while (i < end) {
+            byte c = b[i];
+            if (c < 0) {
+                break;
+            }
+            int cls = CLASS[c];
+            if ((cls & DELIMITER) != 0) {
+                tok = b; // whole in the buffer: left where it is
+                tokOffset = start;
+                tokLength = i - start;
+                tokRestClass = rest;
+                pos = i;
+                return;
+            }
+            if (i > start) {
+                rest &= cls;
+            }
+            i++;
+        }
+        if (i == end && eof) {
+            tok = b;
+            tokOffset = start;
+            tokLength = i - start;
+            tokRestClass = rest;
+            pos = i;
+            return;
+        }
+        // It runs past the buffer, or holds non-ASCII bytes: copied to scratch as it is read.
+        scratchLength = 0;
         while (true) {
             if (pos >= limit && !ensure(1)) {
-                return;
+                break;
             }
             byte c = buf[pos];
             if (c >= 0) {
                 if ((CLASS[c] & DELIMITER) != 0) {
-                    return;
+                    break;
                 }
                 append(buf, pos, 1);
                 pos++;
@@ -657,6 +716,13 @@ final class EdnParser {
                 pos += n;
             }
         }
+        tok = scratch;
+        tokOffset = 0;
+        tokLength = scratchLength;
+        tokRestClass = 0xff;
+        for (int k = 1; k < scratchLength; k++) {
+            tokRestClass &= CLASS[scratch[k] & 0xff];
+        }
     }
 
     private void skipBlank() {
@@ -665,6 +731,9 @@ final class EdnParser {
                 return;
             }
             byte c = buf[pos];
+            if (c < 0 || (CLASS[c] & SKIPPED) == 0) {
+                return;
+            }
             if (c == ' ' || c == ',' || c == '\t' || c == '\r' || c == '\f') {
                 pos++;
             } else if (c == '\n') {
@@ -791,6 +860,11 @@ final class EdnParser {
 
     private String scratchText() {
         return new String(scratch, 0, scratchLength, StandardCharsets.UTF_8);
+    }
+
+    /** The token (or string) as text. */
+    private String tokenString() {
+        return new String(tok, tokOffset, tokLength, StandardCharsets.UTF_8);
     }
 
     private MalformedHistoryException unclosed(String what, char close, int openLine, int openColumn) {

@@ -203,7 +203,23 @@ final class JsonLinesReader {
         decoder.finish(lineNumber);
     }
 
+    /** The field number of the field name at pos (its opening quote), which is consumed. */
     private int fieldName() {
+        // The usual name is short plain ASCII: find its end, then look it up; anything else goes the long way.
+        int i = pos + 1;
+        int stop = Math.min(end, i + 8);
+        while (i < stop) {
+            byte c = b[i];
+            if (c == '"') {
+                int field = OpDecoder.field(b, pos + 1, i - pos - 1);
+                pos = i + 1;
+                return field;
+            }
+            if (c == '\\' || c < 0x20) {
+                break;
+            }
+            i++;
+        }
         string();
         if (strText != null) {
             byte[] utf8 = strText.getBytes(StandardCharsets.UTF_8);

@@ -62,6 +62,7 @@ final class OpDecoder {
     private final int[] symbols = new int[FIELDS];
     private final Object[] others = new Object[FIELDS];
     private long value;
+    private boolean othersSet;
 
     private long previousIndex = Long.MIN_VALUE;
     private int previousLine;
@@ -131,8 +132,13 @@ final class OpDecoder {
 
     /** Starts a new op: every field absent, the value nil. */
     void begin() {
-        Arrays.fill(kinds, ABSENT);
-        Arrays.fill(others, null);
+        for (int i = 0; i < FIELDS; i++) {
+            kinds[i] = ABSENT;
+        }
+        if (othersSet) {
+            Arrays.fill(others, null);
+            othersSet = false;
+        }
         value = 0;
     }
 
@@ -161,6 +167,7 @@ final class OpDecoder {
     void other(int field, Object raw) {
         kinds[field] = OTHER;
         others[field] = raw;
+        othersSet = true;
     }
 
     /** The op's value, as a reference from {@link #builder()}. */

@@ -27,6 +27,11 @@ final class SymbolTable {
     private int used;
     private int byteTop;
 
+    // Symbols of up to 7 bytes, by their bytes and length packed into a long.
+    private int[] shortSlots = new int[64];
+    private long[] shortWords = new long[64];
+    private int shortUsed;
+
     /** The id of {@code name}, added if new. */
     int id(String name) {
         Integer known = byName.get(name);
@@ -44,6 +49,28 @@ final class SymbolTable {
 
     /** The id of the string whose (valid) UTF-8 encoding is {@code utf8[offset, offset + length)}, added if new. */
     int id(byte[] utf8, int offset, int length) {
+        if (length <= 7) {
+            // Most symbols (functions, types, short keys) fit in a long with their length: one probe, no loop.
+            long word = length;
+            for (int i = offset, end = offset + length; i < end; i++) {
+                word = (word << 8) | (utf8[i] & 0xff);
+            }
+            int mask = shortSlots.length - 1;
+            int i = (int) mix(word) & mask;
+            while (shortSlots[i] != 0) {
+                if (shortWords[i] == word) {
+                    return shortSlots[i] - 1;
+                }
+                i = (i + 1) & mask;
+            }
+            int id = id(new String(utf8, offset, length, StandardCharsets.UTF_8));
+            shortSlots[i] = id + 1;
+            shortWords[i] = word;
+            if (++shortUsed * 2 > shortSlots.length) {
+                rehashShort();
+            }
+            return id;
+        }
         int h = hash(utf8, offset, length);
         int mask = slots.length - 1;
         int i = h & mask;
@@ -76,6 +103,30 @@ final class SymbolTable {
             rehash();
         }
         return id;
+    }
+
+    private void rehashShort() {
+        int size = shortSlots.length * 2;
+        int[] s = new int[size];
+        long[] w = new long[size];
+        int mask = size - 1;
+        for (int i = 0; i < shortSlots.length; i++) {
+            if (shortSlots[i] != 0) {
+                int j = (int) mix(shortWords[i]) & mask;
+                while (s[j] != 0) {
+                    j = (j + 1) & mask;
+                }
+                s[j] = shortSlots[i];
+                w[j] = shortWords[i];
+            }
+        }
+        shortSlots = s;
+        shortWords = w;
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+        return z ^ (z >>> 29);
     }
 
     private void rehash() {
