@@ -142,6 +142,7 @@ public final class CheckCommand implements Callable<Integer> {
         Validity overall = Validity.VALID;
         for (String file : files) {
             History history;
+            long readStart = System.nanoTime();
             try {
                 history = HistoryFiles.read(Path.of(file), readOptions);
             } catch (MalformedHistoryException | InvalidPathException e) {
@@ -159,9 +160,9 @@ public final class CheckCommand implements Callable<Integer> {
             }
             long start = System.nanoTime();
             CheckResult result = Checkers.runSafely(check, history);
-            long millis = (System.nanoTime() - start) / 1_000_000;
+            Timing timing = new Timing((start - readStart) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
             overall = overall.merge(result.validity());
-            out.println(json ? jsonLine(file, history, result, millis) : humanLine(file, history, result, millis));
+            out.println(json ? jsonLine(file, history, result, timing) : humanLine(file, history, result, timing));
             out.flush();
         }
         if (unreadable) {
@@ -174,22 +175,42 @@ public final class CheckCommand implements Callable<Integer> {
         };
     }
 
-    private static String humanLine(String file, History history, CheckResult r, long millis) {
+    /** How long reading the file and checking the history took. */
+    private record Timing(long readMillis, long checkMillis) {
+    }
+
+    /**
+     * {@code FILE: valid (N operations, M entries; read in R ms, checked in C ms)}: operations are invocations paired
+     * with their completions, entries every line of the history (so about twice as many).
+     */
+    private static String humanLine(String file, History history, CheckResult r, Timing t) {
         String verdict = switch (r.validity()) {
             case VALID -> "valid";
             case INVALID -> "INVALID";
             case UNKNOWN -> "UNKNOWN";
         };
-        String line = file + ": " + verdict + " (" + history.size() + " ops, " + millis + " ms)";
+        String line = file + ": " + verdict + " (" + count(history.operationCount(), "operation") + ", "
+                + count(history.size(), "entry", "entries") + "; read in " + t.readMillis() + " ms, checked in "
+                + t.checkMillis() + " ms)";
         return r.validity() == Validity.VALID ? line : line + ": " + r.summary();
     }
 
-    private static String jsonLine(String file, History history, CheckResult r, long millis) {
+    private static String count(int n, String one) {
+        return count(n, one, one + "s");
+    }
+
+    private static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    private static String jsonLine(String file, History history, CheckResult r, Timing t) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("file", file);
         line.put("valid", r.validity().toJson());
-        line.put("ops", history.size());
-        line.put("millis", millis);
+        line.put("operations", history.operationCount());
+        line.put("entries", history.size());
+        line.put("readMillis", t.readMillis());
+        line.put("checkMillis", t.checkMillis());
         line.put("checker", r.checker());
         line.put("summary", r.summary());
         line.put("details", r.details());
