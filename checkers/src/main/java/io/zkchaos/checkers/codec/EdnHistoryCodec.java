@@ -248,9 +248,20 @@ public final class EdnHistoryCodec {
 
     /** The op as one Jepsen-style EDN map, without a line break. */
     public static String encode(Op op) {
+        return encode(op, true);
+    }
+
+    /**
+     * The op as one EDN map, without a line break; without {@code :index} if {@code withIndex} is false (Knossos's and
+     * Porcupine's layout: a reader then takes the position as the index).
+     */
+    public static String encode(Op op, boolean withIndex) {
         StringBuilder sb = new StringBuilder(96);
-        sb.append("{:index ").append(op.index());
-        sb.append(", :process ");
+        sb.append('{');
+        if (withIndex) {
+            sb.append(":index ").append(op.index()).append(", ");
+        }
+        sb.append(":process ");
         if (op.isNemesis()) {
             sb.append(":nemesis");
         } else {
@@ -281,9 +292,14 @@ public final class EdnHistoryCodec {
 
     /** Writes {@code ops} one map per line. */
     public static void write(Writer out, Iterable<Op> ops) {
+        write(out, ops, true);
+    }
+
+    /** Writes {@code ops} one map per line, with or without {@code :index}; see {@link #encode(Op, boolean)}. */
+    public static void write(Writer out, Iterable<Op> ops, boolean withIndex) {
         try {
             for (Op op : ops) {
-                out.write(encode(op));
+                out.write(encode(op, withIndex));
                 out.write('\n');
             }
             out.flush();
