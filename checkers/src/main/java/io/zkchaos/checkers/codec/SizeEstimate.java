@@ -3,9 +3,9 @@ package io.zkchaos.checkers.codec;
 import io.zkchaos.checkers.history.History;
 
 /**
- * Sizes a history's columns from the input's size: a first guess, then, once a sample of entries has been read, the
- * number of entries the whole input will hold at the bytes per entry seen so far. So the columns of a big file are
- * allocated about once, at about the right size, instead of doubling (and copying) their way up.
+ * Sizes a history's rows from the input's size: room for a sample first, then, once the sample has been read, for the
+ * number of entries the whole input will hold at the bytes per entry seen so far. So the rows of a big file are
+ * allocated about once, at about the right size, instead of growing (and being copied) their way up.
  */
 final class SizeEstimate {
 
@@ -21,7 +21,8 @@ final class SizeEstimate {
         this.builder = builder;
         this.totalBytes = totalBytes;
         if (totalBytes > 0) {
-            builder.expectEntries((int) Math.min(1 << 24, totalBytes / FIRST_GUESS_BYTES));
+            // enough for the sample; a big input is sized once the sample has been read
+            builder.expectEntries((int) Math.min(SAMPLE + 1024, totalBytes / FIRST_GUESS_BYTES));
         }
     }
 
