@@ -25,6 +25,10 @@ import java.util.Map;
  * a keyword or string gives its text, anything else its EDN form), {@code :time} (ns), {@code :index} (else the
  * position). Other keys are ignored. Values become plain data ({@link Edn}).
  *
+ * <p>Reading streams the bytes ({@link EdnParser}) straight into a {@link History.Builder}: an op map's fields are read
+ * one by one, keywords, strings and integers going to the {@link OpDecoder} without an object per field; anything
+ * else (a map read some other way, e.g. behind a tag) goes through the general EDN reader.
+ *
  * <p>Writes one op map per line, Jepsen-style, with keywords for {@code :type}, {@code :f} and the nemesis.
  */
 public final class EdnHistoryCodec {

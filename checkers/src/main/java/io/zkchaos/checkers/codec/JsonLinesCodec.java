@@ -35,6 +35,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A last line without its newline that does not parse is what a writer killed mid-line leaves: by default it is an
  * error that says so; {@link ReadOptions#tolerateTruncatedTail} drops it with a warning instead.
+ *
+ * <p>Reading is {@link JsonLinesReader}'s (a streaming byte-level parser that accepts what Jackson accepts with these
+ * settings); writing is Jackson's.
  */
 public final class JsonLinesCodec {
 

@@ -15,7 +15,7 @@ import java.util.function.LongFunction;
  * <p>The entries are stored compactly: one row of four {@code long}s per entry (process, type, function, key,
  * error, the other half of its operation, and its value packed into a reference; repeated strings are stored once as
  * symbols, string values as UTF-8 in paged arenas), plus the index and time only when they are not the entry's
- * position and absent. A history of a million operations thus takes some 70 bytes per operation plus its values'
+ * position and absent. A history of a million operations thus takes about 85 bytes per operation plus its values'
  * text, instead of millions of objects; see {@link #heapBytes()}. The row layout keeps each entry on one or two
  * cache lines: a checker that reads the operations of one key at a time, spread over the whole history, pays about
  * three memory accesses per operation. {@link #ops()}, {@link #operations()} and {@link #nemesisOps()} are views that
