@@ -216,7 +216,8 @@ public final class CheckerBench {
                 r.summary());
     }
 
-    private static long processCpuNanos() {
+    /** The whole process's CPU time (every thread), or -1 if the JVM does not say. */
+    static long processCpuNanos() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
             return sun.getProcessCpuTime();

@@ -87,45 +87,51 @@ public final class FileCheckBench {
      *
      * @param readMillis    reading and validating the file into a {@link History}
      * @param checkMillis   the linearizability check (kv model)
+     * @param readCpuMillis the process's CPU time while reading (every thread: JIT and GC too; -1 if unknown)
+     * @param checkCpuMillis the process's CPU time while checking
      * @param historyBytes  the history's own estimate of its heap ({@link History#heapBytes()})
      * @param peakHeapBytes the heap pools' peak use over the process's life
      * @param peakRssBytes  the process's peak resident set (Linux's VmHWM; -1 elsewhere)
      */
-    public record Sample(long readMillis, long checkMillis, String verdict, int operations, long historyBytes,
-                         long peakHeapBytes, long peakRssBytes) {
+    public record Sample(long readMillis, long checkMillis, long readCpuMillis, long checkCpuMillis, String verdict,
+                         int operations, long historyBytes, long peakHeapBytes, long peakRssBytes) {
 
         String line() {
-            return String.join(" ", SAMPLE, Long.toString(readMillis), Long.toString(checkMillis), verdict,
-                    Integer.toString(operations), Long.toString(historyBytes), Long.toString(peakHeapBytes),
-                    Long.toString(peakRssBytes));
+            return String.join(" ", SAMPLE, Long.toString(readMillis), Long.toString(checkMillis),
+                    Long.toString(readCpuMillis), Long.toString(checkCpuMillis), verdict, Integer.toString(operations),
+                    Long.toString(historyBytes), Long.toString(peakHeapBytes), Long.toString(peakRssBytes));
         }
 
         static Sample parse(String line) {
             String[] f = line.trim().split(" ");
-            if (f.length != 8 || !f[0].equals(SAMPLE)) {
+            if (f.length != 10 || !f[0].equals(SAMPLE)) {
                 throw new IllegalArgumentException("not a sample line: " + line);
             }
-            return new Sample(Long.parseLong(f[1]), Long.parseLong(f[2]), f[3], Integer.parseInt(f[4]),
-                    Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]));
+            return new Sample(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]),
+                    f[5], Integer.parseInt(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]));
         }
     }
 
     /** Reads and checks {@code file} (kv model) in this JVM; what a child prints. */
     public static Sample checkOnce(Path file, int parallelism) {
+        long c0 = CheckerBench.processCpuNanos();
         long t0 = System.nanoTime();
         History history = HistoryFiles.read(file);
         long t1 = System.nanoTime();
+        long c1 = CheckerBench.processCpuNanos();
         CheckResult result = LinearizabilityChecker.builder(Models.byName("kv", null)).parallelism(parallelism)
                 .build().check(history);
         long t2 = System.nanoTime();
+        long c2 = CheckerBench.processCpuNanos();
         long peakHeap = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
                 peakHeap += pool.getPeakUsage().getUsed();
             }
         }
-        return new Sample((t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, result.validity().name(),
-                history.operationCount(), history.heapBytes(), peakHeap, peakRss());
+        return new Sample((t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, c0 < 0 ? -1 : (c1 - c0) / 1_000_000,
+                c0 < 0 ? -1 : (c2 - c1) / 1_000_000, result.validity().name(), history.operationCount(),
+                history.heapBytes(), peakHeap, peakRss());
     }
 
     /** The child's side of {@link #run}: one check, one sample line on standard output. */
@@ -150,15 +156,19 @@ public final class FileCheckBench {
     /** One file's figures over its runs. */
     public record Row(String file, long bytes, List<Long> wallMillis, List<Sample> samples) {
 
-        static final String HEADER = String.format(Locale.ROOT, "%-26s %8s %4s %-8s %18s %16s %16s %8s %9s %9s",
-                "file", "MiB", "runs", "verdict", "wall s (min-max)", "read s", "check s", "history", "peak heap",
-                "peak RSS");
+        static final String HEADER = String.format(Locale.ROOT,
+                "%-26s %6s %4s %-8s %18s %16s %16s %9s %9s %8s %9s %9s", "file", "MiB", "runs", "verdict",
+                "wall s (min-max)", "read s", "check s", "read cpu", "check cpu", "history", "peak heap", "peak RSS");
 
         String line() {
-            return String.format(Locale.ROOT, "%-26s %8.1f %4d %-8s %18s %16s %16s %8s %9s %9s", file,
+            return String.format(Locale.ROOT, "%-26s %6.1f %4d %-8s %18s %16s %16s %9s %9s %8s %9s %9s", file,
                     bytes / 1048576.0, samples.size(), samples.get(0).verdict(), seconds(wallMillis),
                     seconds(samples.stream().map(Sample::readMillis).toList()),
                     seconds(samples.stream().map(Sample::checkMillis).toList()),
+                    String.format(Locale.ROOT, "%.2f", median(samples.stream().map(Sample::readCpuMillis).toList())
+                            / 1000.0),
+                    String.format(Locale.ROOT, "%.2f", median(samples.stream().map(Sample::checkCpuMillis).toList())
+                            / 1000.0),
                     mib(samples.get(0).historyBytes()), mib(median(samples.stream().map(Sample::peakHeapBytes)
                             .toList())), mib(median(samples.stream().map(Sample::peakRssBytes).toList())));
         }
@@ -182,7 +192,8 @@ public final class FileCheckBench {
     /**
      * Checks every file of {@link #FILES} under {@code dir} {@code runs} times, each in a fresh child JVM, and prints
      * each sample as it comes and then one line per file: the child's wall time (the JVM's start and exit included),
-     * the read and check times (median, min-max), the history's heap, and the medians of peak heap and peak RSS.
+     * the read and check times (median, min-max), the CPU time of each (the whole process's: JIT and GC included;
+     * the figure least disturbed by a loaded machine), the history's heap, and the medians of peak heap and peak RSS.
      */
     public static List<Row> run(PrintStream out, Path dir, int runs, int parallelism) {
         return run(out, dir, FILES, runs, parallelism);
@@ -214,8 +225,9 @@ public final class FileCheckBench {
                 long wall = (System.nanoTime() - t0) / 1_000_000;
                 walls.get(i).add(wall);
                 samples.get(i).add(s);
-                out.printf(Locale.ROOT, "# run %d %-26s wall %5d ms, read %5d ms, check %5d ms, %s, peak RSS %s%n",
-                        run, names.get(i), wall, s.readMillis(), s.checkMillis(), s.verdict(),
+                out.printf(Locale.ROOT, "# run %d %-26s wall %5d ms, read %5d ms (cpu %5d), check %5d ms (cpu %5d),"
+                        + " %s, peak RSS %s%n", run, names.get(i), wall, s.readMillis(), s.readCpuMillis(),
+                        s.checkMillis(), s.checkCpuMillis(), s.verdict(),
                         s.peakRssBytes() < 0 ? "n/a" : (s.peakRssBytes() >> 20) + " MiB");
             }
         }
