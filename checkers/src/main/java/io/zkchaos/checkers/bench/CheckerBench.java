@@ -43,13 +43,24 @@ public final class CheckerBench {
     }
 
     /**
-     * {@code [--data DIR] [--ops N] [--seed S] [--parallelism P]}: benchmarks the generated history (N operations,
-     * default 1,000,000) and, with {@code --data}, every history under DIR.
+     * Three modes.
+     * <ul>
+     *   <li>{@code [--data DIR] [--ops N] [--seed S] [--parallelism P]}: checks the generated history (N operations,
+     *   default 1,000,000) in memory and, with {@code --data}, every history under DIR.</li>
+     *   <li>{@code --write-files DIR [--ops N] [--seed S]}: writes the generated history to DIR in both formats
+     *   ({@link FileCheckBench#writeFiles}).</li>
+     *   <li>{@code --files DIR [--runs R] [--parallelism P]}: reads and checks those files, each in R fresh JVMs
+     *   (default 3), and prints read time, check time, peak heap and peak RSS ({@link FileCheckBench#run}).</li>
+     * </ul>
      */
     public static void main(String[] args) {
         Path data = null;
+        Path writeFiles = null;
+        Path files = null;
+        Path checkFile = null;
         int ops = 1_000_000;
         long seed = 1;
+        int runs = 3;
         int parallelism = Runtime.getRuntime().availableProcessors();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -59,14 +70,26 @@ public final class CheckerBench {
             String v = args[++i];
             switch (a) {
                 case "--data" -> data = Path.of(v);
+                case "--write-files" -> writeFiles = Path.of(v);
+                case "--files" -> files = Path.of(v);
+                case "--check-file" -> checkFile = Path.of(v); // a child of --files
                 case "--ops" -> ops = Integer.parseInt(v);
                 case "--seed" -> seed = Long.parseLong(v);
+                case "--runs" -> runs = Integer.parseInt(v);
                 case "--parallelism" -> parallelism = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException(
-                        "unknown option " + a + " (known: --data, --ops, --seed, --parallelism)");
+                default -> throw new IllegalArgumentException("unknown option " + a
+                        + " (known: --data, --write-files, --files, --ops, --seed, --runs, --parallelism)");
             }
         }
-        run(System.out, data, ops, seed, parallelism);
+        if (checkFile != null) {
+            FileCheckBench.child(checkFile, parallelism);
+        } else if (writeFiles != null) {
+            FileCheckBench.writeFiles(System.out, writeFiles, ops, seed);
+        } else if (files != null) {
+            FileCheckBench.run(System.out, files, runs, parallelism);
+        } else {
+            run(System.out, data, ops, seed, parallelism);
+        }
     }
 
     /**
@@ -82,6 +105,7 @@ public final class CheckerBench {
         out.printf(Locale.ROOT, "java %s, %d available processors, max heap %d MiB, parallelism %d%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, parallelism);
+        out.println("# in memory: each history is built (or read) before it is timed; only the check is measured");
         out.println(Measurement.HEADER);
         List<Measurement> all = new ArrayList<>(runGenerated(out, operations, seed, parallelism));
         if (data != null) {
@@ -192,7 +216,8 @@ public final class CheckerBench {
                 r.summary());
     }
 
-    private static long processCpuNanos() {
+    /** The whole process's CPU time (every thread), or -1 if the JVM does not say. */
+    static long processCpuNanos() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
             return sun.getProcessCpuTime();

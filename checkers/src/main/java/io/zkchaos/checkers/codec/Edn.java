@@ -31,7 +31,7 @@ public final class Edn {
      * @throws MalformedHistoryException naming the line, column and problem
      */
     public static Object parse(String text, String source) {
-        EdnParser parser = new EdnParser(text, source);
+        EdnParser parser = new EdnParser(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), source);
         if (parser.peek() < 0) {
             throw parser.error("no value (the text is empty)");
         }

@@ -2,13 +2,12 @@ package io.zkchaos.checkers.codec;
 
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.MalformedHistoryException;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -40,7 +39,10 @@ public final class HistoryFiles {
         return read(file, ReadOptions.STRICT);
     }
 
-    /** Reads a history with {@code options}; see {@link #read(Path)}. */
+    /**
+     * Reads a history with {@code options}; see {@link #read(Path)}. The file is streamed in blocks straight into the
+     * history's compact columns: it is never held whole in memory, as bytes or as text.
+     */
     public static History read(Path file, ReadOptions options) {
         String source = file.toString();
         try {
@@ -48,13 +50,10 @@ public final class HistoryFiles {
             if (format == null) {
                 format = sniff(file);
             }
-            if (format == Format.EDN) {
-                return EdnHistoryCodec.read(decode(Files.readAllBytes(file), source), source);
-            }
-            try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file),
-                    StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(CodingErrorAction.REPORT)))) {
-                return JsonLinesCodec.read(in, source, options);
+            long size = Files.size(file); // to size the columns
+            try (InputStream in = Files.newInputStream(file)) {
+                return format == Format.EDN ? EdnHistoryCodec.read(in, source, size)
+                        : JsonLinesCodec.read(in, source, options, size);
             }
         } catch (UncheckedIOException e) {
             throw unreadable(source, e.getCause());
@@ -130,16 +129,6 @@ public final class HistoryFiles {
             return j < text.length() && text.charAt(j) == ':' ? Format.EDN : Format.JSON_LINES;
         }
         return c == '[' || c == '(' || c == ';' || c == '#' ? Format.EDN : Format.JSON_LINES;
-    }
-
-    private static String decode(byte[] bytes, String source) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new MalformedHistoryException(source + ": not UTF-8 text", -1, e);
-        }
     }
 
     /** Convenience for tests and tools: the ops of {@code history} written to a string in {@code format}. */

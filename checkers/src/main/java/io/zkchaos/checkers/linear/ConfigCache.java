@@ -41,10 +41,11 @@ final class ConfigCache {
     ConfigCache(int determinate, int indeterminate) {
         this.detWords = Math.max(1, (determinate + 63) >>> 6);
         this.infoWords = (indeterminate + 63) >>> 6;
-        this.nodeBits = new LongArena(detWords);
-        this.variantBits = new LongArena(infoWords);
         // a search visits at least one configuration per operation: size for that, so small searches never rehash
+        // (nor copy their first arena page)
         int expected = Math.min(1 << 20, Math.max(64, determinate + indeterminate));
+        this.nodeBits = new LongArena(detWords, expected);
+        this.variantBits = new LongArena(infoWords, expected);
         int capacity = Integer.highestOneBit(expected * 2 - 1) << 1;
         this.table = new int[capacity];
         this.tableHash = new long[capacity];
@@ -153,17 +154,20 @@ final class ConfigCache {
     }
 
     /**
-     * Fixed-width bitsets stored back to back in pages of longs. The first page starts small and doubles (most
-     * partitions need only a few hundred entries); later pages are full size, so a big cache never copies itself.
+     * Fixed-width bitsets stored back to back in pages of longs. The first page starts at the expected number of
+     * entries (one per operation) and doubles; later pages are full size, so a big cache never copies itself.
      */
     private static final class LongArena {
         private final int words;
         private final int perPage;
         private long[][] pages = new long[4][];
 
-        LongArena(int words) {
+        private final int firstPageEntries;
+
+        LongArena(int words, int expectedEntries) {
             this.words = words;
             this.perPage = Math.max(1, PAGE_LONGS / Math.max(1, words));
+            this.firstPageEntries = Math.max(64, Math.min(perPage, expectedEntries));
         }
 
         void store(int index, long[] bits) {
@@ -178,7 +182,8 @@ final class ConfigCache {
             long[] page = pages[p];
             if (page == null || page.length < off + words) {
                 int size = p > 0 ? perPage * words
-                        : Math.min(perPage * words, Math.max(64 * words, (page == null ? 0 : page.length) * 2));
+                        : Math.min(perPage * words, Math.max(firstPageEntries * words,
+                                (page == null ? 0 : page.length) * 2));
                 page = page == null ? new long[size] : Arrays.copyOf(page, size);
                 pages[p] = page;
             }

@@ -84,54 +84,56 @@ public final class LinearizabilityChecker implements Checker {
         SearchControl control = new SearchControl(timeLimit == null ? 0 : Math.max(1, timeLimit.toMillis()),
                 maxCacheEntries, maxCacheBytes);
 
-        List<Operation> all = history.operations();
         Model<Object> searched = model;
-        List<List<Operation>> raw;
-        if (partitioned) {
-            raw = model.partition(all);
+        List<Part> parts = new ArrayList<>();
+        if (partitioned && model.partitionsByKey()) {
+            // Grouped on the stored keys: each partition's operations are made by the thread that searches it,
+            // and are garbage once it is done.
+            for (int[] ids : history.operationIdsByKey()) {
+                parts.add(new Part(ids, null, history));
+            }
         } else {
-            if (!(((Object) model) instanceof KvModel) && model.partition(all).size() > 1) {
-                // one search over independent objects: give it a state per key (kv's state is a map already)
-                @SuppressWarnings({"unchecked", "rawtypes"})
-                Model<Object> perKey = (Model) new PerKeyModel(model);
-                searched = perKey;
-            }
-            raw = List.of(all);
-        }
-        List<List<Operation>> parts = new ArrayList<>(raw.size());
-        int operations = 0;
-        int unobserved = 0;
-        for (List<Operation> part : raw) {
-            List<Operation> kept = new ArrayList<>(part.size());
-            boolean anyInfo = false;
-            for (Operation op : part) {
-                if (op.isFail() || (op.isInfo() && model.isReadOnly(op))) {
-                    continue;
+            List<Operation> all = new ArrayList<>(history.operations());
+            List<List<Operation>> raw;
+            if (partitioned) {
+                raw = model.partition(all);
+            } else {
+                boolean manyObjects = model.partitionsByKey() ? history.operationIdsByKey().length > 1
+                        : model.partition(all).size() > 1;
+                if (!(((Object) model) instanceof KvModel) && manyObjects) {
+                    // one search over independent objects: give it a state per key (kv's state is a map already)
+                    @SuppressWarnings({"unchecked", "rawtypes"})
+                    Model<Object> perKey = (Model) new PerKeyModel(model);
+                    searched = perKey;
                 }
-                anyInfo |= op.isInfo();
-                kept.add(op);
+                raw = List.of(all);
             }
-            if (anyInfo && ((Object) model) instanceof UnobservedInfo u) {
-                // indeterminate operations nobody could have seen cannot matter, and each costs a factor of 2
-                Predicate<Operation> drop = u.unobserved(kept);
-                int before = kept.size();
-                kept.removeIf(op -> op.isInfo() && drop.test(op));
-                unobserved += before - kept.size();
-            }
-            if (!kept.isEmpty()) {
-                parts.add(kept);
-                operations += kept.size();
+            for (List<Operation> part : raw) {
+                parts.add(new Part(null, part, history));
             }
         }
         // Biggest first, so the long searches start early and do not finish last alone.
-        parts.sort(Comparator.comparingInt((List<Operation> p) -> p.size()).reversed());
+        parts.sort(Comparator.comparingInt(Part::size).reversed());
 
         List<Outcome> outcomes = runAll(searched, parts, control);
 
+        int partitionCount = 0;
+        int operations = 0;
+        int unobserved = 0;
+        for (Outcome o : outcomes) {
+            unobserved += o.unobserved;
+            if (o.operations > 0) {
+                partitionCount++;
+                operations += o.operations;
+            }
+        }
         Outcome invalid = null;
         Outcome stopped = null;
         int checked = 0;
         for (Outcome o : outcomes) {
+            if (o.operations == 0) {
+                continue;
+            }
             if (o.result != null) {
                 checked++;
                 if (!o.result.linearizable() && invalid == null) {
@@ -142,61 +144,108 @@ public final class LinearizabilityChecker implements Checker {
             }
         }
         long elapsed = control.elapsedMillis();
-        String partitionNoun = parts.size() == 1 ? "partition" : "partitions";
+        String partitionNoun = partitionCount == 1 ? "partition" : "partitions";
         if (invalid != null) {
             Counterexample cx = explain(invalid, searched);
-            LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(),
+            LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, partitionCount,
                     operations, unobserved, checked, elapsed, control.peakCacheEntries(), cx, null);
             return CheckResult.of(name(), Validity.INVALID, sentence(cx, invalid.result), d);
         }
         if (stopped != null) {
             String cause = stopped.stop.getMessage() + " after " + elapsed + " ms, with " + checked + " of "
-                    + parts.size() + " " + partitionNoun + " checked";
-            LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(),
+                    + partitionCount + " " + partitionNoun + " checked";
+            LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, partitionCount,
                     operations, unobserved, checked, elapsed, control.peakCacheEntries(), null, cause);
             return CheckResult.of(name(), Validity.UNKNOWN,
-                    "No verdict: the " + cause + " (" + label(stopped.partition) + " unfinished).", d);
+                    "No verdict: the " + cause + " (" + label(stopped.key) + " unfinished).", d);
         }
-        LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, parts.size(), operations,
+        LinearizabilityDetails d = new LinearizabilityDetails(model.name(), partitioned, partitionCount, operations,
                 unobserved, checked, elapsed, control.peakCacheEntries(), null, null);
-        return CheckResult.of(name(), Validity.VALID, "All " + operations + " operations in " + parts.size() + " "
+        return CheckResult.of(name(), Validity.VALID, "All " + operations + " operations in " + partitionCount + " "
                 + partitionNoun + " are linearizable with respect to the " + model.name() + " model (checked in "
                 + elapsed + " ms).", d);
     }
 
-    /** The outcome of one partition: a result, or why it stopped. */
-    private record Outcome(List<Operation> partition, PartitionSearch.Result result, SearchControl.Stop stop) {
+    /**
+     * One partition before it is prepared: the ids of its operations in a stored history (made when it is searched),
+     * or the operations themselves.
+     */
+    private record Part(int[] ids, List<Operation> operations, History history) {
+        int size() {
+            return ids != null ? ids.length : operations.size();
+        }
+
+        List<Operation> make() {
+            return operations != null ? operations : history.operations(ids);
+        }
     }
 
-    private Outcome searchOne(Model<Object> searched, List<Operation> part, SearchControl control) {
+    /**
+     * The outcome of one partition: its key (that of its first operation), how many operations were searched (fail
+     * and unanswerable read-only ones dropped, and the indeterminate ones nobody could observe), how many were
+     * dropped as unobserved, and a result or why it stopped; both null for a partition left with no operations.
+     * It holds no operation unless the result is a counterexample: a valid partition's operations are garbage as
+     * soon as it is searched.
+     */
+    private record Outcome(String key, int operations, int unobserved, PartitionSearch.Result result,
+                           SearchControl.Stop stop) {
+    }
+
+    /** The operations of {@code part} worth searching; the count of unobserved ones dropped goes to {@code dropped}. */
+    private List<Operation> prepare(Part part, int[] dropped) {
+        List<Operation> kept = new ArrayList<>(part.size());
+        boolean anyInfo = false;
+        for (Operation op : part.make()) {
+            if (op.isFail() || (op.isInfo() && model.isReadOnly(op))) {
+                continue;
+            }
+            anyInfo |= op.isInfo();
+            kept.add(op);
+        }
+        if (anyInfo && ((Object) model) instanceof UnobservedInfo u) {
+            // indeterminate operations nobody could have seen cannot matter, and each costs a factor of 2
+            Predicate<Operation> drop = u.unobserved(kept);
+            int before = kept.size();
+            kept.removeIf(op -> op.isInfo() && drop.test(op));
+            dropped[0] = before - kept.size();
+        }
+        return kept;
+    }
+
+    private Outcome searchOne(Model<Object> searched, Part part, SearchControl control) {
+        int[] dropped = new int[1];
+        List<Operation> ops = prepare(part, dropped);
+        if (ops.isEmpty()) {
+            return new Outcome(null, 0, dropped[0], null, null);
+        }
+        String key = ops.get(0).key();
+        int n = ops.size();
         try {
             if (control.isCancelled()) {
-                return new Outcome(part, null, new SearchControl.Stop(SearchControl.Reason.CANCELLED, "cancelled"));
+                return new Outcome(key, n, dropped[0], null,
+                        new SearchControl.Stop(SearchControl.Reason.CANCELLED, "cancelled"));
             }
-            PartitionSearch.Result r = new PartitionSearch(searched, part, control).run();
+            PartitionSearch.Result r = new PartitionSearch(searched, ops, control).run();
             if (!r.linearizable()) {
                 control.cancel();
             }
-            return new Outcome(part, r, null);
+            return new Outcome(key, n, dropped[0], r, null);
         } catch (SearchControl.Stop stop) {
-            return new Outcome(part, null, stop);
+            return new Outcome(key, n, dropped[0], null, stop);
         } catch (OutOfMemoryError oom) {
             control.cancel();
-            return new Outcome(part, null, new SearchControl.Stop(SearchControl.Reason.MEMORY_GUARD,
+            return new Outcome(key, n, dropped[0], null, new SearchControl.Stop(SearchControl.Reason.MEMORY_GUARD,
                     "memory guard tripped (the search ran out of heap)"));
         }
     }
 
-    private List<Outcome> runAll(Model<Object> searched, List<List<Operation>> parts, SearchControl control) {
+    private List<Outcome> runAll(Model<Object> searched, List<Part> parts, SearchControl control) {
         List<Outcome> outcomes = new ArrayList<>(parts.size());
         int threads = Math.min(parallelism, parts.size());
         if (threads <= 1) {
-            for (List<Operation> part : parts) {
-                Outcome o = searchOne(searched, part, control);
-                outcomes.add(o);
-                if (o.result != null && !o.result.linearizable()) {
-                    break;
-                }
+            for (Part part : parts) {
+                // after an invalid partition the others are still prepared (for the counts), not searched
+                outcomes.add(searchOne(searched, part, control));
             }
             return outcomes;
         }
@@ -209,7 +258,7 @@ public final class LinearizabilityChecker implements Checker {
         try {
             ExecutorCompletionService<Outcome> done = new ExecutorCompletionService<>(pool);
             List<Future<Outcome>> futures = new ArrayList<>(parts.size());
-            for (List<Operation> part : parts) {
+            for (Part part : parts) {
                 futures.add(done.submit(() -> searchOne(searched, part, control)));
             }
             for (int i = 0; i < parts.size(); i++) {
@@ -244,7 +293,7 @@ public final class LinearizabilityChecker implements Checker {
         List<OpView> shown = prefix.subList(omitted, prefix.size()).stream().map(this::view).toList();
         List<String> states = r.states().stream().map(searched::describeState).toList();
         List<OpView> concurrent = r.concurrent().stream().limit(MAX_CONCURRENT_SHOWN).map(this::view).toList();
-        return new Counterexample(partitionKey(o.partition), view(r.blocked()), shown, prefix.size(), omitted,
+        return new Counterexample(partitioned ? o.key : null, view(r.blocked()), shown, prefix.size(), omitted,
                 states, r.statesTruncated(), concurrent);
     }
 
@@ -265,16 +314,8 @@ public final class LinearizabilityChecker implements Checker {
         return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
-    private String partitionKey(List<Operation> part) {
-        if (!partitioned || part.isEmpty()) {
-            return null;
-        }
-        return part.get(0).key();
-    }
-
-    private String label(List<Operation> part) {
-        String key = partitionKey(part);
-        return key == null ? "the history" : "key " + key;
+    private String label(String key) {
+        return !partitioned || key == null ? "the history" : "key " + key;
     }
 
     @Override

@@ -20,4 +20,9 @@ abstract class KeyedReadModel<S> implements Model<S>, UnobservedInfo {
     public final List<List<Operation>> partition(List<Operation> operations) {
         return ByKey.partition(operations);
     }
+
+    @Override
+    public final boolean partitionsByKey() {
+        return true;
+    }
 }

@@ -58,6 +58,11 @@ public final class KvModel implements Model<KvModel.State>, UnobservedInfo {
         return ByKey.partition(operations);
     }
 
+    @Override
+    public boolean partitionsByKey() {
+        return true;
+    }
+
     /**
      * An indeterminate put or append whose (non-empty) value appears in no ok get of its key: had it taken effect,
      * every get of that key up to the next put would contain it. To bound the work, nothing is dropped on a key

@@ -42,6 +42,15 @@ public interface Model<S> {
         return List.of(operations);
     }
 
+    /**
+     * Whether {@link #partition} splits by {@link Operation#key()} and nothing else: one partition per distinct key
+     * (the operations without a key forming one of their own). A checker may then partition a stored history by its
+     * keys without making the operations first. The default is false.
+     */
+    default boolean partitionsByKey() {
+        return false;
+    }
+
     /** A short human description of a state, for explanations. */
     default String describeState(S state) {
         return String.valueOf(state);

@@ -39,6 +39,11 @@ public final class MutexModel implements Model<Boolean> {
     }
 
     @Override
+    public boolean partitionsByKey() {
+        return true;
+    }
+
+    @Override
     public String describeState(Boolean held) {
         return held ? "held" : "free";
     }

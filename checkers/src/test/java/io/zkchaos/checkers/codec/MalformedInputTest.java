@@ -142,14 +142,32 @@ class MalformedInputTest {
         Path p = dir.resolve("bin.edn");
         Files.write(p, new byte[] {'[', (byte) 0xff, (byte) 0xfe, ']'});
         assertThatThrownBy(() -> HistoryFiles.read(p)).isInstanceOf(MalformedHistoryException.class)
-                .hasMessage(p + ": not UTF-8 text");
+                .hasMessage(p + " line 1 column 2: not UTF-8 text");
+        // The files are streamed, so the first defect in file order is the one reported, with its line.
         Path jsonl = dir.resolve("bin.jsonl");
-        Files.write(jsonl, new byte[] {'{', '}', '\n', '{', '"', (byte) 0xc3, (byte) 0x28, '"', '}', '\n'});
+        Files.write(jsonl, concat("{\"process\":0,\"type\":\"invoke\",\"f\":\"r\"}\n{\"",
+                new byte[] {(byte) 0xc3, (byte) 0x28}, "\":1}\n"));
         assertThatThrownBy(() -> HistoryFiles.read(jsonl)).isInstanceOf(MalformedHistoryException.class)
-                .hasMessage(jsonl + ": not UTF-8 text (somewhere after line 0)");
+                .hasMessage(jsonl + " line 2 column 3: not UTF-8 text");
+        // A multi-byte character counts as one column, and one cut in the middle is not UTF-8 either.
+        Path edn = dir.resolve("cut.edn");
+        Files.write(edn, concat("{:process 0, :type :invoke, :f :r, :value \"\u00e9\u00e9\"} \"",
+                new byte[] {(byte) 0xe2, (byte) 0x82}, "\""));
+        assertThatThrownBy(() -> HistoryFiles.read(edn)).isInstanceOf(MalformedHistoryException.class)
+                .hasMessage(edn + " line 1 column 50: not UTF-8 text");
         Path missing = dir.resolve("nope.jsonl");
         assertThatThrownBy(() -> HistoryFiles.read(missing)).isInstanceOf(MalformedHistoryException.class)
                 .hasMessage(missing + ": no such file");
+    }
+
+    private static byte[] concat(String before, byte[] middle, String after) {
+        byte[] a = before.getBytes(StandardCharsets.UTF_8);
+        byte[] c = after.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[a.length + middle.length + c.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(middle, 0, out, a.length, middle.length);
+        System.arraycopy(c, 0, out, a.length + middle.length, c.length);
+        return out;
     }
 
     @Test

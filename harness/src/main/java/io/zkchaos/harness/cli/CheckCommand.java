@@ -175,6 +175,7 @@ public final class CheckCommand implements Callable<Integer> {
         List<RunDirectory> written = new ArrayList<>();
         for (String file : files) {
             History history;
+            long readStart = System.nanoTime();
             try {
                 history = HistoryFiles.read(Path.of(file), readOptions);
             } catch (MalformedHistoryException | InvalidPathException e) {
@@ -192,7 +193,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
             long start = System.nanoTime();
             CheckResult result = Checkers.runSafely(check, history);
-            long millis = (System.nanoTime() - start) / 1_000_000;
+            Timing timing = new Timing((start - readStart) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
             overall = overall.merge(result.validity());
             Path page = null;
             if (reportDirs != null) {
@@ -205,8 +206,8 @@ public final class CheckCommand implements Callable<Integer> {
                     err.println("error: cannot write the report of " + file + " into " + dir + ": " + e.getMessage());
                 }
             }
-            out.println(json ? jsonLine(file, history, result, millis, page)
-                    : humanLine(file, history, result, millis) + (page == null ? "" : "\n  report: " + page));
+            out.println(json ? jsonLine(file, history, result, timing, page)
+                    : humanLine(file, history, result, timing) + (page == null ? "" : "\n  report: " + page));
             out.flush();
         }
         if (reportDirs != null && files.size() > 1 && !written.isEmpty()) {
@@ -272,16 +273,37 @@ public final class CheckCommand implements Callable<Integer> {
         return RunReport.write(dir);
     }
 
-    private static String humanLine(String file, History history, CheckResult r, long millis) {
-        return Verdicts.line(file, r.validity(), history.size() + " ops, " + millis + " ms", r.summary());
+    /** How long reading the file and checking the history took. */
+    private record Timing(long readMillis, long checkMillis) {
     }
 
-    private static String jsonLine(String file, History history, CheckResult r, long millis, Path page) {
+    /**
+     * {@code FILE: valid (N operations, M entries; read in R ms, checked in C ms)}: operations are invocations paired
+     * with their completions, entries every line of the history (so about twice as many).
+     */
+    private static String humanLine(String file, History history, CheckResult r, Timing t) {
+        String facts = count(history.operationCount(), "operation") + ", "
+                + count(history.size(), "entry", "entries") + "; read in " + t.readMillis() + " ms, checked in "
+                + t.checkMillis() + " ms";
+        return Verdicts.line(file, r.validity(), facts, r.summary());
+    }
+
+    private static String count(int n, String one) {
+        return count(n, one, one + "s");
+    }
+
+    private static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    private static String jsonLine(String file, History history, CheckResult r, Timing t, Path page) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("file", file);
         line.put("valid", r.validity().toJson());
-        line.put("ops", history.size());
-        line.put("millis", millis);
+        line.put("operations", history.operationCount());
+        line.put("entries", history.size());
+        line.put("readMillis", t.readMillis());
+        line.put("checkMillis", t.checkMillis());
         line.put("checker", r.checker());
         line.put("summary", r.summary());
         line.put("details", r.details());

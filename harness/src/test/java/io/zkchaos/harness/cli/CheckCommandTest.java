@@ -60,7 +60,8 @@ class CheckCommandTest {
         Run r = run("check", "--model", "cas-register", "--init", "0", a, b);
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.lines()).hasSize(2);
-        assertThat(r.lines().get(0)).matches(java.util.regex.Pattern.quote(a) + ": valid \\(\\d+ ops, \\d+ ms\\)");
+        assertThat(r.lines().get(0)).matches(java.util.regex.Pattern.quote(a)
+                + ": valid \\(317 operations, 634 entries; read in \\d+ ms, checked in \\d+ ms\\)");
         assertThat(r.lines().get(1)).startsWith(b + ": valid (");
         assertThat(r.err()).isEmpty();
     }
@@ -72,7 +73,8 @@ class CheckCommandTest {
         Run r = run("check", "--model", "cas-register", "--init", "0", good, bad);
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.lines().get(0)).startsWith(good + ": valid (");
-        assertThat(r.lines().get(1)).startsWith(bad + ": INVALID (8 ops, ").contains("cannot be linearized");
+        assertThat(r.lines().get(1)).startsWith(bad + ": INVALID (4 operations, 8 entries; read in ")
+                .contains("cannot be linearized");
     }
 
     @Test
@@ -80,7 +82,7 @@ class CheckCommandTest {
         String big = data("porcupine-kv/c50-ok.txt");
         Run r = run("check", "--model", "kv", "--time-limit", "1ms", big);
         assertThat(r.exit()).as(r.out()).isEqualTo(3);
-        assertThat(r.out()).startsWith(big + ": UNKNOWN (3424 ops, ").contains("time limit");
+        assertThat(r.out()).startsWith(big + ": UNKNOWN (1712 operations, 3424 entries; ").contains("time limit");
     }
 
     @Test
@@ -103,8 +105,12 @@ class CheckCommandTest {
         JsonNode first = JSON.readTree(r.lines().get(0));
         assertThat(first.get("file").textValue()).isEqualTo(good);
         assertThat(first.get("valid").isBoolean() && first.get("valid").booleanValue()).isTrue();
-        assertThat(first.get("ops").intValue()).isEqualTo(116);
-        assertThat(first.get("millis").isIntegralNumber()).isTrue();
+        // operations are paired invocations, entries the history's lines
+        assertThat(first.get("operations").intValue()).isEqualTo(58);
+        assertThat(first.get("entries").intValue()).isEqualTo(116);
+        assertThat(first.get("readMillis").isIntegralNumber()).isTrue();
+        assertThat(first.get("checkMillis").isIntegralNumber()).isTrue();
+        assertThat(first.has("ops")).isFalse();
         assertThat(first.get("summary").textValue()).contains("linearizable");
         assertThat(first.get("details").get("model").textValue()).isEqualTo("kv");
         JsonNode second = JSON.readTree(r.lines().get(1));
@@ -151,7 +157,7 @@ class CheckCommandTest {
         Run tolerant = run("check", "--model", "register", "--tolerate-truncated-tail", file.toString());
         assertThat(tolerant.exit()).as(tolerant.err()).isZero();
         assertThat(tolerant.err()).startsWith("warning: " + file + " line 3: ignored: the last line is cut off");
-        assertThat(tolerant.out()).startsWith(file + ": valid (2 ops, ");
+        assertThat(tolerant.out()).startsWith(file + ": valid (1 operation, 2 entries; ");
     }
 
     @Test
@@ -234,8 +240,8 @@ class CheckCommandTest {
         String file = data("porcupine-kv/c01-ok.txt");
         Run r = run(registry, "check", "--checker", "counting", "--time-limit", "2m", file);
         assertThat(r.exit()).isEqualTo(3);
-        assertThat(r.out()).isEqualTo(file + ": UNKNOWN (116 ops, " + r.out().split(", ")[1].split(" ")[0]
-                + " ms): counted 116 ops with time limit PT2M" + System.lineSeparator());
+        assertThat(r.out()).matches(java.util.regex.Pattern.quote(file) + ": UNKNOWN \\(58 operations, 116 entries;"
+                + " read in \\d+ ms, checked in \\d+ ms\\): counted 116 ops with time limit PT2M\\R");
         assertThat(seen).hasSize(1);
         // A checker that throws is an unknown verdict with the error, not a crash of the command.
         Run broken = run(registry, "check", "--checker", "broken", "--json", file);

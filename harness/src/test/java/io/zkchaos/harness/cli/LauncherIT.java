@@ -54,12 +54,14 @@ class LauncherIT {
 
         Result good = zkchaos("check", "--model", "cas-register", "--init", "0", "good.edn");
         assertThat(good.exit()).as(good.err()).isZero();
-        assertThat(good.out()).matches("good\\.edn: valid \\(11 ops, \\d+ ms\\)\\R");
+        assertThat(good.out())
+                .matches("good\\.edn: valid \\(6 operations, 11 entries; read in \\d+ ms, checked in \\d+ ms\\)\\R");
 
         Result bad = zkchaos("check", "--model", "cas-register", "--init", "0", "--json", "good.edn", "bad.edn");
         assertThat(bad.exit()).as(bad.err()).isEqualTo(1);
         assertThat(bad.out().lines().toList()).hasSize(2);
-        assertThat(bad.out().lines().toList().get(1)).startsWith("{\"file\":\"bad.edn\",\"valid\":false,\"ops\":8,");
+        assertThat(bad.out().lines().toList().get(1))
+                .startsWith("{\"file\":\"bad.edn\",\"valid\":false,\"operations\":4,\"entries\":8,\"readMillis\":");
 
         Result missing = zkchaos("check", "--model", "cas-register", "nope.edn");
         assertThat(missing.exit()).isEqualTo(2);
