@@ -18,13 +18,14 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, proxy, cluster, herd, workloads.")
+        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, herd, workloads.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | workloads")
+    @Parameters(index = "0", paramLabel = "WHAT",
+            description = "checker | recorder | read-model | proxy | cluster | herd | workloads")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -55,6 +56,8 @@ public final class BenchCommand implements Callable<Integer> {
         String[] rest = args.toArray(String[]::new);
         switch (what) {
             case "checker" -> io.zkchaos.checkers.bench.CheckerBench.main(rest);
+            case "recorder" -> io.zkchaos.checkers.bench.RecorderBench.main(rest);
+            case "read-model" -> io.zkchaos.checkers.bench.ReadModelBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
@@ -64,7 +67,7 @@ public final class BenchCommand implements Callable<Integer> {
                     concurrency, rate, 42, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, proxy, cluster, herd, workloads");
+                        + "'; known: checker, recorder, read-model, proxy, cluster, herd, workloads");
                 return CheckCommand.Exit.ERROR;
             }
         }
