@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterFaults;
@@ -61,8 +62,8 @@ class PartitionShapesIT {
                 assertThat(l.toxics()).as(l.name()).isEmpty();
             }
             cluster.awaitQuorum(Duration.ofSeconds(30));
-            Zk.eventually(Duration.ofSeconds(30), "all five serve", () ->
-                    cluster.statuses().values().stream().allMatch(s -> s.mode().serving()));
+            await("all five serve").atMost(Duration.ofSeconds(60))
+                    .until(() -> cluster.statuses().values().stream().allMatch(s -> s.mode().serving()));
             ClusterChecks.assertPeersOnlyThroughProxies(cluster);
         } finally {
             cluster.close();
