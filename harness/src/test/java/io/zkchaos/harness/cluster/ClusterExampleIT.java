@@ -66,6 +66,7 @@ class ClusterExampleIT {
             out.printf("new leader %s after %d ms%n", cluster.leader().orElseThrow(),
                     (System.nanoTime() - t0) / 1_000_000);
             out.println(json.writeValueAsString(faults.heal()));
+            cluster.awaitQuorum(Duration.ofSeconds(30));     // a leader again before aiming at it
             out.println(json.writeValueAsString(faults.killLeader()));
             cluster.awaitQuorum(Duration.ofSeconds(30));
             out.println(json.writeValueAsString(faults.restartDown()));
