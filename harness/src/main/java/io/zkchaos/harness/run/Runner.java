@@ -42,6 +42,9 @@ public final class Runner {
 
     private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
 
+    /** The least time setup, final reads and teardown give a call (a connect included). */
+    static final Duration UNHURRIED_REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
     private final PrintWriter progress;
     private final Duration progressEvery;
 
@@ -74,10 +77,15 @@ public final class Runner {
         try (Cluster cluster = LocalCluster.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile())) {
             Target target = target(cluster, config);
+            // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
+            // to connect than a client's request timeout allows (a set run's setup could not connect within 3 s at
+            // load average 40, and the run failed before it began).
+            Target unhurried = new Target(target.connectString(), target.servers(), target.sessionTimeout(),
+                    max(config.requestTimeout(), UNHURRIED_REQUEST_TIMEOUT));
             say("cluster of " + config.nodes() + " serves (ZooKeeper " + config.zookeeper() + "), leader "
                     + cluster.leader().orElse("?"));
             try {
-                workload.setup(target);
+                workload.setup(unhurried);
                 NemesisDriver nemesis = new NemesisDriver(cluster, recorder, config);
                 NemesisDriver n = nemesis;
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -103,7 +111,7 @@ public final class Runner {
                 }
                 say("healed " + config.recover().toSeconds() + " s before the end; final reads");
                 awaitQuorum(cluster);
-                workload.finalPhase(target, recorder);
+                workload.finalPhase(unhurried, recorder);
             } catch (Exception e) {
                 if (e instanceof InterruptedException ie) {
                     throw ie;
@@ -111,7 +119,7 @@ public final class Runner {
                 throw new RunFailedException("the run failed before it finished (history so far kept in "
                         + dir.historyFile() + "): " + e.getMessage(), e);
             } finally {
-                workload.teardown(target);
+                workload.teardown(unhurried);
             }
             recorded = recorder.size();
         }

@@ -73,6 +73,21 @@ class RunnerIT {
     }
 
     @Test
+    void setupAndFinalReadsDoNotHangOnTheClientsRequestTimeout() throws Exception {
+        // A 1 ms request timeout: no client can even connect, as if the machine were loaded beyond it. Setup and the
+        // final reads are not under test and get their own, longer bound: the run still sets up, ends and reads
+        // every server. (With setup bound by the clients' timeout, the run failed before it began.)
+        RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofSeconds(2))
+                .run(RunConfig.builder().workload("set").nemesis("none").seed(9).timeLimit(Duration.ofSeconds(2))
+                        .recover(Duration.ZERO).concurrency(2).requestTimeout(Duration.ofMillis(1)).out(store)
+                        .build());
+        History h = HistoryFiles.read(outcome.directory().historyFile());
+        assertThat(h.operations()).as("final reads of n1, n2, n3")
+                .filteredOn(o -> o.f().equals("read") && o.isOk()).hasSize(3);
+        LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+
+    @Test
     void anElectionRunUnderLeaderIsolationKeepsOneLeaderPerToken() throws Exception {
         // Candidates work on after the final heal for as long as the failover bound, so that heal is judged too. The
         // bound is what a loaded machine needs (a failover takes about a second on a quiet one): the test is about
