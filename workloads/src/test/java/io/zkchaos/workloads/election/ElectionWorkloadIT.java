@@ -146,6 +146,7 @@ class ElectionWorkloadIT {
             ZooKeeper zk1 = null;
             for (ZooKeeper zk : sessions) {
                 try (ZooKeeper admin = Sessions.open(target.connectString(), target, null)) {
+                    admin.sync("/it/ew/expiry"); // its server may lag the one the leader created its node through
                     String node = admin.getChildren("/it/ew/expiry", false).stream()
                             .filter(n -> LeaderElection.sequenceOf(n) == token).findFirst().orElseThrow();
                     if (admin.exists("/it/ew/expiry/" + node, false).getEphemeralOwner() == zk.getSessionId()) {
@@ -255,6 +256,7 @@ class ElectionWorkloadIT {
                     .filter(o -> o.f().equals("fenced-write") && o.isOk()).count() >= 5);
             long leaderSession = -1;
             try (ZooKeeper admin = Sessions.open(target.connectString(), target, null)) {
+                admin.sync("/it/fenced-expiry/election");
                 List<String> nodes = admin.getChildren("/it/fenced-expiry/election", false);
                 nodes.sort((a, b) -> Long.compare(LeaderElection.sequenceOf(a), LeaderElection.sequenceOf(b)));
                 leaderSession = admin.exists("/it/fenced-expiry/election/" + nodes.get(0), false)
@@ -321,6 +323,7 @@ class ElectionWorkloadIT {
             long token = (Long) ((Map<?, ?>) leaderOk.value()).get("token");
             long owner;
             try (ZooKeeper admin = Sessions.open(t.connectString(), t, null)) {
+                admin.sync("/it/ew/kill");
                 String node = admin.getChildren("/it/ew/kill", false).stream()
                         .filter(n -> LeaderElection.sequenceOf(n) == token).findFirst().orElseThrow();
                 owner = admin.exists("/it/ew/kill/" + node, false).getEphemeralOwner();

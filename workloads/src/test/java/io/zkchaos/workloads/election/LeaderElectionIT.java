@@ -31,7 +31,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>What the tests wait for: the listener's own events, never {@link LeaderElection#hasLeadership()} followed by a
  * read of the listener. The recipe sets that flag before it calls {@code acquired} (as Curator's LeaderLatch does),
  * so a test that saw the flag may read the listener before it was told. Sessions are 10 s (the ensemble allows
- * them): the edge cases are provoked on purpose, and a 2 s session could expire by itself on a loaded machine.
+ * them): the edge cases are provoked on purpose, and a 2 s session could expire by itself on a loaded machine. The
+ * admin session syncs before it reads what a candidate wrote: ZooKeeper promises no read-your-writes across sessions,
+ * and the admin's server may lag (seen on a loaded machine: a node a closed candidate had deleted, still listed).
  */
 class LeaderElectionIT {
 
@@ -201,6 +203,7 @@ class LeaderElectionIT {
         leader.close();
         Leadership term = events.awaitTermAfter(-1, "the candidate leads after the leader resigns");
         assertThat(lostCreates).hasValue(1); // it never called create a second time
+        admin.sync(path); // the admin's server may lag the servers the candidates wrote through
         List<String> children = admin.getChildren(path, false);
         assertThat(children).hasSize(1);
         assertThat(LeaderElection.sequenceOf(children.get(0))).isEqualTo(term.token());
@@ -273,6 +276,7 @@ class LeaderElectionIT {
         assertThat(zk.getSessionId()).isEqualTo(session);
         assertThat(events.log).containsSubsequence("acquired " + token, "releasing " + token + " disconnected",
                 "released " + token + " disconnected", "volunteering", "acquired " + again.token());
+        admin.sync(path);
         assertThat(admin.getChildren(path, false)).hasSize(1);
     }
 
@@ -293,6 +297,7 @@ class LeaderElectionIT {
         assertThat(c.state()).isEqualTo(LeaderElection.State.CLOSED);
         assertThat(events.log).endsWith("releasing " + second.token() + " closed",
                 "released " + second.token() + " closed", "ended closed");
+        admin.sync(path);
         assertThat(admin.getChildren(path, false)).isEmpty();
     }
 
@@ -338,6 +343,7 @@ class LeaderElectionIT {
         Events second = new Events();
         a.startCandidacy(second);
         assertThat(bEvents.awaitTermAfter(-1, "b leads").token()).isGreaterThan(aTerm.token());
+        admin.sync(path);
         assertThat(admin.exists(aTerm.path(), false)).as("a's old node deleted by its next candidacy").isNull();
         await("a's new candidacy waits behind b").atMost(BOUND).until(() -> childCount(path) == 2);
         assertThat(second.log).containsExactly("volunteering");

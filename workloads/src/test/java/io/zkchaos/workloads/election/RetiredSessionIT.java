@@ -47,6 +47,7 @@ class RetiredSessionIT {
                 a.startCandidacy(events);
                 Leadership term = events.awaitTermAfter(-1, "a leads");
                 String node = term.path();
+                admin.sync(path); // the admin's server may lag the one a created its node through
                 assertThat(admin.exists(node, false).getEphemeralOwner()).isEqualTo(a.zooKeeper().getSessionId());
 
                 ensemble.kill(2);
