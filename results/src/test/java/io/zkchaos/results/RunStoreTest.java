@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,8 +51,11 @@ class RunStoreTest {
         assertThat(saved.get("parts").get(0).get("details").get("values").get(1).asLong()).isEqualTo(4);
         assertThat(saved.get("parts").get(1).get("valid").asText()).isEqualTo("unknown");
         assertThat(run.nodeDir("n1")).isDirectory().startsWith(run.path());
-        assertThat(tmp.resolve(run.path().getParent().getFileName()).toFile().list())
-                .noneMatch(name -> name.endsWith(".tmp"));
+        // Each file is written to FILE.tmp next to it and renamed into place: none may be left over.
+        try (Stream<Path> files = Files.walk(run.path())) {
+            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder(RunDirectory.CONFIG, RunDirectory.RESULTS);
+        }
     }
 
     @Test

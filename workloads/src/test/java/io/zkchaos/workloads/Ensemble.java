@@ -1,11 +1,12 @@
 package io.zkchaos.workloads;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.zookeeper.ZooKeeper;
@@ -22,12 +23,26 @@ public final class Ensemble implements AutoCloseable {
     private final TestingCluster cluster;
     private final List<InstanceSpec> specs = new ArrayList<>();
 
+    /**
+     * Server settings for a loaded machine. The servers accept sessions of up to a minute: ZooKeeper's own cap is
+     * 20 ticks (4 s here), which would quietly cut a test's "long" session down to 4 s; on a loaded machine such a
+     * session can expire during a pause, and a session that must survive a server's restart may not. Followers may
+     * lag the leader 10 s (syncLimit 50 ticks) and take 20 s to sync (initLimit 100 ticks): with Curator's 5 and 10
+     * ticks (1 s and 2 s) a follower starved of CPU for a second dropped out, the quorum re-formed and every session
+     * saw ConnectionLoss (seen at load average 40: a setup's create, a resigning leader's delete). A killed server
+     * closes its sockets, so its peers still learn of it at once.
+     */
+    private static final Map<String, Object> DEFAULTS = Map.of("maxSessionTimeout", "60000", "syncLimit", "50",
+            "initLimit", "100");
+
     public Ensemble(int size) throws Exception {
         this(size, Map.of());
     }
 
-    /** With extra server properties, e.g. {@code maxSessionTimeout} (by default 20 ticks = 4 s). */
+    /** With extra server properties, e.g. {@code maxSessionTimeout} (by default 60 s). */
     public Ensemble(int size, Map<String, Object> serverProperties) throws Exception {
+        Map<String, Object> properties = new LinkedHashMap<>(DEFAULTS);
+        properties.putAll(serverProperties);
         // Curator picks each port on its own and can hand two servers the same one (seen in CI): pick them all
         // here, distinct.
         java.util.Set<Integer> ports = new java.util.LinkedHashSet<>();
@@ -37,7 +52,7 @@ public final class Ensemble implements AutoCloseable {
         java.util.Iterator<Integer> next = ports.iterator();
         for (int id = 1; id <= size; id++) {
             specs.add(new InstanceSpec(null, next.next(), next.next(), next.next(), true, id, TICK_MS, 200,
-                    serverProperties));
+                    properties));
         }
         cluster = new TestingCluster(specs);
         cluster.start();
@@ -52,8 +67,12 @@ public final class Ensemble implements AutoCloseable {
         return new Target(cluster.getConnectString(), servers, session, request);
     }
 
+    /**
+     * Sessions of 10 s, calls bounded by 10 s: for tests without faults, where a slow answer on a loaded machine must
+     * not become an indeterminate (info) operation or an expired session.
+     */
     public Target target() {
-        return target(Duration.ofSeconds(3), Duration.ofSeconds(2));
+        return target(Duration.ofSeconds(10), Duration.ofSeconds(10));
     }
 
     /** A target whose clients all connect to server {@code n} (1-based) only. */
@@ -106,25 +125,10 @@ public final class Ensemble implements AutoCloseable {
         ZooKeeper twin = new ZooKeeper(target.connectString(), (int) target.sessionTimeout().toMillis(), e -> { },
                 zk.getSessionId(), zk.getSessionPasswd());
         try {
-            eventually(Duration.ofSeconds(10), () -> twin.getState().isConnected(), "twin session connects");
+            await("a twin handle attaches to session 0x" + Long.toHexString(zk.getSessionId()))
+                    .atMost(Duration.ofSeconds(30)).until(() -> twin.getState().isConnected());
         } finally {
             twin.close();
-        }
-    }
-
-    /** Polls {@code condition} every 20 ms for at most {@code bound}; fails naming {@code what}. */
-    public static void eventually(Duration bound, BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + bound + ": " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for: " + what);
-            }
         }
     }
 

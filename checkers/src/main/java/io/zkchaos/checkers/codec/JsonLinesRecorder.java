@@ -17,9 +17,11 @@ import java.nio.file.StandardOpenOption;
  * <p>Each entry is encoded to one complete line (newline included) and handed to the operating system in a single
  * {@code write} before the call returns, with nothing buffered in the JVM: once {@code invoke}/{@code complete}
  * returns, the entry survives the process being killed (not the machine losing power; there is no fsync per entry,
- * which would cost a disk round trip per op). A kill can therefore only lose whole entries that were never returned,
- * not leave half a line, unless the disk fills up mid-write; the reader reports such a cut-off last line, or drops
- * it with {@link ReadOptions#tolerateTruncatedTail}.
+ * which would cost a disk round trip per op). A kill can cut only the line being written when it came, which is
+ * then the file's last line: Linux checks for a fatal signal (SIGKILL) between the pages of a {@code write}, so a line
+ * that crosses a page boundary can be left half written (so can a full disk). Its entry never counted as recorded
+ * (the call did not return), and every line before it is whole. The reader reports such a cut-off last line, or
+ * drops it with {@link ReadOptions#tolerateTruncatedTail}.
  *
  * <p>Thread-safe: entries are numbered and written under one lock, so the file's order is the index order.
  * After an I/O error the recorder is broken: that call and every later one throw {@link UncheckedIOException}.

@@ -2,8 +2,10 @@ package io.zkchaos.checkers.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.MalformedHistoryException;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.history.Operation;
@@ -11,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,8 +89,15 @@ class JsonLinesRecorderTest {
         assertThat(failed.error()).isEqualTo("precondition \"failed\"\n");
     }
 
+    /**
+     * A SIGKILL can cut the line being written: Linux checks for a fatal signal between the pages of a
+     * {@code write(2)}, so a line that crosses a page boundary can be left half written (with these 3 KB lines, about
+     * one kill in four does it on this machine). What a killed recorder guarantees is that every other line is
+     * whole: the last line, if cut, is the only damage, the strict reader names it, and the tolerant reader drops it
+     * and reads everything else.
+     */
     @Test
-    void aKilledRecorderLeavesAHistoryTheStrictReaderAccepts() throws Exception {
+    void aKilledRecorderLeavesWholeLinesAndAtMostTheLastOneCut() throws Exception {
         Path file = dir.resolve("killed.jsonl");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), RecorderVictim.class.getName(), file.toString())
@@ -95,20 +105,36 @@ class JsonLinesRecorderTest {
                 .redirectOutput(dir.resolve("victim.log").toFile())
                 .start();
         try {
-            // Wait (at most 30 s) until it has written a good amount, then kill it mid-flight with SIGKILL.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (size(file) < 2_000_000 && System.nanoTime() < deadline && child.isAlive()) {
-                Thread.sleep(20);
-            }
+            // Wait until it has written a good amount (or died), then kill it mid-flight with SIGKILL. It writes for
+            // 60 s; 2 MB take well under a second on a quiet machine.
+            await("the victim writes 2 MB, or dies").atMost(Duration.ofSeconds(50))
+                    .until(() -> size(file) >= 2_000_000 || !child.isAlive());
             assertThat(child.isAlive()).as("victim still running (log: %s)", dir.resolve("victim.log")).isTrue();
-            assertThat(size(file)).as("victim wrote 2 MB within 30 s").isGreaterThanOrEqualTo(2_000_000);
         } finally {
             child.destroyForcibly();
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         byte[] bytes = Files.readAllBytes(file);
-        assertThat(bytes[bytes.length - 1]).as("the file ends with a whole line").isEqualTo((byte) '\n');
-        History history = HistoryFiles.read(file);
+        long wholeLines = 0;
+        for (byte b : bytes) {
+            if (b == '\n') {
+                wholeLines++;
+            }
+        }
+        List<String> warnings = new ArrayList<>();
+        History history = HistoryFiles.read(file, ReadOptions.tolerateTruncatedTail(warnings::add));
+        if (warnings.isEmpty()) {
+            // Nothing cut (or cut just before the newline, leaving a whole entry): the strict reader agrees.
+            assertThat((long) history.size()).isBetween(wholeLines, wholeLines + 1);
+            assertThat(HistoryFiles.read(file).size()).isEqualTo(history.size());
+        } else {
+            assertThat(bytes[bytes.length - 1]).as("a cut line is the last one").isNotEqualTo((byte) '\n');
+            assertThat(warnings).singleElement().asString().contains("line " + (wholeLines + 1) + ": ignored")
+                    .contains("the last line is cut off");
+            assertThat((long) history.size()).as("every whole line read").isEqualTo(wholeLines);
+            assertThatThrownBy(() -> HistoryFiles.read(file)).isInstanceOf(MalformedHistoryException.class)
+                    .hasMessageContaining("line " + (wholeLines + 1)).hasMessageContaining("the last line is cut off");
+        }
         assertThat(history.size()).isGreaterThan(500);
         // Every client op is complete except at most one outstanding invoke per thread.
         assertThat(history.operations().stream().filter(Operation::isInfo).count()).isLessThanOrEqualTo(4);

@@ -86,6 +86,53 @@ class FencedWritesCheckerTest {
     }
 
     @Test
+    void anIndeterminateWriteMayBeInTheLogOrNot() {
+        // e's outcome is unknown (info) and it was stored; f's is unknown and it was not; g was invoked and never
+        // completed (the process died), and it was stored. None of this is a violation.
+        CheckResult r = checker.check(fenced()
+                .invoke(2, "fenced-write", w(2, "e"), 8).info(2, 9)
+                .invoke(3, "fenced-write", w(2, "f"), 10).info(3, 11)
+                .invoke(4, "fenced-write", w(2, "g"), 12)
+                .okOp(9, "read", null, List.of(w(1, "a"), w(2, "b"), w(2, "d"), w(2, "e"), w(2, "g")), 20).build());
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
+        assertThat(r.summary()).isEqualTo("3 write(s) accepted, 1 rejected as stale, 3 indeterminate; "
+                + "log of 5 entries checked.");
+        FencedReport report = (FencedReport) r.details();
+        assertThat(report.indeterminate()).isEqualTo(3);
+        assertThat(report.violations()).isEmpty();
+        JsonAssert.toJson(r);
+    }
+
+    @Test
+    void anIndeterminateWriteStoredOutOfTokenOrderIsStillAViolation() {
+        // The stale leader's write timed out (info), yet the store took it after token 2: the log shows it.
+        CheckResult r = checker.check(fenced()
+                .invoke(1, "fenced-write", w(1, "e"), 8).info(1, 9)
+                .okOp(9, "read", null, List.of(w(1, "a"), w(2, "b"), w(2, "d"), w(1, "e")), 20).build());
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(((FencedReport) r.details()).violations()).singleElement().satisfies(v -> {
+            assertThat(v.kind()).isEqualTo("log-order");
+            assertThat(v.explanation()).isEqualTo("log entry 3 (e, token 1) was stored after entry 1 with the "
+                    + "higher token 2");
+        });
+        assertThat(r.summary()).endsWith("3 write(s) accepted, 1 rejected as stale, 1 indeterminate; 1 stale "
+                + "write(s) landed after a newer leader's; log of 4 entries checked.");
+    }
+
+    @Test
+    void aLogEntryNoWriteInvokedFails() {
+        CheckResult r = checker.check(fenced()
+                .okOp(9, "read", null, List.of(w(1, "a"), w(2, "b"), w(2, "d"), w(2, "z")), 10).build());
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(((FencedReport) r.details()).violations()).singleElement().satisfies(v -> {
+            assertThat(v.kind()).isEqualTo("never-written");
+            assertThat(v.value()).isEqualTo("z");
+        });
+        assertThat(r.summary()).isEqualTo("1 fencing violation(s): log entry 3 (z, token 2) was never written. "
+                + "3 write(s) accepted, 1 rejected as stale, 0 indeterminate; log of 4 entries checked.");
+    }
+
+    @Test
     void anAcknowledgedWriteMissingFromTheLogFails() {
         CheckResult r = checker.check(fenced().okOp(9, "read", null, List.of(w(1, "a"), w(2, "d")), 10).build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);

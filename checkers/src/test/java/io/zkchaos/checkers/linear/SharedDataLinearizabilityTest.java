@@ -112,12 +112,18 @@ class SharedDataLinearizabilityTest {
     }
 
     @Test
-    void knossosMutexHistoryGetsAVerdict() {
-        // Filed under "bad" by Knossos but used there only to render a report: the verdict is unconfirmed, so this
-        // only asserts that the search decides it (it finds it not linearizable; see docs/checker.md).
-        CheckResult r = LinearizabilityChecker.builder(Models.byName("mutex", null)).timeLimit(Duration.ofSeconds(20))
+    void knossosMutexHistoryIsNotLinearizableAsTheDocsRecord() {
+        // The data README calls this verdict unconfirmed: Knossos files the history under "bad" but its own tests only
+        // render a report from it. docs/checker.md records what this checker finds, with a counterexample a reader
+        // can follow in the file (process 0's acquire at entries 1095-1119 while the lock is held). That verdict and
+        // explanation are pinned here, so a change in the search that flips it, or blames another operation, fails
+        // this test and has to be argued for (and the doc changed) instead of passing unnoticed.
+        CheckResult r = LinearizabilityChecker.builder(Models.byName("mutex", null)).timeLimit(Duration.ofSeconds(60))
                 .build().check(HistoryFiles.read(data().resolve("knossos/mutex/bad/etcd.edn")));
-        assertThat(r.validity()).as(r.summary()).isIn(Validity.VALID, Validity.INVALID);
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.INVALID);
+        assertThat(r.summary()).contains("Process 0's acquire (history entries 1095-1119) cannot be linearized: in "
+                + "every order of the operations before it the mutex could only be held at that point (longest "
+                + "linearizable prefix: 259 operations).");
     }
 
     @ParameterizedTest
@@ -148,7 +154,8 @@ class SharedDataLinearizabilityTest {
     @Test
     void porcupineKv50ClientsUnpartitionedEndsWithinItsBudgetAndIsNeverWrong() {
         // Porcupine does not even run this one (its 10-client unpartitioned check already takes 60-90 s). With a
-        // 2 s budget the answer may be UNKNOWN, but never the wrong verdict; the cause must say why.
+        // 2 s budget the answer may be UNKNOWN, but never the wrong verdict; the cause must say why. The time
+        // bound only tells "the limit stopped the search" from "it ran on": it is generous for a loaded machine.
         LinearizabilityChecker checker = LinearizabilityChecker.builder(Models.byName("kv", null)).partitioned(false)
                 .timeLimit(Duration.ofSeconds(2)).build();
         for (String file : List.of("c50-ok.txt", "c50-bad.txt")) {
@@ -160,7 +167,9 @@ class SharedDataLinearizabilityTest {
             if (r.validity() == Validity.UNKNOWN) {
                 assertThat(((LinearizabilityDetails) r.details()).unknownCause()).contains("time limit of 2000 ms");
             }
-            assertThat(ms).as("the time limit stops the search promptly").isLessThan(10_000);
+            assertThat(ms).as("milliseconds the check of %s took with a 2 s time limit: the limit must stop the "
+                    + "search promptly (with a 10 s budget it still ends unknown: see the README's figures)", file)
+                    .isLessThan(30_000);
         }
     }
 

@@ -20,13 +20,13 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads, stalled-leader.")
+        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | report | "
+    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | herd | report | "
             + "workloads | stalled-leader")
     String what;
 
@@ -81,6 +81,8 @@ public final class BenchCommand implements Callable<Integer> {
     private int delegate(String[] rest) throws Exception {
         switch (what) {
             case "checker" -> io.zkchaos.checkers.bench.CheckerBench.main(rest);
+            case "recorder" -> io.zkchaos.checkers.bench.RecorderBench.main(rest);
+            case "read-model" -> io.zkchaos.checkers.bench.ReadModelBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
@@ -94,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
                             "unfenced-writes"), runs, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, proxy, cluster, herd, report, workloads, stalled-leader");
+                        + "'; known: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader");
                 return Verdicts.Exit.ERROR;
             }
         }

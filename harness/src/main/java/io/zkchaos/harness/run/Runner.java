@@ -44,6 +44,9 @@ import java.util.concurrent.TimeUnit;
 public final class Runner {
 
 
+    /** The least time setup, final reads and teardown give a call (a connect included). */
+    static final Duration UNHURRIED_REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
     private final PrintWriter progress;
     private final Duration progressEvery;
 
@@ -83,6 +86,11 @@ public final class Runner {
              LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
                      Duration.ofMillis(250))) {
             Target target = target(cluster, config);
+            // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
+            // to connect than a client's request timeout allows (a set run's setup could not connect within 3 s at
+            // load average 40, and the run failed before it began).
+            Target unhurried = new Target(target.connectString(), target.servers(), target.sessionTimeout(),
+                    max(target.requestTimeout(), UNHURRIED_REQUEST_TIMEOUT));
             say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
                     + "), leader " + cluster.leader().orElse("?"));
             if (!cluster.summary().isEmpty()) {
@@ -90,7 +98,7 @@ public final class Runner {
             }
             ClientProcesses processes = null;
             try {
-                workload.setup(target);
+                workload.setup(unhurried);
                 NemesisTarget nemesisTarget = cluster.nemesisTarget(new Random(config.seed()));
                 if (config.workload().clients() == RunConfig.Clients.PROCESS) {
                     processes = ClientProcesses.launch(dir.path().resolve(ClientProcesses.DIRECTORY),
@@ -138,7 +146,7 @@ public final class Runner {
                 }
                 say("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
                 awaitQuorum(cluster);
-                workload.finalPhase(target, recorder);
+                workload.finalPhase(unhurried, recorder);
             } catch (Exception e) {
                 if (e instanceof InterruptedException ie) {
                     throw ie;
@@ -149,7 +157,7 @@ public final class Runner {
                 if (processes != null) {
                     processes.close(); // kills any client process left (its open operations recorded info)
                 }
-                workload.teardown(target);
+                workload.teardown(unhurried);
             }
             recorded = recorder.size();
         }

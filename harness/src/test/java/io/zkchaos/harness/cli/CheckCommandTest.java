@@ -10,7 +10,10 @@ import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerDescriptor;
 import io.zkchaos.checkers.CheckerOption;
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -169,6 +173,105 @@ class CheckCommandTest {
         Run wrong = run("check", "--model", "cas-register", "--init", "nil",
                 data("knossos/cas-register/bad/rethink-fail-minimal.edn"));
         assertThat(wrong.exit()).isEqualTo(1);
+    }
+
+    /** Writes a history file (JSON Lines) from ops given as (process, type, f, key, value, error, ms). */
+    private Path history(String name, List<Op> ops) {
+        Path file = dir.resolve(name);
+        HistoryFiles.write(file, History.of(ops));
+        return file;
+    }
+
+    /** Ops in order, indexes assigned as they are added, times in milliseconds. */
+    private static final class Ops {
+        final List<Op> list = new ArrayList<>();
+
+        Ops add(int process, OpType type, String f, String key, Object value, long ms) {
+            list.add(new Op(list.size(), process, type, f, key, value, null, ms * 1_000_000L));
+            return this;
+        }
+
+        Ops nemesis(String f, long startMs, long endMs) {
+            list.add(new Op(list.size(), Op.NEMESIS, OpType.INVOKE, f, null, null, null, startMs * 1_000_000L));
+            list.add(new Op(list.size(), Op.NEMESIS, OpType.INFO, f, null, f + " done", null, endMs * 1_000_000L));
+            return this;
+        }
+    }
+
+    @Test
+    void zkReadModelTakesTheInitialValueFromInit() {
+        // A session reads 0 before anything was written, then (with sync) the 1 written meanwhile: fine for a
+        // register that starts at 0, a read of a value never written for one that starts at nil.
+        String file = history("reads.jsonl", new Ops()
+                .add(1, OpType.INVOKE, "read", "x", null, 0).add(1, OpType.OK, "read", "x", 0L, 1)
+                .add(2, OpType.INVOKE, "write", "x", 1L, 2).add(2, OpType.OK, "write", "x", null, 3)
+                .add(1, OpType.INVOKE, "sync-read", "x", null, 4).add(1, OpType.OK, "sync-read", "x", 1L, 5)
+                .list).toString();
+        Run withInit = run("check", "--checker", "zk-read-model", "--init", "0", file);
+        assertThat(withInit.exit()).as(withInit.out() + withInit.err()).isZero();
+        assertThat(withInit.out()).startsWith(file + ": valid (3 operations, 6 entries; ");
+        Run withoutInit = run("check", "--checker", "zk-read-model", file);
+        assertThat(withoutInit.exit()).as(withoutInit.out() + withoutInit.err()).isEqualTo(1);
+        assertThat(withoutInit.out()).startsWith(file + ": INVALID (3 operations, 6 entries; ").contains("process 1 read 0 from key x");
+    }
+
+    @Test
+    void zkReadModelStopsAtTheTimeLimitAndSaysSo() {
+        // 14 writes at once, then a sync-read of the initial 0: no order of the writes explains it, and the search
+        // must try every one of them (with memoisation, about 14 x 2^13 configurations, a few hundred milliseconds)
+        // before it can say so. With a 1 ms budget it says it ran out of time instead.
+        Ops ops = new Ops();
+        for (int p = 0; p < 14; p++) {
+            ops.add(p, OpType.INVOKE, "write", "x", p + 1L, p);
+        }
+        for (int p = 0; p < 14; p++) {
+            ops.add(p, OpType.OK, "write", "x", null, 20 + p);
+        }
+        ops.add(99, OpType.INVOKE, "sync-read", "x", null, 40).add(99, OpType.OK, "sync-read", "x", 0L, 41);
+        String file = history("concurrent.jsonl", ops.list).toString();
+        Run limited = run("check", "--checker", "zk-read-model", "--init", "0", "--time-limit", "1ms", file);
+        assertThat(limited.exit()).as(limited.out() + limited.err()).isEqualTo(3);
+        assertThat(limited.out()).startsWith(file + ": UNKNOWN (15 operations, 30 entries; ").contains("the time limit of 1 ms reached");
+        Run decided = run("check", "--checker", "zk-read-model", "--init", "0", "--time-limit", "2m", file);
+        assertThat(decided.exit()).as(decided.out() + decided.err()).isEqualTo(1);
+        assertThat(decided.out()).startsWith(file + ": INVALID (15 operations, 30 entries; ").contains("process 99's read[x] -> 0")
+                .contains("cannot be linearized");
+    }
+
+    @Test
+    void singleLeaderTakesMaxOverlapAndFailoverBound() {
+        // docs/checkers.md's paused leader: n2 leads while n1 still believes it does, for 700 ms; then a heal with
+        // no leader after it until the history ends 4.9 s later.
+        String paused = history("paused.jsonl", new Ops()
+                .add(1, OpType.INVOKE, "acquire", null, null, 0).add(2, OpType.INVOKE, "acquire", null, null, 1)
+                .add(1, OpType.OK, "acquire", null, Map.of("token", 1L, "czxid", 101L, "node", "n1"), 10)
+                .nemesis("pause", 100, 101)
+                .add(2, OpType.OK, "acquire", null, Map.of("token", 2L, "czxid", 102L, "node", "n2"), 200)
+                .nemesis("heal", 850, 860)
+                .add(1, OpType.INVOKE, "release", null, Map.of("token", 1L, "reason", "session-expired"), 900)
+                .add(1, OpType.OK, "release", null, null, 901)
+                .list).toString();
+        Run reported = run("check", "--checker", "single-leader", paused);
+        assertThat(reported.exit()).as(reported.out() + reported.err()).isZero();
+        Run failed = run("check", "--checker", "single-leader", "--max-overlap", "500ms", paused);
+        assertThat(failed.exit()).as(failed.out() + failed.err()).isEqualTo(1);
+        assertThat(failed.out()).contains("overlapped for 700.0 ms, more than max-overlap 500.0 ms");
+
+        String noLeader = history("no-leader.jsonl", new Ops()
+                .add(1, OpType.INVOKE, "acquire", null, null, 0)
+                .add(1, OpType.OK, "acquire", null, Map.of("token", 1L, "node", "n1"), 10)
+                .nemesis("kill", 50, 51)
+                .add(1, OpType.INVOKE, "release", null, Map.of("token", 1L, "reason", "disconnected"), 60)
+                .add(1, OpType.OK, "release", null, null, 61)
+                .nemesis("heal", 100, 110)
+                .add(2, OpType.INVOKE, "acquire", null, null, 200).add(2, OpType.INFO, "acquire", null, null, 5_000)
+                .list).toString();
+        Run undecided = run("check", "--checker", "single-leader", noLeader);
+        assertThat(undecided.exit()).as("the default bound (30 s) had not elapsed: %s", undecided.out())
+                .isEqualTo(3);
+        Run bounded = run("check", "--checker", "single-leader", "--failover-bound", "1s", noLeader);
+        assertThat(bounded.exit()).as(bounded.out() + bounded.err()).isEqualTo(1);
+        assertThat(bounded.out()).contains("no leader within 1.000 s of the heal at index 7");
     }
 
     @Test

@@ -88,7 +88,15 @@ class RunAndBenchCommandTest {
     @Test
     void benchRejectsAnUnknownBenchmark() {
         assertThat(run("bench", "everything")).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown benchmark 'everything'").contains("checker");
+        assertThat(err.toString()).contains("unknown benchmark 'everything'").contains("checker")
+                .contains("recorder").contains("read-model");
+    }
+
+    @Test
+    void theCheckersModuleBenchmarksRunFromTheCommandLine() {
+        // They print their figures on standard output; what they measure is tested in the checkers module.
+        assertThat(run("bench", "recorder", "--threads", "2", "--pairs", "100")).as(err.toString()).isZero();
+        assertThat(run("bench", "read-model", "--ops", "300")).as(err.toString()).isZero();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.cluster.local.Zk;
@@ -78,7 +79,7 @@ public abstract class PartitionShapesContract {
             }
             assertProxyAgrees(cluster);
             cluster.awaitQuorum(Duration.ofSeconds(30));
-            Zk.eventually(Duration.ofSeconds(30), "all five serve", () ->
+            await("all five serve").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.nodes().stream().allMatch(n -> cluster.status(n).mode().serving()));
             assertPeersOnlyThroughProxies(cluster);
         } finally {

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -75,7 +76,7 @@ public abstract class ProxiedClusterContract {
         FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(1)));
         FaultRecord kill = faults.killLeader();
         String old = kill.nodes().get(0);
-        Zk.eventually(Duration.ofSeconds(15), "a new leader", () ->
+        await("a new leader").atMost(Duration.ofSeconds(15)).until(() ->
                 cluster.leader().filter(l -> !l.equals(old)).isPresent());
         try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
             assertThat(Zk.write(zk, "/after-kill")).isTrue();
@@ -84,7 +85,7 @@ public abstract class ProxiedClusterContract {
                 .isEqualTo("{\"fault\":\"kill-leader\",\"description\":\"kill " + old + "\",\"nodes\":[\"" + old
                         + "\"],\"groups\":[],\"grudge\":{}}");
         faults.restartDown();
-        Zk.eventually(Duration.ofSeconds(20), old + " follows", () ->
+        await(old + " follows").atMost(Duration.ofSeconds(20)).until(() ->
                 cluster.status(old).mode() == Mode.FOLLOWER);
     }
 
@@ -99,9 +100,9 @@ public abstract class ProxiedClusterContract {
             assertThat(isolate.grudge().get(old)).hasSize(2);
 
             assertThat(Zk.write(pinned, "/minority")).as("a write on the isolated leader").isFalse();
-            Zk.eventually(Duration.ofSeconds(15), "the majority elects a new leader", () ->
+            await("the majority elects a new leader").atMost(Duration.ofSeconds(15)).until(() ->
                     cluster.leader().filter(l -> !l.equals(old)).isPresent());
-            Zk.eventually(Duration.ofSeconds(5), old + " stops serving", () ->
+            await(old + " stops serving").atMost(Duration.ofSeconds(5)).until(() ->
                     !cluster.status(old).mode().serving());
             String majority = cluster.leader().orElseThrow();
             try (ZooKeeper zk = Zk.connect(cluster.connectString(majority), Duration.ofSeconds(10))) {
@@ -110,7 +111,7 @@ public abstract class ProxiedClusterContract {
             assertPeersOnlyThroughProxies(cluster);
 
             faults.heal();
-            Zk.eventually(Duration.ofSeconds(20), old + " rejoins as a follower", () ->
+            await(old + " rejoins as a follower").atMost(Duration.ofSeconds(20)).until(() ->
                     cluster.status(old).mode() == Mode.FOLLOWER);
             assertThat(pinned.exists("/minority", false)).isNull();
             assertThat(pinned.exists("/majority", false)).isNotNull();
@@ -122,14 +123,14 @@ public abstract class ProxiedClusterContract {
         start(3);
         FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(3)));
         String old = faults.pauseLeader().nodes().get(0);
-        Zk.eventually(Duration.ofSeconds(15), "a new leader", () ->
+        await("a new leader").atMost(Duration.ofSeconds(15)).until(() ->
                 cluster.leader().filter(l -> !l.equals(old)).isPresent());
         try (ZooKeeper zk = Zk.connect(cluster.connectString(cluster.leader().orElseThrow()),
                 Duration.ofSeconds(10))) {
             assertThat(Zk.write(zk, "/while-paused")).isTrue();
         }
         assertThat(faults.resumeAll().nodes()).containsExactly(old);
-        Zk.eventually(Duration.ofSeconds(20), old + " follows", () ->
+        await(old + " follows").atMost(Duration.ofSeconds(20)).until(() ->
                 cluster.status(old).mode() == Mode.FOLLOWER);
     }
 
@@ -143,12 +144,12 @@ public abstract class ProxiedClusterContract {
             }
         });
         try (ZooKeeper observer = Zk.connect(cluster.connectString("n2"), Duration.ofSeconds(10))) {
-            Zk.eventually(Duration.ofSeconds(10), "connected", () -> zk.getState().isConnected());
+            await("connected").atMost(Duration.ofSeconds(10)).until(() -> zk.getState().isConnected());
             zk.create("/owned", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             cluster.links().cutClient("n1");
-            Zk.eventually(Duration.ofSeconds(5), "disconnected", () -> !zk.getState().isConnected());
+            await("disconnected").atMost(Duration.ofSeconds(5)).until(() -> !zk.getState().isConnected());
             // The ensemble expires the session once its 1 s timeout passes without a heartbeat: its ephemeral goes.
-            Zk.eventually(Duration.ofSeconds(10), "the ephemeral of the cut-off session is deleted", () -> {
+            await("the ephemeral of the cut-off session is deleted").atMost(Duration.ofSeconds(10)).until(() -> {
                 try {
                     return observer.exists("/owned", false) == null;
                 } catch (Exception e) {

@@ -1,8 +1,10 @@
 package io.zkchaos.harness.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.history.History;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -10,6 +12,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -44,8 +47,11 @@ class KilledHarnessIT {
         Path runDir = history.getParent();
         assertThat(LeftOvers.serversOf(runDir)).as("the killed harness's servers are orphaned").isNotEmpty();
 
-        History h = HistoryFiles.read(history);
-        assertThat(h.operations()).hasSizeGreaterThanOrEqualTo(150);
+        // A SIGKILL can cut the line being written (see JsonLinesRecorder): at most that last line is dropped.
+        List<String> cut = new ArrayList<>();
+        History h = HistoryFiles.read(history, ReadOptions.tolerateTruncatedTail(cut::add));
+        assertThat(cut).as("lines dropped").hasSizeLessThanOrEqualTo(1);
+        assertThat(h.operations()).hasSizeGreaterThanOrEqualTo(150); // the 300 whole lines seen before the kill
         assertThat(h.operations()).extracting(o -> o.f()).containsOnly("add");
 
         // The next run in the store reaps them before it starts its own cluster.
@@ -56,21 +62,15 @@ class KilledHarnessIT {
     }
 
     /** Waits until the run's history.jsonl holds {@code lines} lines; fails with the harness's output if not. */
-    private Path awaitHistoryOf(Process harness, int lines, Duration bound) throws Exception {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (System.nanoTime() < deadline) {
+    private Path awaitHistoryOf(Process harness, int lines, Duration bound) {
+        return await("a history of " + lines + " lines").atMost(bound).until(() -> {
             if (!harness.isAlive()) {
-                throw new AssertionError("the harness exited early (" + harness.exitValue() + "): "
+                throw new IllegalStateException("the harness exited early (" + harness.exitValue() + "): "
                         + Files.readString(store.resolve("harness.out")));
             }
             Path h = findHistory();
-            if (h != null && countLines(h) >= lines) {
-                return h;
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
-        throw new AssertionError("no history of " + lines + " lines within " + bound + ": "
-                + Files.readString(store.resolve("harness.out")));
+            return h != null && countLines(h) >= lines ? h : null;
+        }, h -> h != null);
     }
 
     private Path findHistory() throws IOException {

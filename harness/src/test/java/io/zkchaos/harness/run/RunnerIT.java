@@ -46,8 +46,8 @@ class RunnerIT {
         assertThat(dir.resultsFile()).content().contains("\"valid\" : true");
         assertThat(dir.nemesisFile()).exists();
         History h = HistoryFiles.read(dir.historyFile());
-        assertThat(h.operations()).hasSizeGreaterThan(50);
-        assertThat(h.operations()).extracting(o -> o.f()).contains("read", "write", "cas");
+        // Real work of every kind was done and checked (how much in 6 s depends on the machine: see the bench).
+        assertThat(h.operations()).filteredOn(o -> o.isOk()).extracting(o -> o.f()).contains("read", "write", "cas");
         assertThat(h.nemesisOps()).extracting(Op::f).containsOnly("heal");
         assertThat(store.resolve("latest").toRealPath()).isEqualTo(dir.path().toRealPath());
         assertThat(dir.path().resolve("nodes/n1")).isDirectory();
@@ -56,9 +56,11 @@ class RunnerIT {
 
     @Test
     void aSetRunUnderLeaderKillsRecordsTheFaultsAndLosesNothing() throws Exception {
+        // A leader killed at the end restarts at the final heal, and the final reads read every server: the recovery
+        // time lets it rejoin even on a loaded machine (a restart and a sync take a few seconds there).
         RunOutcome outcome = run(RunConfig.builder().workload("set").nemesis("kill-leader").seed(7)
                 .timeLimit(Duration.ofSeconds(12)).faultFor(Duration.ofSeconds(3)).healFor(Duration.ofSeconds(3))
-                .concurrency(4));
+                .concurrency(4), Duration.ofSeconds(15));
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
         History h = HistoryFiles.read(outcome.directory().historyFile());
         List<Op> nemesis = h.nemesisOps();
@@ -66,17 +68,35 @@ class RunnerIT {
         // Every kill is recorded with the node it really killed.
         assertThat(nemesis).filteredOn(o -> o.f().equals("kill-leader") && o.type().isCompletion())
                 .allSatisfy(o -> assertThat(o.value().toString()).containsPattern("nodes=\\[n[1-3]\\]"));
-        assertThat(h.operations()).filteredOn(o -> o.f().equals("read") && o.isOk()).hasSize(3);
+        assertThat(h.operations()).as("final reads of n1, n2, n3").filteredOn(o -> o.f().equals("read") && o.isOk())
+                .hasSize(3);
         assertThat(Files.readString(outcome.directory().nemesisFile())).contains("\"fault\" : \"kill-leader\"");
         LeftOvers.assertNoServerOf(outcome.directory().path());
     }
 
     @Test
+    void setupAndFinalReadsDoNotHangOnTheClientsRequestTimeout() throws Exception {
+        // A 1 ms request timeout: no client can even connect, as if the machine were loaded beyond it. Setup and the
+        // final reads are not under test and get their own, longer bound: the run still sets up, ends and reads
+        // every server. (With setup bound by the clients' timeout, the run failed before it began.)
+        RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofSeconds(2))
+                .run(RunConfig.builder().workload("set").nemesis("none").seed(9).timeLimit(Duration.ofSeconds(2))
+                        .recover(Duration.ZERO).concurrency(2).requestTimeout(Duration.ofMillis(1)).out(store)
+                        .build());
+        History h = HistoryFiles.read(outcome.directory().historyFile());
+        assertThat(h.operations()).as("final reads of n1, n2, n3")
+                .filteredOn(o -> o.f().equals("read") && o.isOk()).hasSize(3);
+        LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+
+    @Test
     void anElectionRunUnderLeaderIsolationKeepsOneLeaderPerToken() throws Exception {
-        // Candidates work on after the final heal for as long as the failover bound, so that heal is judged too.
+        // Candidates work on after the final heal for as long as the failover bound, so that heal is judged too. The
+        // bound is what a loaded machine needs (a failover takes about a second on a quiet one): the test is about
+        // one leader per token, not about the failover time, which the workloads bench measures.
         RunOutcome outcome = run(RunConfig.builder().workload("election").nemesis("isolate-leader").seed(3)
                 .timeLimit(Duration.ofSeconds(12)).faultFor(Duration.ofSeconds(4)).healFor(Duration.ofSeconds(3))
-                .failoverBound(Duration.ofSeconds(6)).concurrency(4), Duration.ofSeconds(6));
+                .failoverBound(Duration.ofSeconds(15)).concurrency(4), Duration.ofSeconds(15));
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
         History h = HistoryFiles.read(outcome.directory().historyFile());
         assertThat(h.operations()).filteredOn(o -> o.f().equals("acquire") && o.isOk()).hasSizeGreaterThan(1);

@@ -211,7 +211,12 @@ public final class LeaderElection implements Closeable {
         return state.get();
     }
 
-    /** Whether it currently believes it leads (it may be wrong: see the class comment). */
+    /**
+     * Whether it currently believes it leads (it may be wrong: see the class comment). Set just before the listener's
+     * {@code acquired} is called and cleared just before its {@code releasing}, as Curator's LeaderLatch does: a
+     * thread that sees {@code true} may read the listener before it has been told. Wait for the listener's event to
+     * know what the listener knows.
+     */
     public boolean hasLeadership() {
         return hasLeadership;
     }

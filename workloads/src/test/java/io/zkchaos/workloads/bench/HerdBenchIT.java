@@ -13,6 +13,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The herd metric on a real 3-node ensemble: per leader failure, the herd-free recipe wakes one candidate and makes
  * about one getChildren call whatever N is; the naive recipe wakes every waiting candidate (N-1).
+ *
+ * <p>The assertions are on the shape, not on exact counts, because the counts {@link HerdBench} takes can vary with
+ * timing on a loaded machine. It decides that the candidates have settled when its counters have not moved for
+ * 300 ms, and a candidate thread that is not scheduled for that long (CPU starvation, a GC pause) breaks that in two
+ * ways: a failure's count can be taken before a woken candidate's re-read is counted (an under-count, which the next
+ * failure may then count instead), and the next failure can start before the candidate that just joined has set its
+ * watch (it then finds the node gone instead of being notified: N-2 woken instead of N-1). What cannot vary is
+ * structural: in the herd-free recipe only the successor watches the leader's node, so at most one candidate is woken
+ * per failure, and the new leader must have read the children to know it leads; in the naive recipe every waiting
+ * candidate watches it.
  */
 class HerdBenchIT {
 
@@ -31,18 +41,29 @@ class HerdBenchIT {
                 failures);
         HerdBench.Row naive50 = HerdBench.measure(target, "/it/herd/naive50", LeaderElection.Watching.SMALLEST, 50,
                 failures);
-        System.out.print(HerdBench.format(List.of(free10, naive10, free50, naive50)));
+        String table = HerdBench.format(List.of(free10, naive10, free50, naive50));
+        System.out.print(table);
 
+        // Herd-free: O(1) per failure, the same small constant at N = 10 and N = 50.
         for (HerdBench.Row free : List.of(free10, free50)) {
-            assertThat(free.notificationsPerFailure()).as("herd-free notifications, N=%d", free.candidates())
-                    .isEqualTo(1.0);
-            assertThat(free.getChildrenPerFailure()).as("herd-free getChildren, N=%d", free.candidates())
-                    .isBetween(1.0, 2.0);
+            assertThat(free.maxNotifications()).as("herd-free, N=%d: most candidates woken by one failure (only the "
+                    + "successor watches the leader's node)%n%s", free.candidates(), table).isLessThanOrEqualTo(1);
+            assertThat(free.getChildrenPerFailure()).as("herd-free, N=%d: getChildren calls per failure (the new "
+                    + "leader's re-read, and at most a re-check or two)%n%s", free.candidates(), table)
+                    .isBetween(1.0, 3.0);
         }
-        // Every waiting candidate is woken: N-1 of them.
-        assertThat(naive10.notificationsPerFailure()).isEqualTo(9.0);
-        assertThat(naive50.notificationsPerFailure()).isEqualTo(49.0);
-        assertThat(naive50.getChildrenPerFailure()).isGreaterThanOrEqualTo(49.0);
-        assertThat(naive50.getChildrenPerFailure()).isGreaterThan(4 * naive10.getChildrenPerFailure());
+        // Naive: O(N) per failure. Every waiting candidate watches the leader's node; at least half of them must
+        // have been seen woken however the timing went, which 10 candidates (at most 9) cannot reach at N = 50.
+        for (HerdBench.Row naive : List.of(naive10, naive50)) {
+            int waiting = naive.candidates() - 1;
+            assertThat(naive.notificationsPerFailure()).as("naive, N=%d: candidates woken per failure (%d wait)%n%s",
+                    naive.candidates(), waiting, table).isBetween(waiting / 2.0, (double) waiting);
+            assertThat(naive.getChildrenPerFailure()).as("naive, N=%d: getChildren calls per failure%n%s",
+                    naive.candidates(), table).isGreaterThanOrEqualTo(waiting / 2.0);
+        }
+        assertThat(naive50.notificationsPerFailure()).as("naive grows with N%n%s", table)
+                .isGreaterThan(naive10.notificationsPerFailure());
+        assertThat(naive50.notificationsPerFailure()).as("naive at N=50 against herd-free at N=50%n%s", table)
+                .isGreaterThan(10 * free50.notificationsPerFailure());
     }
 }

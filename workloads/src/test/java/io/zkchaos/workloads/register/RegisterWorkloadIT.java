@@ -1,11 +1,11 @@
 package io.zkchaos.workloads.register;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.InMemoryRecorder;
 import io.zkchaos.checkers.history.Operation;
-import io.zkchaos.workloads.Ensemble;
 import io.zkchaos.workloads.HistoryAssertions;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.SharedEnsemble;
@@ -32,7 +32,9 @@ class RegisterWorkloadIT {
         History h = HistoryAssertions.wellFormed(rec::history);
 
         List<Operation> ops = h.operations();
-        assertThat(ops).hasSizeGreaterThan(50);
+        // Every client worked (how much, in 2 s, depends on the machine: a figure for the bench, not a test).
+        assertThat(ops).extracting(Operation::process).as("processes that completed an operation")
+                .contains(0, 1, 2, 3);
         assertThat(ops).noneMatch(Operation::isInfo);
         assertThat(ops).anyMatch(o -> o.f().equals("sync-read") && o.isOk() && o.output() != null);
         assertThat(ops).anyMatch(o -> o.f().equals("cas") && o.isOk());
@@ -62,28 +64,35 @@ class RegisterWorkloadIT {
         w.setup(all);
         Target onN1 = ensemble.get().onlyServer(1, Duration.ofSeconds(3), Duration.ofSeconds(2));
         InMemoryRecorder rec = new InMemoryRecorder();
+        // The run (12 s) leaves room for the whole story below, which takes about 2 s on a quiet machine: work, the
+        // kill, an info, the restart, and replacement processes working again.
         Thread runner = new Thread(() -> {
             try {
-                w.run(new RunContext(onN1, rec, 11L, 3, Duration.ofSeconds(6)));
+                w.run(new RunContext(onN1, rec, 11L, 3, Duration.ofSeconds(12)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         });
         runner.start();
-        Ensemble.eventually(Duration.ofSeconds(5), () -> rec.history().operations().size() > 20, "clients work");
+        await("clients work").atMost(Duration.ofSeconds(30))
+                .until(() -> rec.history().operations().size() > 20);
         ensemble.get().kill(1);
-        Ensemble.eventually(Duration.ofSeconds(5),
-                () -> rec.history().operations().stream().anyMatch(Operation::isInfo), "an info outcome");
-        ensemble.get().restart(1);
-        runner.join(20_000);
-        assertThat(runner.isAlive()).isFalse();
+        try {
+            await("an info outcome").atMost(Duration.ofSeconds(30))
+                    .until(() -> rec.history().operations().stream().anyMatch(Operation::isInfo));
+        } finally {
+            ensemble.get().restart(1);
+        }
+        runner.join(Duration.ofSeconds(90).toMillis());
+        assertThat(runner.isAlive()).as("the run ended within 90 s of its time").isFalse();
 
         History h = HistoryAssertions.wellFormed(rec::history);
         List<Operation> ops = h.operations();
         assertThat(ops).filteredOn(Operation::isInfo)
                 .allMatch(o -> o.error().contains("connection-loss") || o.error().contains("timeout"));
         // Replacement processes (numbers >= concurrency) did work after the restart.
-        assertThat(ops).anyMatch(o -> o.process() >= 3 && o.isOk());
+        assertThat(ops).as("replacement processes worked after the restart")
+                .anyMatch(o -> o.process() >= 3 && o.isOk());
         // Nothing was recorded as fail because of the kill: fails are definite mismatches or unsent cas writes.
         assertThat(ops).filteredOn(Operation::isFail).allMatch(o -> o.f().equals("cas"));
     }

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster.docker;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
@@ -46,24 +47,24 @@ class DockerClusterIT {
 
             String paused = faults.pauseLeader().nodes().get(0);
             assertThat(docker.state(paused)).isEqualTo(NodeState.PAUSED);
-            Zk.eventually(Duration.ofSeconds(20), "a new leader while " + paused + " is frozen", () ->
+            await("a new leader while " + paused + " is frozen").atMost(Duration.ofSeconds(20)).until(() ->
                     docker.leader().filter(l -> !l.equals(paused)).isPresent());
             faults.resumeAll();
-            Zk.eventually(Duration.ofSeconds(30), paused + " follows after resume", () ->
+            await(paused + " follows after resume").atMost(Duration.ofSeconds(30)).until(() ->
                     docker.status(paused).mode() == Mode.FOLLOWER);
 
             String killed = faults.killLeader().nodes().get(0);
             assertThat(docker.state(killed)).isEqualTo(NodeState.DOWN);
-            Zk.eventually(Duration.ofSeconds(20), "a new leader after killing " + killed, () ->
+            await("a new leader after killing " + killed).atMost(Duration.ofSeconds(20)).until(() ->
                     docker.leader().filter(l -> !l.equals(killed)).isPresent());
             faults.restartDown();
             docker.awaitQuorum(Duration.ofSeconds(30));
-            Zk.eventually(Duration.ofSeconds(30), killed + " serves again", () ->
+            await(killed + " serves again").atMost(Duration.ofSeconds(30)).until(() ->
                     docker.status(killed).mode().serving());
             DockerChecks.assertPeersOnlyThroughProxies(docker);
             // Read from the restarted node alone, directly: its data survived the kill in the container.
             try (ZooKeeper zk = Zk.connect(docker.directConnectString(killed), Duration.ofSeconds(10))) {
-                Zk.eventually(Duration.ofSeconds(10), "the write is on " + killed, () -> {
+                await("the write is on " + killed).atMost(Duration.ofSeconds(10)).until(() -> {
                     try {
                         return zk.exists("/before-kill", false) != null;
                     } catch (Exception e) {

@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.nemesis.NodeState;
@@ -27,16 +28,17 @@ class DirectClusterIT extends ProcessesUnderRuns {
             cluster.kill(old);
             assertThat(cluster.state(old)).isEqualTo(NodeState.DOWN);
             assertThat(cluster.status(old).mode()).isEqualTo(NodeStatus.Mode.UNREACHABLE);
-            Zk.eventually(Duration.ofSeconds(15), "a new leader", () ->
-                    cluster.leader().filter(l -> !l.equals(old)).isPresent());
-            cluster.awaitQuorum(Duration.ofSeconds(15));
+            // Bounds for a loaded machine: a failover takes about 0.5 s, a restarted follower's sync a few seconds.
+            await("a new leader").atMost(Duration.ofSeconds(30))
+                    .until(() -> cluster.leader().filter(l -> !l.equals(old)).isPresent());
+            cluster.awaitQuorum(Duration.ofSeconds(30));
             try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
                 assertThat(Zk.write(zk, "/after")).isTrue();
                 assertThat(zk.exists("/before", false)).isNotNull();
             }
             cluster.start(old);
-            Zk.eventually(Duration.ofSeconds(20), old + " follows again", () ->
-                    cluster.status(old).mode() == NodeStatus.Mode.FOLLOWER);
+            await(old + " follows again").atMost(Duration.ofSeconds(60))
+                    .until(() -> cluster.status(old).mode() == NodeStatus.Mode.FOLLOWER);
         }
     }
 }

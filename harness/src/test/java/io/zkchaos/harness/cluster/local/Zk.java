@@ -3,14 +3,13 @@ package io.zkchaos.harness.cluster.local;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
-/** Test helpers: a connected ZooKeeper client, writes, and bounded polling. */
+/** Test helpers: a connected ZooKeeper client and writes. */
 public final class Zk {
 
     private Zk() {
@@ -38,17 +37,6 @@ public final class Zk {
             return true;
         } catch (KeeperException e) {
             return false;
-        }
-    }
-
-    /** Polls every 50 ms until {@code condition} holds; fails with {@code what} past {@code bound}. */
-    public static void eventually(Duration bound, String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + bound.toMillis() + " ms: " + what);
-            }
-            Thread.sleep(50);
         }
     }
 }
