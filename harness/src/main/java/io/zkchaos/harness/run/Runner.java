@@ -54,8 +54,25 @@ public final class Runner {
         this.progressEvery = progressEvery;
     }
 
+    /** Runs the scenario {@code config} describes, with its built-in workload. */
     public RunOutcome run(RunConfig config) throws InterruptedException {
+        return run(config, config.workload().descriptor());
+    }
+
+    /**
+     * Runs {@code config} with {@code workloadType} as its workload, judged by the checkers it names: a workload that
+     * is not built in (a user's own client code, through the JUnit extension) runs through the same loop. The
+     * configuration names it ({@link RunConfig.Builder#customWorkload}).
+     *
+     * @throws IllegalArgumentException if {@code config} names another workload
+     */
+    public RunOutcome run(RunConfig config, WorkloadDescriptor workloadType) throws InterruptedException {
+        if (!config.workload().name().equals(workloadType.name())) {
+            throw new IllegalArgumentException("the configuration names workload '" + config.workload().name()
+                    + "', the descriptor '" + workloadType.name() + "'");
+        }
         long t0 = System.nanoTime();
+        RunPhases.Clock phases = new RunPhases.Clock();
         ClusterBackend backend = ClusterBackends.require(config.cluster().backend());
         RunStore store = new RunStore(config.outDirectory());
         backend.reapLeftovers(store.root());
@@ -70,13 +87,13 @@ public final class Runner {
                 .maxSessionTimeout(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
                 .seed(config.seed())
                 .build();
-        WorkloadDescriptor workloadType = config.workload().descriptor();
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
                      Duration.ofMillis(250))) {
+            phases.lap("start");
             Target target = target(cluster, config);
             say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
                     + "), leader " + cluster.leader().orElse("?"));
@@ -85,6 +102,7 @@ public final class Runner {
             }
             try {
                 workload.setup(target);
+                phases.lap("setup");
                 NemesisDescriptor nemesisType = config.nemesis().descriptor();
                 NemesisDriver nemesis = new NemesisDriver(
                         nemesisType.on(cluster.nemesisTarget(new Random(config.seed()))),
@@ -107,13 +125,17 @@ public final class Runner {
                     workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
                             config.timing().timeLimit().plus(config.timing().recover())));
                 } finally {
+                    phases.lap("clients");
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
                     dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions()));
                 }
+                phases.lap("heal");
                 say("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
                 awaitQuorum(cluster);
+                phases.lap("quorum");
                 workload.finalPhase(target, recorder);
+                phases.lap("final");
             } catch (Exception e) {
                 if (e instanceof InterruptedException ie) {
                     throw ie;
@@ -122,24 +144,33 @@ public final class Runner {
                         + dir.historyFile() + "): " + e.getMessage(), e);
             } finally {
                 workload.teardown(target);
+                phases.lap("teardown");
             }
             recorded = recorder.size();
         }
+        phases.lap("stop");
         say("cluster stopped; checking " + recorded + " history entries");
         History history = HistoryFiles.read(dir.historyFile());
-        CheckResult result = Checkers.runSafely(checker(config), history);
+        CheckResult result = Checkers.runSafely(checker(config, workloadType), history);
         dir.writeResults(result);
+        phases.lap("check");
         try { // the report is written last, from the files above only
             say("report: " + RunReport.write(dir));
         } catch (RuntimeException e) {
             say("warning: no report (./zkchaos report " + dir.path() + " tries again): " + e.getMessage());
         }
-        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        phases.lap("report");
+        RunPhases took = phases.phases();
+        say("phases: " + took);
+        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took);
     }
 
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */
     static Checker checker(RunConfig config) {
-        WorkloadDescriptor w = config.workload().descriptor();
+        return checker(config, config.workload().descriptor());
+    }
+
+    private static Checker checker(RunConfig config, WorkloadDescriptor w) {
         return Checkers.compose(w.name(), w.checkers().stream()
                 .map(name -> CheckerCatalog.create(name, config.checks())).toList());
     }
