@@ -19,13 +19,15 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads.")
+        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads, suite.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | report | workloads")
+    @Parameters(index = "0", paramLabel = "WHAT",
+            description = "checker | proxy | cluster | herd | report | workloads | suite (STORE...: the chaos "
+                    + "suite's wall times, phases and pass counts from its ledgers)")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -69,13 +71,15 @@ public final class BenchCommand implements Callable<Integer> {
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
+            case "suite" -> io.zkchaos.harness.run.SuiteTable.print(spec.commandLine().getOut(),
+                    (args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream().map(Path::of).toList());
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
                     workloads != null ? workloads : Workloads.NAMES,
                     nemeses != null ? nemeses : Nemeses.names(), timeLimit,
                     concurrency, rate, 42, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, proxy, cluster, herd, workloads");
+                        + "'; known: checker, proxy, cluster, herd, report, workloads, suite");
                 return Verdicts.Exit.ERROR;
             }
         }
