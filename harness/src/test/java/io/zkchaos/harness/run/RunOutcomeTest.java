@@ -34,6 +34,20 @@ class RunOutcomeTest {
     }
 
     @Test
+    void whatHappenedGoesBetweenTheVerdictsAndThePaths() {
+        RunOutcome outcome = new RunOutcome(CheckResult.of("set", Validity.VALID, "no lost commit", null),
+                new RunDirectory(Path.of("/store/set-none/t1")), 10, 1_000, new RunPhases(Map.of()));
+        assertThat(outcome.explanation("set-none", List.of("faults: none"))).isEqualTo("""
+                set-none: valid (10 history entries, 1.0 s)
+                  set valid: no lost commit
+                  faults: none
+                  report: /store/set-none/t1/index.html
+                  run directory: /store/set-none/t1""");
+        // a run directory without its files cannot tell its story, and says so instead of failing the caller
+        assertThat(outcome.whatHappened()).singleElement().asString().startsWith("(no account of the run: ");
+    }
+
+    @Test
     void theRunnerRefusesADescriptorTheConfigurationDoesNotName() {
         Runner runner = new Runner(new PrintWriter(new StringWriter()), Duration.ofSeconds(1));
         assertThatThrownBy(() -> runner.run(RunConfig.builder().workload("set").build(), Workloads.require("register")))

@@ -90,9 +90,9 @@ class ScenarioMatrixChaosIT {
         }
         ledger(scenario, outcome.result().validity().name().toLowerCase(Locale.ROOT), start, outcome,
                 outcome.result().summary());
-        progress.println(outcome.explanation(config.scenario()));
-        assertThat(outcome.result().validity()).as(outcome.explanation(scenario.toString()))
-                .isEqualTo(Validity.VALID);
+        String explanation = outcome.explanation(scenario.toString(), outcome.whatHappened());
+        progress.println(explanation);
+        assertThat(outcome.result().validity()).as(explanation).isEqualTo(Validity.VALID);
         LeftOvers.assertNoServerOf(outcome.directory().path());
     }
 

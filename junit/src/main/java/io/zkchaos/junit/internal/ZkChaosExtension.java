@@ -104,14 +104,15 @@ public final class ZkChaosExtension implements ParameterResolver, InvocationInte
         }
         String report = outcome.directory().reportFile().toAbsolutePath().toString();
         extension.publishReportEntry("zkchaos.report", report);
-        progress.println(outcome.explanation(settings.config().scenario()));
+        String explanation = outcome.explanation(settings.config().scenario(), outcome.whatHappened());
+        progress.println(explanation);
         if (workload.failure() != null) {
             throw workload.failure();
         }
         CheckResult result = outcome.result();
         if (result.validity() == Validity.INVALID
                 || (result.validity() == Validity.UNKNOWN && settings.failOnUnknown())) {
-            throw new AssertionFailedError(outcome.explanation(settings.config().scenario()));
+            throw new AssertionFailedError(explanation);
         }
     }
 }
