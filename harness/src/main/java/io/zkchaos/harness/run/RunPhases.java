@@ -19,6 +19,10 @@ import java.util.stream.Collectors;
  */
 public record RunPhases(Map<String, Long> millis) {
 
+    /** The phases in the order a run goes through them. */
+    public static final java.util.List<String> ORDER = java.util.List.of("start", "setup", "clients", "heal",
+            "quorum", "final", "teardown", "stop", "check", "report");
+
     public RunPhases {
         millis = Collections.unmodifiableMap(new LinkedHashMap<>(millis));
     }

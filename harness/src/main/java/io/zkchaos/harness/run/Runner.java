@@ -101,7 +101,7 @@ public final class Runner {
                 say(cluster.summary());
             }
             try {
-                workload.setup(target);
+                setup(workload, target);
                 phases.lap("setup");
                 NemesisDescriptor nemesisType = config.nemesis().descriptor();
                 NemesisDriver nemesis = new NemesisDriver(
@@ -185,6 +185,33 @@ public final class Runner {
         return new Target(cluster.connectString(), servers, config.workload().sessionTimeout(),
                 config.workload().requestTimeout());
     }
+
+    /**
+     * The workload's setup, tried again for up to {@link #SETUP_BOUND} while it fails: a fresh ensemble serves its
+     * quorum, but on a loaded machine a first client can take longer than the request timeout to connect through
+     * the proxy (seen at load 40: "could not connect ... within PT3S"). Setups are idempotent ({@link Workload}).
+     * No fault has been made yet, so nothing is lost by waiting.
+     */
+    private void setup(Workload workload, Target target) throws Exception {
+        long deadline = System.nanoTime() + SETUP_BOUND.toNanos();
+        while (true) {
+            try {
+                workload.setup(target);
+                return;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                say("setup failed (" + e.getMessage() + "); trying again");
+                TimeUnit.MILLISECONDS.sleep(500);
+            }
+        }
+    }
+
+    /** How long the workload's setup is tried again. */
+    static final Duration SETUP_BOUND = Duration.ofSeconds(30);
 
     /** Before the final reads: a quorum should serve again (the reads say what they find either way). */
     private void awaitQuorum(Cluster cluster) {

@@ -47,7 +47,8 @@ public final class SuiteLedger {
                         String nemesis, String verdict, long startMs, long endMs, Map<String, Long> phases,
                         String run, String summary) {
         public Entry {
-            phases = phases == null ? Map.of() : Map.copyOf(phases);
+            phases = phases == null ? Map.of()
+                    : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(phases));
         }
 
         /** The scenario's wall time in seconds. */

@@ -51,8 +51,9 @@ public final class SuiteTable {
     private static void suites(PrintWriter out, List<SuiteLedger.Entry> entries) {
         Map<String, List<SuiteLedger.Entry>> bySuite = entries.stream().collect(Collectors.groupingBy(
                 SuiteLedger.Entry::suite, TreeMap::new, Collectors.toList()));
-        Set<String> phases = new LinkedHashSet<>();
+        Set<String> phases = new LinkedHashSet<>(RunPhases.ORDER);
         entries.forEach(e -> phases.addAll(e.phases().keySet()));
+        phases.removeIf(p -> entries.stream().noneMatch(e -> e.phases().containsKey(p)));
         out.println("| suite run | scenarios | valid | invalid | unknown | error | wall | mean per scenario | "
                 + "mean phases (s): " + String.join(", ", phases) + " |");
         out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");

@@ -21,8 +21,16 @@ class SuiteTableTest {
     private static SuiteLedger.Entry entry(String suite, String workload, String nemesis, String verdict,
                                            long startMs, long endMs) {
         return new SuiteLedger.Entry(suite, "zookeeper 3.9.5: " + workload + " under " + nemesis, "zookeeper",
-                "3.9.5", workload, nemesis, verdict, startMs, endMs, Map.of("start", 3000L, "clients", 22000L),
+                "3.9.5", workload, nemesis, verdict, startMs, endMs, phases(),
                 "/runs/x", "summary");
+    }
+
+    /** In a scrambled order: the table puts them in the order a run goes through them. */
+    private static Map<String, Long> phases() {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        m.put("clients", 22000L);
+        m.put("start", 3000L);
+        return m;
     }
 
     @Test
@@ -39,6 +47,7 @@ class SuiteTableTest {
         SuiteTable.print(new PrintWriter(text), List.of(store));
         String out = text.toString();
 
+        assertThat(out).contains("mean phases (s): start, clients |");
         assertThat(out).contains("| s1 | 3 | 3 | 0 | 0 | 0 | 1.0 min | 28.3 s | 3.0, 22.0 |");
         assertThat(out).contains("| s2 | 2 | 1 | 0 | 1 | 0 | 0.5 min |");
         // workloads and nemeses in the registries' order, not as they happened to end
