@@ -23,7 +23,10 @@ public interface Workload {
     /** The name the CLI takes ({@code register}, {@code set}, {@code election}, ...). */
     String name();
 
-    /** Creates what the workload needs (root znodes, keys). Throws if the ensemble cannot be prepared. */
+    /**
+     * Creates what the workload needs (root znodes, keys). Throws if the ensemble cannot be prepared. Idempotent:
+     * the run loop calls it again after it threw (a first client may not connect in time on a loaded machine).
+     */
     void setup(Target target) throws Exception;
 
     /**

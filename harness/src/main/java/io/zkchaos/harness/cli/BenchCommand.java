@@ -20,14 +20,15 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader.")
+        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader, suite.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | herd | report | "
-            + "workloads | stalled-leader")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | "
+            + "herd | report | workloads | stalled-leader | suite (STORE...: the chaos suite's wall times, phases and "
+            + "pass counts from its ledgers)")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -87,6 +88,8 @@ public final class BenchCommand implements Callable<Integer> {
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
+            case "suite" -> io.zkchaos.harness.run.SuiteTable.print(spec.commandLine().getOut(),
+                    (args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream().map(Path::of).toList());
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
                     workloads != null ? workloads : Workloads.NAMES,
                     nemeses != null ? nemeses : Nemeses.names(), timeLimit,
@@ -96,7 +99,7 @@ public final class BenchCommand implements Callable<Integer> {
                             "unfenced-writes"), runs, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader");
+                        + "'; known: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader, suite");
                 return Verdicts.Exit.ERROR;
             }
         }

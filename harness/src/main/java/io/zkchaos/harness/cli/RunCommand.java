@@ -217,6 +217,8 @@ public final class RunCommand implements Callable<Integer> {
         stdout.println(Verdicts.line(config.scenario(), v, String.format(java.util.Locale.ROOT,
                 "%d history entries, %.1f s", outcome.operations(), outcome.millis() / 1000.0), null));
         stdout.println("  " + outcome.result().summary());
+        // what the nemesis did, who led, how the operations ended: the report's header, in words
+        outcome.whatHappened().forEach(line -> stdout.println("  " + line));
         stdout.println("  run directory: " + outcome.directory().path());
         if (java.nio.file.Files.isRegularFile(outcome.directory().reportFile())) {
             stdout.println("  report: " + outcome.directory().reportFile());

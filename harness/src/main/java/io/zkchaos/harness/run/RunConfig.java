@@ -85,7 +85,10 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     /**
      * What the clients do.
      *
-     * @param name           the workload ({@link Workloads})
+     * @param name           the workload: a built-in one ({@link Workloads}; the builder checks it is known) or
+     *                       one the run is given as a descriptor ({@link Runner#run(RunConfig,
+     *                       io.zkchaos.workloads.WorkloadDescriptor)}); a word of lower-case letters, digits and
+     *                       dashes, as it names the store's directory
      * @param concurrency    how many client processes run at once
      * @param options        the workload's settings
      * @param sessionTimeout the ZooKeeper session timeout clients ask for
@@ -95,7 +98,10 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     public record WorkloadPart(String name, int concurrency, WorkloadOptions options, Duration sessionTimeout,
                                Duration requestTimeout, Clients clients) {
         public WorkloadPart {
-            WorkloadDescriptor d = Workloads.require(name);
+            if (name == null || !name.matches("[a-z0-9][a-z0-9-]*")) {
+                throw new IllegalArgumentException("workload must be a name of lower-case letters, digits and dashes,"
+                        + " got '" + name + "'");
+            }
             if (concurrency < 1 || concurrency > 1000) {
                 throw new IllegalArgumentException("concurrency must be 1..1000, got " + concurrency);
             }
@@ -103,7 +109,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             positive(sessionTimeout, "session-timeout");
             positive(requestTimeout, "request-timeout");
             Objects.requireNonNull(clients, "clients");
-            if (clients == Clients.PROCESS && !d.processClients()) {
+            // A workload that is not built in (a JUnit test's own code) runs in the harness's threads.
+            if (clients == Clients.PROCESS && !Workloads.byName(name).map(WorkloadDescriptor::processClients)
+                    .orElse(false)) {
                 throw new IllegalArgumentException("clients can be processes only for " + String.join(", ",
                         Workloads.all().stream().filter(WorkloadDescriptor::processClients)
                                 .map(WorkloadDescriptor::name).toList()) + "; workload '" + name
@@ -122,7 +130,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                     Duration.ofSeconds(3), Clients.THREAD);
         }
 
-        /** The workload's descriptor. */
+        /** The built-in workload's descriptor; throws naming the known ones for a workload that is not built in. */
         public WorkloadDescriptor descriptor() {
             return Workloads.require(name);
         }
@@ -215,6 +223,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private int nodes = ClusterPart.defaults().nodes();
         private String zookeeper = ClusterPart.defaults().zookeeper();
         private String workload = WorkloadPart.defaults().name();
+        private boolean customWorkload;
         private int concurrency = WorkloadPart.defaults().concurrency();
         private WorkloadOptions workloadOptions = WorkloadPart.defaults().options();
         private Duration sessionTimeout = WorkloadPart.defaults().sessionTimeout();
@@ -244,8 +253,20 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** A built-in workload ({@link Workloads}). */
         public Builder workload(String v) {
             workload = v;
+            customWorkload = false;
+            return this;
+        }
+
+        /**
+         * A workload that is not built in, named {@code v}: the run is given its descriptor
+         * ({@link Runner#run(RunConfig, io.zkchaos.workloads.WorkloadDescriptor)}).
+         */
+        public Builder customWorkload(String v) {
+            workload = v;
+            customWorkload = true;
             return this;
         }
 
@@ -346,6 +367,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
+            if (!customWorkload) {
+                Workloads.require(workload);
+            }
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),

@@ -59,8 +59,25 @@ public final class Runner {
         this.progressEvery = progressEvery;
     }
 
+    /** Runs the scenario {@code config} describes, with its built-in workload. */
     public RunOutcome run(RunConfig config) throws InterruptedException {
+        return run(config, config.workload().descriptor());
+    }
+
+    /**
+     * Runs {@code config} with {@code workloadType} as its workload, judged by the checkers it names: a workload that
+     * is not built in (a user's own client code, through the JUnit extension) runs through the same loop. The
+     * configuration names it ({@link RunConfig.Builder#customWorkload}).
+     *
+     * @throws IllegalArgumentException if {@code config} names another workload
+     */
+    public RunOutcome run(RunConfig config, WorkloadDescriptor workloadType) throws InterruptedException {
+        if (!config.workload().name().equals(workloadType.name())) {
+            throw new IllegalArgumentException("the configuration names workload '" + config.workload().name()
+                    + "', the descriptor '" + workloadType.name() + "'");
+        }
         long t0 = System.nanoTime();
+        RunPhases.Clock phases = new RunPhases.Clock();
         ClusterBackend backend = ClusterBackends.require(config.cluster().backend());
         RunStore store = new RunStore(config.outDirectory());
         backend.reapLeftovers(store.root());
@@ -78,13 +95,13 @@ public final class Runner {
                         config.nemesisDescriptor().hold(config.nemesisTiming()).multipliedBy(2)))
                 .seed(config.seed())
                 .build();
-        WorkloadDescriptor workloadType = config.workload().descriptor();
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
                      Duration.ofMillis(250))) {
+            phases.lap("start");
             Target target = target(cluster, config);
             // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
             // to connect than a client's request timeout allows (a set run's setup could not connect within 3 s at
@@ -98,7 +115,8 @@ public final class Runner {
             }
             ClientProcesses processes = null;
             try {
-                workload.setup(unhurried);
+                setup(workload, unhurried);
+                phases.lap("setup");
                 NemesisTarget nemesisTarget = cluster.nemesisTarget(new Random(config.seed()));
                 if (config.workload().clients() == RunConfig.Clients.PROCESS) {
                     processes = ClientProcesses.launch(dir.path().resolve(ClientProcesses.DIRECTORY),
@@ -140,13 +158,17 @@ public final class Runner {
                                 clientTime));
                     }
                 } finally {
+                    phases.lap("clients");
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
                     dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions()));
                 }
+                phases.lap("heal");
                 say("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
                 awaitQuorum(cluster);
+                phases.lap("quorum");
                 workload.finalPhase(unhurried, recorder);
+                phases.lap("final");
             } catch (Exception e) {
                 if (e instanceof InterruptedException ie) {
                     throw ie;
@@ -158,24 +180,33 @@ public final class Runner {
                     processes.close(); // kills any client process left (its open operations recorded info)
                 }
                 workload.teardown(unhurried);
+                phases.lap("teardown");
             }
             recorded = recorder.size();
         }
+        phases.lap("stop");
         say("cluster stopped; checking " + recorded + " history entries");
         History history = HistoryFiles.read(dir.historyFile());
-        CheckResult result = Checkers.runSafely(checker(config), history);
+        CheckResult result = Checkers.runSafely(checker(config, workloadType), history);
         dir.writeResults(result);
+        phases.lap("check");
         try { // the report is written last, from the files above only
             say("report: " + RunReport.write(dir));
         } catch (RuntimeException e) {
             say("warning: no report (./zkchaos report " + dir.path() + " tries again): " + e.getMessage());
         }
-        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        phases.lap("report");
+        RunPhases took = phases.phases();
+        say("phases: " + took);
+        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took);
     }
 
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */
     static Checker checker(RunConfig config) {
-        WorkloadDescriptor w = config.workload().descriptor();
+        return checker(config, config.workload().descriptor());
+    }
+
+    private static Checker checker(RunConfig config, WorkloadDescriptor w) {
         return Checkers.compose(w.name(), w.checkers().stream()
                 .map(name -> CheckerCatalog.create(name, config.checks())).toList());
     }
@@ -190,6 +221,33 @@ public final class Runner {
         return new Target(cluster.connectString(), servers, config.workload().sessionTimeout(),
                 config.workload().requestTimeout());
     }
+
+    /**
+     * The workload's setup, tried again for up to {@link #SETUP_BOUND} while it fails: a fresh ensemble serves its
+     * quorum, but on a loaded machine a first client can take longer than the request timeout to connect through
+     * the proxy (seen at load 40: "could not connect ... within PT3S"). Setups are idempotent ({@link Workload}).
+     * No fault has been made yet, so nothing is lost by waiting.
+     */
+    private void setup(Workload workload, Target target) throws Exception {
+        long deadline = System.nanoTime() + SETUP_BOUND.toNanos();
+        while (true) {
+            try {
+                workload.setup(target);
+                return;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                say("setup failed (" + e.getMessage() + "); trying again");
+                TimeUnit.MILLISECONDS.sleep(500);
+            }
+        }
+    }
+
+    /** How long the workload's setup is tried again. */
+    static final Duration SETUP_BOUND = Duration.ofSeconds(30);
 
     /** Before the final reads: a quorum should serve again (the reads say what they find either way). */
     private void awaitQuorum(Cluster cluster) {

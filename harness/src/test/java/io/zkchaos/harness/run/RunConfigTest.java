@@ -56,6 +56,18 @@ class RunConfigTest {
     }
 
     @Test
+    void aWorkloadThatIsNotBuiltInIsNamedAsTheRunIsGivenIt() {
+        RunConfig c = RunConfig.builder().customWorkload("counter").nemesis("kill-leader").build();
+        assertThat(c.scenario()).isEqualTo("counter-kill-leader");
+        assertThatThrownBy(() -> c.workload().descriptor()).hasMessageContaining("unknown workload 'counter'");
+        assertThatThrownBy(() -> RunConfig.builder().customWorkload("My Counter").build())
+                .hasMessageContaining("lower-case letters, digits and dashes");
+        // naming a built-in workload again checks it against the registry
+        assertThatThrownBy(() -> RunConfig.builder().customWorkload("counter").workload("counter").build())
+                .hasMessageContaining("unknown workload 'counter'");
+    }
+
+    @Test
     void theScenarioIsWorkloadAndNemesis() {
         assertThat(RunConfig.builder().workload("set").nemesis("kill-leader").build().scenario())
                 .isEqualTo("set-kill-leader");

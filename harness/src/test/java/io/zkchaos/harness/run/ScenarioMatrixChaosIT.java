@@ -3,95 +3,106 @@ package io.zkchaos.harness.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
-import io.zkchaos.nemesis.Nemeses;
-import io.zkchaos.workloads.Workloads;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.results.report.SuiteIndex;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The chaos suite ({@code mvn -Pchaos verify}): every workload under every nemesis against a real 3-node ZooKeeper
- * ensemble, each run kept under {@code harness/target/chaos-store/}. The client faults run with clients in processes
- * of their own, for the workloads whose clients can be processes; {@code unfenced-writes} is left out (it shows what
- * goes wrong without fencing, ClientPauseIT). ZooKeeper keeps its promises, so every
- * scenario must come out valid; an invalid one is a finding to look at in its run directory.
+ * The chaos suite ({@code mvn -Pchaos verify}): every workload under every nemesis against a real ensemble, each run
+ * kept under {@code harness/target/chaos-store/}. The client faults run with clients in processes of their own,
+ * for the workloads whose clients can be processes; {@code unfenced-writes} is left out (it shows what goes wrong
+ * without fencing, ClientPauseChaosIT). ZooKeeper keeps its promises, so every scenario must come out
+ * valid; an invalid one is a finding, its failure message the checkers' explanation and the report's path.
  *
- * <p>At the end it writes the suite index {@code target/chaos-store/index.html} (every scenario of this run of the
- * suite with its verdict and a link to its report) and prints its path.
- *
- * <p>System properties narrow or lengthen it: {@code zkchaos.chaos.workloads} and {@code zkchaos.chaos.nemeses}
- * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed},
- * {@code zkchaos.chaos.backend} ({@code local} by default, or {@code docker}).
+ * <p>Its parameters are {@link ChaosSuite}'s (system properties). Scenarios run {@code zkchaos.chaos.lanes} at a
+ * time (2 by default), each on a fresh ensemble of its own: a scenario spends most of its time waiting (faults held,
+ * heals, the recovery after the final heal), not computing, so two overlap without slowing each other on two cores;
+ * and nothing is shared between them but the machine. Each test case is named after its scenario (system, version,
+ * workload, nemesis) in failsafe's JUnit XML. Every scenario's verdict, wall time and phases go to the suite's ledger
+ * ({@link SuiteLedger}, {@code ./zkchaos bench suite}); at the end the suite index
+ * {@code target/chaos-store/index.html} lists every scenario of this run with a link to its report.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ScenarioMatrixChaosIT {
 
-    private static final Path STORE = Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store"));
+    private static final ChaosSuite SUITE = ChaosSuite.fromSystemProperties();
+    /** At most this many scenarios at once, whatever JUnit's thread pool does. */
+    private static final Semaphore LANES = new Semaphore(SUITE.lanes(), true);
     /** Runs created from here on belong to this run of the suite (the store keeps older ones). */
     private static final Instant SUITE_START = Instant.now().minusSeconds(1);
+    private static final String SUITE_ID = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC).format(SUITE_START);
 
     @AfterAll
     static void writeSuiteIndex() throws IOException {
         List<RunDirectory> runs = new ArrayList<>();
-        for (RunDirectory run : RunStore.find(STORE)) {
+        for (RunDirectory run : RunStore.find(SUITE.store())) {
             if (Files.getLastModifiedTime(run.historyFile()).toInstant().isAfter(SUITE_START)) {
                 runs.add(run);
             }
         }
-        Path index = SuiteIndex.write(STORE.resolve(RunDirectory.REPORT), "chaos suite", runs);
+        Path index = SuiteIndex.write(SUITE.store().resolve(RunDirectory.REPORT), "chaos suite", runs);
         System.out.println();
         System.out.println("Chaos suite: " + runs.size() + " scenario(s); index of their reports: "
                 + index.toAbsolutePath().toUri());
+        System.out.println("Its ledger: " + SuiteLedger.file(SUITE.store(), SUITE_ID).toAbsolutePath()
+                + " (./zkchaos bench suite " + SUITE.store().toAbsolutePath() + ")");
     }
 
-    static Stream<Arguments> scenarios() {
-        // unfenced-writes shows what goes wrong without fencing (ClientPauseIT): not a promise ZooKeeper makes.
-        List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES.stream()
-                .filter(w -> !w.startsWith("unfenced-")).toList());
-        List<String> nemeses = list("zkchaos.chaos.nemeses", Nemeses.names());
-        // The client faults run with clients in processes, for the workloads whose clients can be processes.
-        return workloads.stream().flatMap(w -> nemeses.stream()
-                .filter(n -> !Nemeses.require(n).needsClientProcesses() || Workloads.require(w).processClients())
-                .map(n -> Arguments.of(w, n)));
+    static Stream<ChaosSuite.Scenario> scenarios() {
+        return SUITE.scenarios().stream();
     }
 
-    private static List<String> list(String property, List<String> all) {
-        String v = System.getProperty(property, "").trim();
-        return v.isEmpty() ? all : Arrays.stream(v.split(",")).map(String::trim).toList();
-    }
-
-    @ParameterizedTest(name = "{0} under {1}")
+    @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
-    void zooKeeperKeepsItsPromises(String workload, String nemesis) throws Exception {
-        Duration main = io.zkchaos.harness.cli.Durations.parse(System.getProperty("zkchaos.chaos.time", "15s"));
-        RunConfig config = RunConfig.builder().backend(System.getProperty("zkchaos.chaos.backend", "local"))
-                .workload(workload).nemesis(nemesis).timeLimit(main)
-                .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5))
-                // clients work on after the final heal for the whole failover bound, so that heal is judged
-                .recover(Duration.ofSeconds(10)).failoverBound(Duration.ofSeconds(10))
-                .clients(Nemeses.require(nemesis).needsClientProcesses() ? RunConfig.Clients.PROCESS
-                        : RunConfig.Clients.THREAD)
-                .concurrency(5).seed(Long.getLong("zkchaos.chaos.seed", 20261129L)).out(STORE).build();
-        RunOutcome outcome = new Runner(new PrintWriter(new java.io.OutputStreamWriter(System.out,
-                StandardCharsets.UTF_8), true), Duration.ofSeconds(5)).run(config);
-        assertThat(outcome.result().validity())
-                .as("%s: %s (run directory %s)", config.scenario(), outcome.result().summary(),
-                        outcome.directory().path())
-                .isEqualTo(Validity.VALID);
+    void keepsItsPromises(ChaosSuite.Scenario scenario) throws Exception {
+        RunConfig config = SUITE.config(scenario);
+        PrintWriter progress = new PrintWriter(new PrefixedLines("[" + config.scenario() + "] ",
+                new OutputStreamWriter(System.out, StandardCharsets.UTF_8)), true);
+        RunOutcome outcome;
+        LANES.acquire();
+        long start = System.currentTimeMillis();
+        try {
+            outcome = new Runner(progress, Duration.ofSeconds(5)).run(config);
+        } catch (RuntimeException e) {
+            ledger(scenario, "error", start, null, String.valueOf(e.getMessage()));
+            throw e;
+        } finally {
+            LANES.release();
+        }
+        ledger(scenario, outcome.result().validity().name().toLowerCase(Locale.ROOT), start, outcome,
+                outcome.result().summary());
+        String explanation = outcome.explanation(scenario.toString(), outcome.whatHappened());
+        progress.println(explanation);
+        assertThat(outcome.result().validity()).as(explanation).isEqualTo(Validity.VALID);
         LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+
+    private static void ledger(ChaosSuite.Scenario s, String verdict, long start, RunOutcome outcome,
+                               String summary) {
+        SuiteLedger.append(SuiteLedger.file(SUITE.store(), SUITE_ID), new SuiteLedger.Entry(SUITE_ID, s.toString(),
+                s.system(), s.version(), s.workload(), s.nemesis(), verdict, start, System.currentTimeMillis(),
+                outcome == null ? null : outcome.phases().millis(),
+                outcome == null ? null : outcome.directory().path().toAbsolutePath().toString(), summary));
     }
 }

@@ -66,15 +66,20 @@ public final class ZooKeeperResolver {
 
     /**
      * The resolver Maven users expect: the local repository named by {@code -Dmaven.repo.local}, else
-     * {@code ~/.m2/repository}; Maven Central as the remote.
+     * {@code ~/.m2/repository}; Maven Central as the remote. One per local repository and JVM, so that its cache
+     * serves every cluster started: resolving a version reads its POMs through maven-resolver, about a CPU-second
+     * each time, which on a loaded machine was most of a run's start (5 to 20 s at load 40).
      */
     public static ZooKeeperResolver fromEnvironment() {
         String local = System.getProperty("maven.repo.local");
         Path repo = local != null && !local.isBlank()
                 ? Path.of(local)
                 : Path.of(System.getProperty("user.home"), ".m2", "repository");
-        return new ZooKeeperResolver(repo, List.of(CENTRAL_URL));
+        return SHARED.computeIfAbsent(repo.toAbsolutePath().normalize(),
+                r -> new ZooKeeperResolver(r, List.of(CENTRAL_URL)));
     }
+
+    private static final ConcurrentMap<Path, ZooKeeperResolver> SHARED = new ConcurrentHashMap<>();
 
     /** The local repository artifacts are resolved into. */
     public Path localRepository() {

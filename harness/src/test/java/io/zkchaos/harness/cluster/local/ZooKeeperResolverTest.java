@@ -46,6 +46,8 @@ class ZooKeeperResolverTest {
         try {
             System.setProperty("maven.repo.local", tmp.resolve("elsewhere").toString());
             assertThat(ZooKeeperResolver.fromEnvironment().localRepository()).isEqualTo(tmp.resolve("elsewhere"));
+            // one resolver per local repository, so that every cluster of the JVM shares its cache
+            assertThat(ZooKeeperResolver.fromEnvironment()).isSameAs(ZooKeeperResolver.fromEnvironment());
         } finally {
             if (before == null) {
                 System.clearProperty("maven.repo.local");

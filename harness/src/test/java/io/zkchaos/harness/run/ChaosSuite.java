@@ -1,0 +1,115 @@
+package io.zkchaos.harness.run;
+
+import io.zkchaos.harness.cli.Durations;
+import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.workloads.Workloads;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The chaos suite's parameters, read from system properties in this one place, and the scenarios and run
+ * configurations they make. Each dimension is a comma-separated list; the matrix is their product, in the order
+ * system, version, workload, nemesis.
+ *
+ * <table>
+ *   <caption>properties</caption>
+ *   <tr><td>{@code zkchaos.chaos.systems}</td><td>systems under test; {@code zookeeper} (the project's own
+ *       {@code fle} nodes join when the harness runs them)</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.versions}</td><td>ZooKeeper releases; default the harness's (3.9.5)</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.workloads}, {@code zkchaos.chaos.nemeses}</td><td>default: all</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.time}</td><td>main phase per scenario, default 15s; nightly soaks stretch it</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.seed}</td><td>default 20261129</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.backend}, {@code zkchaos.chaos.nodes}</td><td>default local, 3</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.lanes}</td><td>scenarios run at once, default 2 (each on its own ensemble)</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.store}</td><td>where run directories go, default target/chaos-store</td></tr>
+ * </table>
+ *
+ * @param systems   the systems under test
+ * @param versions  the versions of each
+ * @param workloads the workloads
+ * @param nemeses   the nemeses
+ * @param time      the main phase of every scenario
+ * @param seed      the seed of every scenario
+ * @param backend   what runs the ensembles
+ * @param nodes     ensemble size
+ * @param lanes     how many scenarios run at once
+ * @param store     the store of the run directories
+ */
+record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
+                  Duration time, long seed, String backend, int nodes, int lanes, Path store) {
+
+    /** The systems the harness runs today; {@code fle} joins this list with the harness's {@code --system fle}. */
+    static final List<String> SYSTEMS = List.of("zookeeper");
+
+    ChaosSuite {
+        for (String s : systems) {
+            if (!SYSTEMS.contains(s)) {
+                throw new IllegalArgumentException("zkchaos.chaos.systems: unknown system '" + s + "'; known: "
+                        + String.join(", ", SYSTEMS));
+            }
+        }
+        workloads.forEach(Workloads::require);
+        nemeses.forEach(Nemeses::require);
+        if (lanes < 1) {
+            throw new IllegalArgumentException("zkchaos.chaos.lanes must be at least 1, got " + lanes);
+        }
+    }
+
+    /** One scenario of the matrix; its {@code toString()} names the test case in reports and CI dashboards. */
+    record Scenario(String system, String version, String workload, String nemesis) {
+        @Override
+        public String toString() {
+            return system + " " + version + ": " + workload + " under " + nemesis;
+        }
+    }
+
+    static ChaosSuite fromSystemProperties() {
+        return new ChaosSuite(
+                list("zkchaos.chaos.systems", SYSTEMS.subList(0, 1)),
+                list("zkchaos.chaos.versions", List.of(RunConfig.ClusterPart.defaults().zookeeper())),
+                // unfenced-writes shows what goes wrong without fencing (ClientPauseChaosIT): not a promise
+                // ZooKeeper makes.
+                list("zkchaos.chaos.workloads", Workloads.NAMES.stream().filter(w -> !w.startsWith("unfenced-"))
+                        .toList()),
+                list("zkchaos.chaos.nemeses", Nemeses.names()),
+                Durations.parse(System.getProperty("zkchaos.chaos.time", "15s")),
+                Long.getLong("zkchaos.chaos.seed", 20261129L),
+                System.getProperty("zkchaos.chaos.backend", RunConfig.ClusterPart.defaults().backend()),
+                Integer.getInteger("zkchaos.chaos.nodes", RunConfig.ClusterPart.defaults().nodes()),
+                Integer.getInteger("zkchaos.chaos.lanes", 2),
+                Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")));
+    }
+
+    private static List<String> list(String property, List<String> all) {
+        String v = System.getProperty(property, "").trim();
+        return v.isEmpty() ? all : Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /**
+     * The matrix, system by system, version by version, workload by workload. The client faults run only for the
+     * workloads whose clients can be processes.
+     */
+    List<Scenario> scenarios() {
+        return systems.stream().flatMap(s -> versions.stream().flatMap(v -> workloads.stream().flatMap(
+                w -> nemeses.stream()
+                        .filter(n -> !Nemeses.require(n).needsClientProcesses() || Workloads.require(w).processClients())
+                        .map(n -> new Scenario(s, v, w, n))))).toList();
+    }
+
+    /**
+     * The run of one scenario. The nemesis cycle scales with the main phase (held a quarter, healed a fifth of it);
+     * the clients work on after the final heal for the whole failover bound, so that heal is judged too.
+     */
+    RunConfig config(Scenario s) {
+        Duration failoverBound = RunConfig.defaultChecks().failoverBound();
+        return RunConfig.builder().backend(backend).nodes(nodes).zookeeper(s.version())
+                .workload(s.workload()).nemesis(s.nemesis()).timeLimit(time)
+                .faultFor(time.dividedBy(4)).healFor(time.dividedBy(5))
+                .recover(failoverBound).failoverBound(failoverBound)
+                .clients(Nemeses.require(s.nemesis()).needsClientProcesses() ? RunConfig.Clients.PROCESS
+                        : RunConfig.Clients.THREAD)
+                .concurrency(5).seed(seed).out(store).build();
+    }
+}

@@ -1,0 +1,50 @@
+package io.zkchaos.harness.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChaosSuiteTest {
+
+    private static ChaosSuite suite(List<String> systems, List<String> versions, List<String> workloads,
+                                    List<String> nemeses) {
+        return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3, 2,
+                Path.of("target/s"));
+    }
+
+    @Test
+    void theMatrixIsTheProductOfItsListsAndEachScenarioIsNamedInFull() {
+        ChaosSuite s = suite(List.of("zookeeper"), List.of("3.9.5", "3.8.4"), List.of("set", "election"),
+                List.of("none", "kill-leader"));
+        assertThat(s.scenarios()).hasSize(8);
+        assertThat(s.scenarios().get(0).toString()).isEqualTo("zookeeper 3.9.5: set under none");
+        assertThat(s.scenarios().get(7).toString()).isEqualTo("zookeeper 3.8.4: election under kill-leader");
+    }
+
+    @Test
+    void eachScenarioRunsOnItsVersionWithTheCycleScaledToTheMainPhase() {
+        ChaosSuite s = suite(List.of("zookeeper"), List.of("3.8.4"), List.of("election"), List.of("halves"));
+        RunConfig c = s.config(s.scenarios().get(0));
+        assertThat(c.cluster().zookeeper()).isEqualTo("3.8.4");
+        assertThat(c.scenario()).isEqualTo("election-halves");
+        assertThat(c.nemesis().faultFor()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(c.nemesis().healFor()).isEqualTo(Duration.ofMillis(2400));
+        // the final heal is judged: the clients work on for the whole failover bound after it
+        assertThat(c.timing().recover()).isEqualTo(c.checks().failoverBound());
+        assertThat(c.seed()).isEqualTo(7);
+    }
+
+    @Test
+    void unknownNamesAreRefusedByName() {
+        assertThatThrownBy(() -> suite(List.of("etcd"), List.of("1"), List.of("set"), List.of("none")))
+                .hasMessageContaining("unknown system 'etcd'; known: zookeeper");
+        assertThatThrownBy(() -> suite(List.of("zookeeper"), List.of("3.9.5"), List.of("sett"), List.of("none")))
+                .hasMessageContaining("unknown workload 'sett'");
+        assertThatThrownBy(() -> suite(List.of("zookeeper"), List.of("3.9.5"), List.of("set"), List.of("nope")))
+                .hasMessageContaining("unknown nemesis 'nope'");
+    }
+}

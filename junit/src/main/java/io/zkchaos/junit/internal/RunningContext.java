@@ -1,0 +1,95 @@
+package io.zkchaos.junit.internal;
+
+import io.zkchaos.junit.ChaosClient;
+import io.zkchaos.junit.ChaosContext;
+import io.zkchaos.junit.ChaosRecorder;
+import io.zkchaos.workloads.RunContext;
+import io.zkchaos.workloads.Target;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The {@link ChaosContext} of one chaos test. Made when JUnit resolves the method's parameter, before the ensemble
+ * exists; bound to the live run when the runner starts the workload's main phase, which is when the method body
+ * runs. Asking for the ensemble outside that throws, naming why.
+ */
+final class RunningContext implements ChaosContext {
+
+    private record Live(Target target, GuardedRecorder recorder, long seed, long deadlineNanos) {
+    }
+
+    private final int concurrency;
+    private volatile Live live;
+
+    RunningContext(int concurrency) {
+        this.concurrency = concurrency;
+    }
+
+    /** The main phase begins: the ensemble serves, the nemesis runs, the clients have {@code ctx.duration()}. */
+    void bind(RunContext ctx) {
+        live = new Live(ctx.target(), new GuardedRecorder(ctx.recorder()), ctx.seed(),
+                System.nanoTime() + ctx.duration().toNanos());
+    }
+
+    private Live live() {
+        Live l = live;
+        if (l == null) {
+            throw new IllegalStateException("the ensemble runs only while the @ChaosTest method's body runs");
+        }
+        return l;
+    }
+
+    GuardedRecorder guardedRecorder() {
+        return live().recorder();
+    }
+
+    @Override
+    public String connectString() {
+        return live().target().connectString();
+    }
+
+    @Override
+    public Map<String, String> servers() {
+        return live().target().servers();
+    }
+
+    @Override
+    public Duration sessionTimeout() {
+        return live().target().sessionTimeout();
+    }
+
+    /** How long one client call may take (ZooKeeper's request timeout the harness uses); bounds a step. */
+    Duration requestTimeout() {
+        return live().target().requestTimeout();
+    }
+
+    @Override
+    public int concurrency() {
+        return concurrency;
+    }
+
+    @Override
+    public boolean running() {
+        return System.nanoTime() < live().deadlineNanos();
+    }
+
+    @Override
+    public Duration remaining() {
+        return Duration.ofNanos(Math.max(0, live().deadlineNanos() - System.nanoTime()));
+    }
+
+    @Override
+    public long seed() {
+        return live().seed();
+    }
+
+    @Override
+    public ChaosRecorder recorder() {
+        return live().recorder();
+    }
+
+    @Override
+    public void runClients(ChaosClient.Factory clients) throws InterruptedException {
+        new ClientLoop(this, clients).run();
+    }
+}

@@ -1,0 +1,100 @@
+package io.zkchaos.junit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.junit.ChaosTest;
+import io.zkchaos.junit.ZkChaos;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChaosSettingsTest {
+
+    @ZkChaos(nodes = 5, zookeeper = "3.8.4", store = "target/elsewhere")
+    static final class Annotated {
+        @ChaosTest(nemesis = "kill-leader", time = "20s", recover = "3s", concurrency = 7, model = "cas-register",
+                init = "0", seed = "42", checkers = {"linearizable", "zk-read-model"})
+        void counterIsLinearizable() {
+        }
+
+        @ChaosTest(time = "20s", faultFor = "6s", healFor = "2s", model = "register", name = "my-register")
+        void named() {
+        }
+
+        @ChaosTest
+        void noModel() {
+        }
+
+        @ChaosTest(time = "soon", model = "register")
+        void badTime() {
+        }
+
+        @ChaosTest(nemesis = "gremlins", model = "register")
+        void badNemesis() {
+        }
+
+        @ChaosTest(checkers = "psychic", model = "register")
+        void badChecker() {
+        }
+    }
+
+    private static ChaosSettings settings(String method) throws Exception {
+        Method m = Annotated.class.getDeclaredMethod(method);
+        return ChaosSettings.of(Annotated.class.getAnnotation(ZkChaos.class), m.getAnnotation(ChaosTest.class), m);
+    }
+
+    @Test
+    void theAnnotationsBecomeTheRunConfiguration() throws Exception {
+        ChaosSettings s = settings("counterIsLinearizable");
+        RunConfig c = s.config();
+        assertThat(c.cluster().nodes()).isEqualTo(5);
+        assertThat(c.cluster().zookeeper()).isEqualTo("3.8.4");
+        assertThat(c.cluster().backend()).isEqualTo(RunConfig.ClusterPart.defaults().backend());
+        assertThat(c.out()).isEqualTo("target/elsewhere");
+        assertThat(c.workload().name()).isEqualTo("counter-is-linearizable");
+        assertThat(c.scenario()).isEqualTo("counter-is-linearizable-kill-leader");
+        assertThat(c.workload().concurrency()).isEqualTo(7);
+        assertThat(c.nemesis().name()).isEqualTo("kill-leader");
+        assertThat(c.timing().timeLimit()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(c.timing().recover()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(c.nemesis().faultFor()).isEqualTo(Duration.ofSeconds(5)); // a quarter of the time
+        assertThat(c.nemesis().healFor()).isEqualTo(Duration.ofSeconds(4)); // a fifth
+        assertThat(c.checks().model()).isEqualTo("cas-register");
+        assertThat(c.checks().init()).isEqualTo(0L);
+        assertThat(c.seed()).isEqualTo(42L);
+        assertThat(s.checkers()).containsExactly("linearizable", "zk-read-model");
+        assertThat(s.failOnUnknown()).isTrue();
+    }
+
+    @Test
+    void whatIsNotAnnotatedComesFromTheHarnessDefaults() throws Exception {
+        RunConfig c = settings("named").config();
+        assertThat(c.workload().name()).isEqualTo("my-register");
+        assertThat(c.nemesis().name()).isEqualTo("none");
+        assertThat(c.nemesis().faultFor()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(c.nemesis().healFor()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.timing().recover()).isEqualTo(RunConfig.Timing.defaults().recover());
+        assertThat(c.workload().concurrency()).isEqualTo(RunConfig.WorkloadPart.defaults().concurrency());
+        assertThat(c.workload().sessionTimeout()).isEqualTo(RunConfig.WorkloadPart.defaults().sessionTimeout());
+        assertThat(c.checks().failoverBound()).isEqualTo(RunConfig.defaultChecks().failoverBound());
+    }
+
+    @Test
+    void errorsNameTheAttribute() {
+        assertThatThrownBy(() -> settings("noModel")).hasMessageContaining("@ChaosTest(checkers = \"linearizable\")")
+                .hasMessageContaining("model = ...");
+        assertThatThrownBy(() -> settings("badTime")).hasMessageContaining("@ChaosTest(time = \"soon\")");
+        assertThatThrownBy(() -> settings("badNemesis")).hasMessageContaining("unknown nemesis 'gremlins'");
+        assertThatThrownBy(() -> settings("badChecker")).hasMessageContaining("unknown checker 'psychic'");
+    }
+
+    @Test
+    void methodNamesBecomeWorkloadNames() {
+        assertThat(ChaosSettings.kebab("counterIsLinearizable")).isEqualTo("counter-is-linearizable");
+        assertThat(ChaosSettings.kebab("lock_under_HALVES")).isEqualTo("lock-under-halves");
+        assertThat(List.of(ChaosSettings.kebab("a1B"))).containsExactly("a1-b");
+    }
+}

@@ -1,0 +1,50 @@
+package io.zkchaos.results.report;
+
+import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.results.report.RunDirs.server;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.results.RunDirectory;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The terminal's account of a run says the same as the report's header. */
+class RunStoryTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void tellsTheFaultsWhoLedAndHowTheOperationsEnded() {
+        History h = new Hist()
+                .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
+                .nemesis("isolate-leader", Hist.isolate("n3", "n1", "n2"), 100, 110)
+                .invoke(1, "write", "r0", 2L, 120).info(1, 300)
+                .invoke(6, "read", "r0", null, 310).ok(6, 2L, 320)
+                .nemesis("heal", Hist.healed(), 400, 405)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("run"), map("workload", "register", "nemesis",
+                "isolate-leader"), h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
+                server(1, "n1", "follower", 1), server(1, "n3", "leader", 1), server(150, "n1", "leader", 2)));
+
+        List<String> story = RunStory.of(run);
+
+        assertThat(story).containsSubsequence("faults: 1", "  0.100 s  isolate n3 from {n1, n2} (for 305.0 ms)");
+        assertThat(story).contains("ZooKeeper leaders: n3 (epoch 1) → n1 (epoch 2) at 0.150 s",
+                "client operations: 3 (2 ok, 0 fail, 1 info)", "processes: 2");
+    }
+
+    @Test
+    void aRunWithoutFaultsSaysSo() {
+        History h = new Hist().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("quiet"), map("workload", "register", "nemesis", "none"), h,
+                CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of());
+
+        assertThat(RunStory.of(run)).startsWith("faults: none").contains("client operations: 1 (1 ok, 0 fail, 0 info)");
+    }
+}
