@@ -1,7 +1,9 @@
 package io.zkchaos.nemesis;
 
+import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -11,12 +13,30 @@ import java.util.Random;
  * @param nodes  the processes
  * @param links  the fault network
  * @param random node choices; used only from the nemesis's one thread
+ * @param frames the protocol taps on the links, for faults at protocol moments (empty when the backend has none,
+ *               e.g. direct links)
  */
-public record NemesisTarget(NodeControl nodes, LinkNetwork links, Random random) {
+public record NemesisTarget(NodeControl nodes, LinkNetwork links, Random random, Optional<FrameTaps> frames) {
 
     public NemesisTarget {
         Objects.requireNonNull(nodes, "nodes");
         Objects.requireNonNull(links, "links");
         Objects.requireNonNull(random, "random");
+        Objects.requireNonNull(frames, "frames");
+    }
+
+    /** A target without protocol taps. */
+    public NemesisTarget(NodeControl nodes, LinkNetwork links, Random random) {
+        this(nodes, links, random, Optional.empty());
+    }
+
+    /**
+     * The protocol taps.
+     *
+     * @throws IllegalStateException when there are none: a protocol-aware fault cannot act on this target
+     */
+    public FrameTaps requireFrames() {
+        return frames.orElseThrow(() -> new IllegalStateException("this system has no protocol taps on its links "
+                + "(direct links, or a backend without a frame decoder): protocol-aware faults cannot act"));
     }
 }
