@@ -65,6 +65,7 @@ public final class Runner {
         ClusterConfig clusterConfig = ClusterConfig.builder()
                 .nodes(config.cluster().nodes())
                 .version(config.cluster().zookeeper())
+                .sync(config.cluster().sync())
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))
                 .maxSessionTimeout(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
                 .seed(config.seed())

@@ -247,7 +247,7 @@ public final class FrameTaps implements AutoCloseable {
             synchronized (this) {
                 saw = new TreeMap<>(a.seenWhileArmed);
             }
-            return new TriggerRecord(a.trigger.fault(), a.trigger.description(), false, "", "", "", "", "", "", "",
+            return new TriggerRecord(a.trigger.fault(), a.trigger.description(), false, "", -1, "", "", "", "", "", "",
                     a.counted, -1, ms, "armed " + ms + " ms; " + a.counted + " matching frame(s) counted of "
                     + a.trigger.nth() + " needed; frames seen meanwhile: " + (saw.isEmpty() ? "none" : saw),
                     List.of(), saw);
@@ -272,7 +272,7 @@ public final class FrameTaps implements AutoCloseable {
         }
         if (done == null) {
             return new TriggerRecord(a.trigger.fault(), a.trigger.description(), true, a.firedLink == null ? ""
-                    : a.firedLink.name(), "", "", "", "", "", "", a.counted, -1, ms,
+                    : a.firedLink.name(), -1, "", "", "", "", "", "", a.counted, -1, ms,
                     "fired, but its action did not complete within " + ACTION_WAIT.toSeconds() + " s", List.of(),
                     Map.of());
         }
@@ -442,7 +442,7 @@ public final class FrameTaps implements AutoCloseable {
             a.action = actions.submit(() -> {
                 List<String> acted = new ArrayList<>();
                 String did = act(t, a.nodes, link, victim, acted);
-                TriggerRecord r = new TriggerRecord(t.fault(), t.description(), true, key.link(),
+                TriggerRecord r = new TriggerRecord(t.fault(), t.description(), true, key.link(), key.connection(),
                         key.stream().wireName(), sender, receiver, frame.type(), id, frame.phase(), count,
                         bodyBytes, afterMillis, did, acted, saw);
                 LOG.info("trigger of {} fired: {}", t.fault(), r.summary());

@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param trigger   the trigger, in words ({@link FrameTrigger#description()})
  * @param fired     whether it fired
  * @param link      the link the frame travelled on (e.g. {@code n2-n1-quorum}); empty when it did not fire
+ * @param connection the proxy's id of the connection it travelled on (as in {@link SeenFrame}); -1 when it did not
+ *                  fire
  * @param stream    {@code upstream} or {@code downstream}; empty when it did not fire
  * @param sender    the node that sent the frame; empty when it did not fire
  * @param receiver  the node the frame was going to; empty when it did not fire
@@ -25,7 +27,8 @@ import java.util.Objects;
  * @param nodes     the nodes acted on
  * @param seen      frames seen per type on the tapped links while it was armed
  */
-public record TriggerRecord(String fault, String trigger, boolean fired, String link, String stream, String sender,
+public record TriggerRecord(String fault, String trigger, boolean fired, String link, long connection, String stream,
+                            String sender,
                             String receiver, String frame, String id, String phase, long count, long bodyBytes,
                             long afterMillis, String did, List<String> nodes, Map<String, Long> seen) {
 

@@ -166,9 +166,11 @@ public final class LocalCluster implements Cluster {
         cmd.add("-Djava.io.tmpdir=" + n.dir().resolve("tmp"));
         cmd.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
         cmd.add("-Dlogback.configurationFile=" + n.dir().resolve("logback.xml"));
+        cmd.add("-Dlog4j.configuration=" + n.dir().resolve("log4j.properties").toUri()); // before 3.8
         cmd.add("-Dzookeeper.log.dir=" + n.dir());
         cmd.add("-Dzookeeper.admin.enableServer=false");
         cmd.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
+        config.zooKeeperVersion().ifPresent(v -> cmd.addAll(config.sync().jvmOptions(v)));
         cmd.add("-cp");
         cmd.add(cp.asClasspathArgument());
         cmd.add("org.apache.zookeeper.server.quorum.QuorumPeerMain");
