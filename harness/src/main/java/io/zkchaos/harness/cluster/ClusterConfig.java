@@ -264,6 +264,12 @@ public record ClusterConfig(
                 throw new IllegalArgumentException("sync: must be auto, diff, snap or trunc, was null");
             }
             ZooKeeperVersion.parse(version).ifPresent(v -> {
+                if (proxied && nodes > 1 && !v.bindsOwnAddressOnly()) {
+                    throw new IllegalArgumentException("version: ZooKeeper " + v + " binds its election and quorum "
+                            + "ports on every address (quorumListenOnAllIPs came in 3.4.6), which the fault proxy's "
+                            + "address plan cannot share; use 3.4.6 or later, or direct links (proxied(false), no "
+                            + "network faults)");
+                }
                 try {
                     sync.jvmOptions(v);
                 } catch (IllegalArgumentException e) {

@@ -42,6 +42,14 @@ public record ZooKeeperVersion(int major, int minor, int patch, String text) imp
         return c != 0 ? c : Integer.compare(patch, o.patch);
     }
 
+    /**
+     * {@code quorumListenOnAllIPs} (3.4.6): before it a server binds its election and quorum ports on every address
+     * of the machine, so no proxy can listen on those port numbers on another loopback address.
+     */
+    public boolean bindsOwnAddressOnly() {
+        return atLeast(3, 4, 6);
+    }
+
     /** 3.8.0 moved the server's logging from log4j 1.2 to logback. */
     public boolean logsWithLogback() {
         return atLeast(3, 8, 0);

@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * scenario must come out valid; an invalid one is a finding to look at in its run directory.
  *
  * <p>System properties narrow or lengthen it: {@code zkchaos.chaos.workloads} and {@code zkchaos.chaos.nemeses}
- * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed}.
+ * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed},
+ * {@code zkchaos.chaos.versions} (comma-separated ZooKeeper releases, default the run default),
+ * {@code zkchaos.chaos.nodes} (3 or 5, default 3), {@code zkchaos.chaos.sync} (auto, diff, snap or trunc).
  */
 class ScenarioMatrixChaosIT {
 
@@ -31,7 +33,9 @@ class ScenarioMatrixChaosIT {
     static Stream<Arguments> scenarios() {
         List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES);
         List<String> nemeses = list("zkchaos.chaos.nemeses", Nemeses.names());
-        return workloads.stream().flatMap(w -> nemeses.stream().map(n -> Arguments.of(w, n)));
+        List<String> versions = list("zkchaos.chaos.versions", List.of(RunConfig.ClusterPart.defaults().zookeeper()));
+        return versions.stream().flatMap(v -> workloads.stream().flatMap(w -> nemeses.stream()
+                .map(n -> Arguments.of(w, n, v))));
     }
 
     private static List<String> list(String property, List<String> all) {
@@ -39,11 +43,13 @@ class ScenarioMatrixChaosIT {
         return v.isEmpty() ? all : Arrays.stream(v.split(",")).map(String::trim).toList();
     }
 
-    @ParameterizedTest(name = "{0} under {1}")
+    @ParameterizedTest(name = "{0} under {1} on {2}")
     @MethodSource("scenarios")
-    void zooKeeperKeepsItsPromises(String workload, String nemesis) throws Exception {
+    void zooKeeperKeepsItsPromises(String workload, String nemesis, String version) throws Exception {
         Duration main = io.zkchaos.harness.cli.Durations.parse(System.getProperty("zkchaos.chaos.time", "15s"));
         RunConfig config = RunConfig.builder().workload(workload).nemesis(nemesis).timeLimit(main)
+                .zookeeper(version).nodes(Integer.getInteger("zkchaos.chaos.nodes", 3))
+                .sync(io.zkchaos.harness.cluster.SyncMode.parse(System.getProperty("zkchaos.chaos.sync", "auto")))
                 .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5))
                 // clients work on after the final heal for the whole failover bound, so that heal is judged
                 .recover(Duration.ofSeconds(10)).failoverBound(Duration.ofSeconds(10))
