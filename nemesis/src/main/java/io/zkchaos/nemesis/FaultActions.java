@@ -327,7 +327,8 @@ public final class FaultActions {
     /**
      * Arms a trigger that resets the connection right after a seeded moment of a sync (one of the protocol's
      * {@link FrameProtocol#syncMoments()}), then provokes a sync ({@link #provokeSync}). The trigger fires once;
-     * {@link #disarmSyncFault} says what it did, or that it never fired.
+     * {@link #disarmSyncFault} says what it did, or that it never fired (with a probe, as for a crash: a learner
+     * whose sync was cut may hold in memory what it never wrote, which only a restart shows).
      */
     public FaultRecord cutDuringSync(String fault, Duration maxLag) {
         FrameTaps taps = target.requireFrames();
@@ -369,7 +370,8 @@ public final class FaultActions {
         long bytes = random.nextLong(maxBodyBytes + 1);
         FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, bytes, FrameTrigger.Action.STALL,
                 FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
-        return armAndProvoke(taps, t, m, maxLag);
+        // a snapshot is sent to a follower that lags (or to any, when the run forces SNAP syncs)
+        return armAndProvoke(taps, t, m, maxLag, true);
     }
 
     /**
@@ -402,31 +404,38 @@ public final class FaultActions {
     }
 
     private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag) {
+        return armAndProvoke(taps, t, m, maxLag, false);
+    }
+
+    private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag,
+                                      boolean lagOnly) {
         taps.arm(t, cluster);
         List<String> acted = new ArrayList<>();
-        String provoked = provokeSync(taps, maxLag, acted);
+        String provoked = provokeSync(taps, maxLag, acted, lagOnly);
         return new FaultRecord(t.fault(), "armed: " + t.description() + " (moment " + m.name() + "); provoked a "
                 + "sync: " + provoked, acted, List.of(), new java.util.TreeMap<>());
     }
 
     /**
-     * Makes a follower sync with its leader, one of three ways (seeded): restart a follower on its data after a
+     * Makes a follower sync with its leader, one of four ways (seeded): restart a follower on its data after a
      * seeded lag of up to {@code maxLag} (clients write meanwhile, so it must catch up: DIFF, or SNAP when far
-     * behind); restart the leader (every follower syncs with the next one); or drop a follower's protocol
-     * connections, so it syncs again from its memory.
+     * behind); restart the leader (every follower syncs with the next one, in a new epoch); drop a follower's
+     * protocol connections, so it syncs again from its memory; or let a follower lag and bring it back together
+     * with a crash-restart of the leader, so that it catches up in a new epoch.
      */
-    private String provokeSync(FrameTaps taps, Duration maxLag, List<String> acted) {
+    private String provokeSync(FrameTaps taps, Duration maxLag, List<String> acted, boolean lagOnly) {
         Optional<String> leader = cluster.leader();
         List<String> followers = new ArrayList<>(running());
         leader.ifPresent(followers::remove);
-        int how = random.nextInt(3);
+        int how = lagOnly ? 0 : random.nextInt(4);
         if (leader.isEmpty() || followers.isEmpty()) {
             how = 1;
         }
         switch (how) {
             case 0 -> {
                 String f = pick(followers);
-                long lag = delayMillis(maxLag);
+                // lagging for the sync's sake: at least half the bound when only a lag will do
+                long lag = lagOnly ? maxLag.toMillis() / 2 + delayMillis(maxLag.dividedBy(2)) : delayMillis(maxLag);
                 cluster.kill(f);
                 sleep(lag);
                 cluster.start(f);
@@ -440,11 +449,25 @@ public final class FaultActions {
                 acted.add(l);
                 return "restarted " + (leader.isPresent() ? "the leader " : "") + l + " on its data";
             }
-            default -> {
+            case 2 -> {
                 String f = pick(followers);
                 List<String> dropped = taps.dropConnections(f);
                 acted.add(f);
                 return "dropped the connections of follower " + f + " " + dropped;
+            }
+            default -> {
+                // a lagging follower comes back while the leader changes: it syncs in a new epoch
+                String f = pick(followers);
+                String l = leader.get();
+                long lag = delayMillis(maxLag);
+                cluster.kill(f);
+                sleep(lag);
+                cluster.kill(l);
+                cluster.start(f);
+                cluster.start(l);
+                acted.add(f);
+                acted.add(l);
+                return "restarted follower " + f + " after " + lag + " ms together with the leader " + l;
             }
         }
     }

@@ -75,9 +75,10 @@ public final class Faults {
                 t -> actions(t).stopFollowers(), t -> actions(t).catchUp(SERVE_BOUND, RESTART_DELAY_MAX));
         // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
-                        + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync",
+                        + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "
+                        + "at the heal crash-restart that follower",
                 t -> actions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
-                t -> actions(t).disarmSyncFault("cut-during-sync", false));
+                t -> actions(t).disarmSyncFault("cut-during-sync", true));
         add("stall-during-snapshot", "stall a quorum connection (open, nothing passes) after a seeded number of "
                         + "snapshot bytes of a SNAP sync, then provoke a sync",
                 t -> actions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),

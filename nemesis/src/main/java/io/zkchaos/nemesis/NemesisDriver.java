@@ -179,7 +179,16 @@ public final class NemesisDriver implements AutoCloseable {
             return;
         }
         finalHealDone = true;
-        act("final-heal", "all", "heal", nemesis::healAll);
+        // The heal must happen even on a thread that was interrupted (the run closing while a long fault action,
+        // such as a rolling restart, was under way): act with the flag cleared, and set it again afterwards.
+        boolean interrupted = Thread.interrupted();
+        try {
+            act("final-heal", "all", "heal", nemesis::healAll);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         active.set(null);
     }
 }

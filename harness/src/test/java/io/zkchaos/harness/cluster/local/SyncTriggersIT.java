@@ -215,6 +215,43 @@ class SyncTriggersIT {
     }
 
     @Test
+    void theProtocolNemesesArmProvokeAndSayWhatFired() throws Exception {
+        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(3)));
+        List<FaultRecord> ends = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            FaultRecord start = round == 0 ? faults.cutDuringSync("cut-during-sync", Duration.ofSeconds(1))
+                    : round == 1 ? faults.crashDuringSync("crash-during-sync", Duration.ofSeconds(1),
+                            Duration.ofMillis(20), Duration.ofMillis(200))
+                    : faults.stallDuringBody("stall-during-snapshot", Duration.ofSeconds(1), 1000);
+            assertThat(start.description()).startsWith("armed: ").contains("provoked a sync: ");
+            String fault = start.fault();
+            write(5);
+            // give the provoked sync its time; a trigger whose moment never comes stays armed
+            await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ofSeconds(3))
+                    .until(() -> !taps.waiting(fault) || cluster.nodes().stream()
+                            .allMatch(n -> cluster.status(n).mode().serving()));
+            FaultRecord end = faults.disarmSyncFault(fault, true);
+            assertThat(end.triggers()).hasSize(1);
+            TriggerRecord t = end.triggers().get(0);
+            if (t.fired()) {
+                assertThat(t.phase()).isEqualTo("sync");
+                assertThat(end.description()).contains("fired on " + t.frame())
+                        .contains("crash-restart the learner");
+            } else {
+                assertThat(end.description()).contains("never fired within the fault window");
+            }
+            ends.add(end);
+            for (String n : cluster.nodes()) {
+                cluster.awaitServing(n, BOUND);
+            }
+        }
+        for (String n : cluster.nodes()) {
+            holdsEverything(n);
+        }
+        assertThat(ends).hasSize(3);
+    }
+
+    @Test
     void laggingFollowersOnFiveNodesAreOneOrTwoAndCatchUpOneByOne() throws Exception {
         FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(11)));
         FaultRecord stop = faults.stopFollowers();
