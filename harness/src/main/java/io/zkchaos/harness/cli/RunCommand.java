@@ -135,7 +135,7 @@ public final class RunCommand implements Callable<Integer> {
     String zookeeper;
 
     @Option(names = "--sync", description = "how followers sync with their leader: auto (ZooKeeper's choice), "
-            + "diff, snap or trunc, steered with ZooKeeper's system properties (default: ${DEFAULT-VALUE})")
+            + "diff, snap, trunc or snap-on-lag, steered with ZooKeeper's system properties (default: ${DEFAULT-VALUE})")
     String sync;
 
     @Option(names = "--session-timeout", converter = Durations.class,

@@ -261,7 +261,7 @@ public record ClusterConfig(
                 }
             }
             if (sync == null) {
-                throw new IllegalArgumentException("sync: must be auto, diff, snap or trunc, was null");
+                throw new IllegalArgumentException("sync: must be auto, diff, snap, trunc or snap-on-lag, was null");
             }
             ZooKeeperVersion.parse(version).ifPresent(v -> {
                 if (proxied && nodes > 1 && !v.bindsOwnAddressOnly()) {

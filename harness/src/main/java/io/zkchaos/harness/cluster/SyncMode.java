@@ -25,23 +25,28 @@ import java.util.Locale;
  *   <tr><td>{@code trunc}</td><td>as {@code diff}</td><td>keeps TRUNC from turning into SNAP; a TRUNC itself
  *       needs a learner that logged transactions nobody else did (an old leader killed with proposals in flight):
  *       faults make that, no setting can</td></tr>
+ *   <tr><td>{@code snap-on-lag}</td><td>{@code zookeeper.snapshotSizeFactor=-1} (3.5.4+)</td><td>no sync from the
+ *       on-disk log: a learner more than 500 transactions behind gets a SNAP, any other a DIFF (3.4's behaviour) —
+ *       the mix a SNAP interrupted and followed by a DIFF needs, which {@code snap} would turn into a second
+ *       SNAP</td></tr>
  * </table>
  */
 public enum SyncMode {
-    AUTO, DIFF, SNAP, TRUNC;
+    AUTO, DIFF, SNAP, TRUNC, SNAP_ON_LAG;
 
-    /** The mode of that name ({@code auto}, {@code diff}, {@code snap}, {@code trunc}). */
+    /** The mode of that name ({@code auto}, {@code diff}, {@code snap}, {@code trunc}, {@code snap-on-lag}). */
     public static SyncMode parse(String name) {
         try {
-            return valueOf(name.trim().toUpperCase(Locale.ROOT));
+            return valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException("sync must be auto, diff, snap or trunc, got '" + name + "'");
+            throw new IllegalArgumentException("sync must be auto, diff, snap, trunc or snap-on-lag, got '" + name
+                    + "'");
         }
     }
 
     /** The name the CLI takes. */
     public String cliName() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -62,6 +67,14 @@ public enum SyncMode {
                             + "more than 500 transactions behind (use the lagging-follower nemesis)");
                 }
                 out.add("-Dzookeeper.forceSnapshotSync=true");
+            }
+            case SNAP_ON_LAG -> {
+                if (!version.hasSnapshotSizeFactor()) {
+                    throw new IllegalArgumentException("sync snap-on-lag needs ZooKeeper 3.5.4 or later "
+                            + "(zookeeper.snapshotSizeFactor); " + version + " already syncs a follower by SNAP "
+                            + "exactly when it is more than 500 transactions behind (use auto)");
+                }
+                out.add("-Dzookeeper.snapshotSizeFactor=-1");
             }
             case DIFF, TRUNC -> {
                 out.add("-Dzookeeper.commitLogCount=1000000");

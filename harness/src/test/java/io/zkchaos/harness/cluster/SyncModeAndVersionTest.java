@@ -33,7 +33,12 @@ class SyncModeAndVersionTest {
         assertThatThrownBy(() -> SyncMode.SNAP.jvmOptions(v("3.4.14")))
                 .hasMessageContaining("sync snap needs ZooKeeper 3.5.0 or later");
         assertThat(SyncMode.parse(" Diff ")).isEqualTo(SyncMode.DIFF);
-        assertThatThrownBy(() -> SyncMode.parse("full")).hasMessage("sync must be auto, diff, snap or trunc, got 'full'");
+        assertThatThrownBy(() -> SyncMode.parse("full"))
+                .hasMessage("sync must be auto, diff, snap, trunc or snap-on-lag, got 'full'");
+        assertThat(SyncMode.parse("snap-on-lag").jvmOptions(v("3.6.2"))).containsExactly("-Dzookeeper.snapshotSizeFactor=-1");
+        assertThat(SyncMode.SNAP_ON_LAG.cliName()).isEqualTo("snap-on-lag");
+        assertThatThrownBy(() -> SyncMode.SNAP_ON_LAG.jvmOptions(v("3.5.3-beta")))
+                .hasMessageContaining("needs ZooKeeper 3.5.4 or later");
     }
 
     @Test
