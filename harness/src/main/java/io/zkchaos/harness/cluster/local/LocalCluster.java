@@ -126,7 +126,12 @@ public final class LocalCluster implements Cluster {
             routing = proxied;
             if (config.nodes() > 1) {
                 // before any server starts: a decoder must see every quorum connection from its first byte
-                frames = FrameTaps.install(network, config.nodeNames(), new ZabProtocol());
+                try {
+                    frames = FrameTaps.install(network, config.nodeNames(), new ZabProtocol());
+                } catch (RuntimeException e) {
+                    proxied.close();
+                    throw e;
+                }
             }
         } else {
             DirectNetwork direct = new DirectNetwork(layouts);
