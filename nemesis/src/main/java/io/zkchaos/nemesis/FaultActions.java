@@ -1,5 +1,10 @@
 package io.zkchaos.nemesis;
 
+import io.zkchaos.nemesis.frame.FrameMoment;
+import io.zkchaos.nemesis.frame.FrameProtocol;
+import io.zkchaos.nemesis.frame.FrameTaps;
+import io.zkchaos.nemesis.frame.FrameTrigger;
+import io.zkchaos.nemesis.frame.TriggerRecord;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
@@ -8,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.Consumer;
 import io.zkchaos.nemesis.net.LinkNetwork;
@@ -34,12 +40,14 @@ public final class FaultActions {
     private final LinkNetwork links;
     private final Random random;
     private final ClientControl clients;
+    private final NemesisTarget target;
 
     public FaultActions(NemesisTarget target) {
         this.cluster = target.nodes();
         this.links = target.links();
         this.random = target.random();
         this.clients = target.clients();
+        this.target = target;
     }
 
     // ---- partitions (shapes from io.zkchaos.nemesis.partition.Partitions) ----
@@ -213,6 +221,288 @@ public final class FaultActions {
         return onEach("resume-clients", "resume client", paused, clients::resume);
     }
 
+    // ---- crash-restart cycles (the process is killed and started again on its data within the fault) ----
+
+    /** SIGKILLs a random running node and starts it again on its data after a seeded delay of up to {@code maxDelay}. */
+    public FaultRecord restartRandom(Duration maxDelay) {
+        return crashRestart("restart-random", List.of(pick(running())), maxDelay);
+    }
+
+    /** SIGKILLs the leader and starts it again on its data after a seeded delay of up to {@code maxDelay}. */
+    public FaultRecord restartLeader(Duration maxDelay) {
+        return crashRestart("restart-leader", List.of(requireLeader()), maxDelay);
+    }
+
+    /**
+     * The whole ensemble crashes: every node is SIGKILLed (in a seeded order), then after a seeded delay of up to
+     * {@code maxDelay} all are started again on their data (in another seeded order).
+     */
+    public FaultRecord restartAll(Duration maxDelay) {
+        return crashRestart("restart-all", shuffled(), maxDelay);
+    }
+
+    /**
+     * Each node in turn (seeded order): SIGKILL, start again on its data, wait until it serves (up to
+     * {@code serveBound}), then the next. A node that does not serve in time is recorded as such, and the roll goes
+     * on.
+     */
+    public FaultRecord rollingRestart(Duration serveBound) {
+        List<String> order = shuffled();
+        List<String> steps = new ArrayList<>();
+        for (String node : order) {
+            cluster.kill(node);
+            cluster.start(node);
+            steps.add("restart " + node + serving(node, serveBound));
+        }
+        return new FaultRecord("rolling-restart", String.join("; ", steps), order, List.of(), new java.util.TreeMap<>());
+    }
+
+    /**
+     * Lagging followers: SIGKILLs a seeded number of followers (1 on 3 nodes, 1 or 2 on 5: never the quorum), so that
+     * the clients' writes go on without them; {@link #catchUp} brings them back.
+     */
+    public FaultRecord stopFollowers() {
+        String leader = requireLeader();
+        List<String> followers = new ArrayList<>(running());
+        followers.remove(leader);
+        Collections.shuffle(followers, random);
+        int most = Math.min(followers.size(), cluster.nodes().size() - cluster.quorumSize());
+        if (most < 1) {
+            throw new IllegalStateException("no follower can be stopped without losing the quorum (nodes "
+                    + cluster.nodes() + ", running " + running() + ")");
+        }
+        List<String> chosen = new ArrayList<>(followers.subList(0, 1 + random.nextInt(most)));
+        Collections.sort(chosen);
+        return onEach("lagging-follower", "kill (to lag behind)", chosen, cluster::kill);
+    }
+
+    /**
+     * Brings every node that is down back, one at a time (seeded order), each catching up with the leader before
+     * the next starts (waiting up to {@code serveBound}). When more than one node lags, a seeded coin decides
+     * whether the leader is crash-restarted after the first is back, so that the next ones catch up from a new
+     * leader, which may be the node that has just caught up itself.
+     */
+    public FaultRecord catchUp(Duration serveBound, Duration maxDelay) {
+        List<String> down = new ArrayList<>(cluster.nodes().stream()
+                .filter(n -> cluster.state(n) == NodeState.DOWN).toList());
+        Collections.shuffle(down, random);
+        boolean newLeader = down.size() > 1 && random.nextBoolean();
+        List<String> steps = new ArrayList<>();
+        List<String> acted = new ArrayList<>(down);
+        for (int i = 0; i < down.size(); i++) {
+            String node = down.get(i);
+            cluster.start(node);
+            steps.add("restart " + node + serving(node, serveBound));
+            if (i == 0 && newLeader) {
+                Optional<String> leader = cluster.leader();
+                if (leader.isPresent()) {
+                    String l = leader.get();
+                    long ms = delayMillis(maxDelay);
+                    cluster.kill(l);
+                    sleep(ms);
+                    cluster.start(l);
+                    steps.add("crash-restart leader " + l + " after " + ms + " ms" + serving(l, serveBound));
+                    acted.add(l);
+                } else {
+                    steps.add("no leader to crash-restart");
+                }
+            }
+        }
+        return new FaultRecord("catch-up", steps.isEmpty() ? "nothing was down" : String.join("; ", steps),
+                acted.stream().distinct().toList(), List.of(), new java.util.TreeMap<>());
+    }
+
+    /** Kills every one of {@code nodes} (in order), waits a seeded delay, starts them again (in a seeded order). */
+    private FaultRecord crashRestart(String fault, List<String> nodes, Duration maxDelay) {
+        long ms = delayMillis(maxDelay);
+        nodes.forEach(cluster::kill);
+        sleep(ms);
+        List<String> restart = new ArrayList<>(nodes);
+        Collections.shuffle(restart, random);
+        restart.forEach(cluster::start);
+        List<String> sorted = new ArrayList<>(nodes);
+        Collections.sort(sorted);
+        return new FaultRecord(fault, "kill " + String.join(", ", nodes) + "; restart " + String.join(", ", restart)
+                + " on their data after " + ms + " ms", sorted, List.of(), new java.util.TreeMap<>());
+    }
+
+    /** " (serves)" once the node serves, or why it did not within the bound. */
+    private String serving(String node, Duration bound) {
+        try {
+            cluster.awaitServing(node, bound);
+            return " (serves)";
+        } catch (IllegalStateException e) {
+            return " (" + e.getMessage() + ")";
+        }
+    }
+
+    /** A seeded delay of 0..max ms. */
+    private long delayMillis(Duration max) {
+        return max.isZero() || max.isNegative() ? 0 : random.nextLong(max.toMillis() + 1);
+    }
+
+    /** Sleeps; an interrupt (the run is closing) cuts it short and is kept for the caller to see. */
+    private static void sleep(long ms) {
+        if (ms <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- protocol-aware faults: frame triggers on the tapped links (see io.zkchaos.nemesis.frame) ----
+
+    /**
+     * Arms a trigger that resets the connection right after a seeded moment of a sync (one of the protocol's
+     * {@link FrameProtocol#syncMoments()}), then provokes a sync ({@link #provokeSync}). The trigger fires once;
+     * {@link #disarmSyncFault} says what it did, or that it never fired (with a probe, as for a crash: a learner
+     * whose sync was cut may hold in memory what it never wrote, which only a restart shows).
+     */
+    public FaultRecord cutDuringSync(String fault, Duration maxLag) {
+        FrameTaps taps = target.requireFrames();
+        FrameMoment m = pick(taps.protocol().syncMoments());
+        FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.CUT,
+                FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
+        return armAndProvoke(taps, t, m, maxLag);
+    }
+
+    /**
+     * Arms a trigger that, right after a seeded sync moment, holds the stream and SIGKILLs one end of it (seeded:
+     * the receiver or the sender), which is started again on its data after a seeded delay of up to
+     * {@code maxRestart}; then provokes a sync. At the end ({@link #disarmSyncFault} with a probe) the learner of
+     * that sync is crash-restarted, so that what it claimed to have made durable is loaded from its disk.
+     */
+    public FaultRecord crashDuringSync(String fault, Duration maxLag, Duration maxDelay, Duration maxRestart) {
+        FrameTaps taps = target.requireFrames();
+        FrameMoment m = pick(taps.protocol().syncMoments());
+        FrameTrigger.Victim victim = random.nextBoolean() ? FrameTrigger.Victim.RECEIVER : FrameTrigger.Victim.SENDER;
+        // half the kills strike at once, the others a little later (the victim has handled the frame)
+        Duration delay = random.nextBoolean() ? Duration.ZERO : Duration.ofMillis(delayMillis(maxDelay));
+        FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.KILL, victim,
+                delay, Duration.ofMillis(delayMillis(maxRestart)));
+        return armAndProvoke(taps, t, m, maxLag);
+    }
+
+    /**
+     * Arms a trigger that stalls the stream (the connection stays open, nothing more passes) after a seeded number of
+     * bytes (up to {@code maxBodyBytes}) of a long frame's body (ZooKeeper: the snapshot of a {@code SNAP} sync),
+     * then provokes a sync. A sync that sends no snapshot leaves it unfired, and its record says so.
+     */
+    public FaultRecord stallDuringBody(String fault, Duration maxLag, long maxBodyBytes) {
+        FrameTaps taps = target.requireFrames();
+        List<FrameMoment> bodies = taps.protocol().syncMoments().stream().filter(FrameMoment::body).toList();
+        if (bodies.isEmpty()) {
+            throw new IllegalStateException(taps.protocol().name() + " has no frame with a long body to stall in");
+        }
+        FrameMoment m = pick(bodies);
+        long bytes = random.nextLong(maxBodyBytes + 1);
+        FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, bytes, FrameTrigger.Action.STALL,
+                FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
+        // a snapshot is sent to a follower that lags (or to any, when the run forces SNAP syncs)
+        return armAndProvoke(taps, t, m, maxLag, true);
+    }
+
+    /**
+     * Ends a protocol-aware fault: disarms its triggers (stalls released, paused nodes resumed), records what each
+     * did or that it never fired; with {@code probe}, crash-restarts the learner of each sync a trigger hit; and
+     * starts every node that is down.
+     */
+    public FaultRecord disarmSyncFault(String fault, boolean probe) {
+        List<TriggerRecord> records = target.requireFrames().disarm(fault);
+        List<String> steps = new ArrayList<>();
+        List<String> acted = new ArrayList<>();
+        for (TriggerRecord r : records) {
+            steps.add(r.summary());
+            if (probe && r.fired()) {
+                // the node that opened the connection is the learner of that sync
+                String learner = "upstream".equals(r.stream()) ? r.sender() : r.receiver();
+                cluster.kill(learner);
+                cluster.start(learner);
+                steps.add("crash-restart the learner " + learner + " on its data");
+                acted.add(learner);
+            }
+        }
+        FaultRecord restarted = restartDown();
+        acted.addAll(restarted.nodes());
+        if (!restarted.nodes().isEmpty()) {
+            steps.add(restarted.description());
+        }
+        return new FaultRecord("heal", String.join("; ", steps), acted.stream().distinct().sorted().toList(),
+                List.of(), new java.util.TreeMap<>(), records);
+    }
+
+    private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag) {
+        return armAndProvoke(taps, t, m, maxLag, false);
+    }
+
+    private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag,
+                                      boolean lagOnly) {
+        taps.arm(t, cluster);
+        List<String> acted = new ArrayList<>();
+        String provoked = provokeSync(taps, maxLag, acted, lagOnly);
+        return new FaultRecord(t.fault(), "armed: " + t.description() + " (moment " + m.name() + "); provoked a "
+                + "sync: " + provoked, acted, List.of(), new java.util.TreeMap<>());
+    }
+
+    /**
+     * Makes a follower sync with its leader, one of four ways (seeded): restart a follower on its data after a
+     * seeded lag of up to {@code maxLag} (clients write meanwhile, so it must catch up: DIFF, or SNAP when far
+     * behind); restart the leader (every follower syncs with the next one, in a new epoch); drop a follower's
+     * protocol connections, so it syncs again from its memory; or let a follower lag and bring it back together
+     * with a crash-restart of the leader, so that it catches up in a new epoch.
+     */
+    private String provokeSync(FrameTaps taps, Duration maxLag, List<String> acted, boolean lagOnly) {
+        Optional<String> leader = cluster.leader();
+        List<String> followers = new ArrayList<>(running());
+        leader.ifPresent(followers::remove);
+        int how = lagOnly ? 0 : random.nextInt(4);
+        if (leader.isEmpty() || followers.isEmpty()) {
+            how = 1;
+        }
+        switch (how) {
+            case 0 -> {
+                String f = pick(followers);
+                // lagging for the sync's sake: at least half the bound when only a lag will do
+                long lag = lagOnly ? maxLag.toMillis() / 2 + delayMillis(maxLag.dividedBy(2)) : delayMillis(maxLag);
+                cluster.kill(f);
+                sleep(lag);
+                cluster.start(f);
+                acted.add(f);
+                return "restarted follower " + f + " on its data after " + lag + " ms";
+            }
+            case 1 -> {
+                String l = leader.orElseGet(() -> pick(running()));
+                cluster.kill(l);
+                cluster.start(l);
+                acted.add(l);
+                return "restarted " + (leader.isPresent() ? "the leader " : "") + l + " on its data";
+            }
+            case 2 -> {
+                String f = pick(followers);
+                List<String> dropped = taps.dropConnections(f);
+                acted.add(f);
+                return "dropped the connections of follower " + f + " " + dropped;
+            }
+            default -> {
+                // a lagging follower comes back while the leader changes: it syncs in a new epoch
+                String f = pick(followers);
+                String l = leader.get();
+                long lag = delayMillis(maxLag);
+                cluster.kill(f);
+                sleep(lag);
+                cluster.kill(l);
+                cluster.start(f);
+                cluster.start(l);
+                acted.add(f);
+                acted.add(l);
+                return "restarted follower " + f + " after " + lag + " ms together with the leader " + l;
+            }
+        }
+    }
+
     // ---- helpers ----
 
     /** Does {@code action} to each of {@code nodes}, in order, and records it as process fault {@code fault}. */
@@ -249,7 +539,7 @@ public final class FaultActions {
         return r;
     }
 
-    private String pick(List<String> from) {
+    private <T> T pick(List<T> from) {
         return from.get(random.nextInt(from.size()));
     }
 

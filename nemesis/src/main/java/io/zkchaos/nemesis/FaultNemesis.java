@@ -27,7 +27,15 @@ final class FaultNemesis implements Nemesis {
     }
 
     @Override
+    public void onEvent(java.util.function.Consumer<FaultRecord> listener) {
+        target.frames().ifPresent(f -> f.onFiring(r -> listener.accept(new FaultRecord(r.fault(), r.summary(),
+                r.nodes(), List.of(), new java.util.TreeMap<>(), List.of(r)))));
+    }
+
+    @Override
     public FaultRecord healAll() {
+        List<io.zkchaos.nemesis.frame.TriggerRecord> triggers = target.frames()
+                .map(io.zkchaos.nemesis.frame.FrameTaps::disarmAll).orElse(List.of());
         FaultActions actions = new FaultActions(target);
         FaultRecord net = actions.heal();
         FaultRecord resumed = actions.resumeAll();
@@ -38,6 +46,6 @@ final class FaultNemesis implements Nemesis {
         nodes.addAll(clients.nodes());
         List<String> all = nodes.stream().distinct().sorted().toList();
         return new FaultRecord("heal", "healed every link" + (all.isEmpty() ? "" : "; resumed or restarted "
-                + String.join(", ", all)), all, net.groups(), net.grudge());
+                + String.join(", ", all)), all, net.groups(), net.grudge(), triggers);
     }
 }

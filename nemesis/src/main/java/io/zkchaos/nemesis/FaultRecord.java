@@ -1,5 +1,7 @@
 package io.zkchaos.nemesis;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.zkchaos.nemesis.frame.TriggerRecord;
 import io.zkchaos.nemesis.partition.Partition;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +22,22 @@ import java.util.TreeSet;
  * @param groups for partitions the components (a bridge: both sides, each with the bridge node; a ring: each
  *               node's majority); empty for process faults
  * @param grudge for partitions, every node with the nodes it does not hear from; empty for process faults
+ * @param triggers for protocol-aware faults, what each armed frame trigger did: the packet that fired it (type,
+ *                 zxid, link, count) and the action, or that it never fired within the fault window; empty (and not
+ *                 written) for other faults
  */
 public record FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
-                          SortedMap<String, SortedSet<String>> grudge) {
+                          SortedMap<String, SortedSet<String>> grudge,
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TriggerRecord> triggers) {
+
+    /** A record without triggers. */
+    public FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
+                       SortedMap<String, SortedSet<String>> grudge) {
+        this(fault, description, nodes, groups, grudge, List.of());
+    }
 
     public FaultRecord {
+        triggers = triggers == null ? List.of() : List.copyOf(triggers); // absent in JSON: none
         Objects.requireNonNull(fault, "fault");
         Objects.requireNonNull(description, "description");
         nodes = List.copyOf(nodes);

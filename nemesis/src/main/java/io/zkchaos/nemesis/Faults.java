@@ -24,6 +24,16 @@ public final class Faults {
      * wakes.
      */
     public static final double CLIENT_PAUSE_SESSION_TIMEOUTS = 2.0;
+    /** The crash-restart faults start a killed node again after a seeded delay of up to this. */
+    public static final Duration RESTART_DELAY_MAX = Duration.ofSeconds(1);
+    /** How long a rolling restart or a catching-up follower may take to serve again before the fault goes on. */
+    public static final Duration SERVE_BOUND = Duration.ofSeconds(30);
+    /** A follower restarted to provoke a sync stays down for a seeded lag of up to this (clients write meanwhile). */
+    public static final Duration SYNC_LAG_MAX = Duration.ofSeconds(5);
+    /** {@code crash-during-sync} kills at once or up to this long after the frame, and restarts up to 1 s later. */
+    public static final Duration TRIGGER_DELAY_MAX = Duration.ofMillis(50);
+    /** {@code stall-during-snapshot} stalls after a seeded number of snapshot bytes up to this. */
+    public static final long SNAPSHOT_BYTES_MAX = 64 * 1024;
 
     private static final Map<String, Fault> ALL = new LinkedHashMap<>();
 
@@ -64,6 +74,36 @@ public final class Faults {
         addClient("kill-leader-client", "SIGKILL the client process that holds leadership (a new client process "
                         + "takes its place at once)",
                 t -> actions(t).killLeaderClient(), t -> actions(t).clientsReplaced(), 0);
+        // crash-restart cycles: processes killed and started again on their data within the fault
+        add("restart-random", "SIGKILL a random node, restart it on its data after up to "
+                        + RESTART_DELAY_MAX.toMillis() + " ms",
+                t -> actions(t).restartRandom(RESTART_DELAY_MAX), t -> actions(t).restartDown());
+        add("restart-leader", "SIGKILL the leader, restart it on its data after up to "
+                        + RESTART_DELAY_MAX.toMillis() + " ms",
+                t -> actions(t).restartLeader(RESTART_DELAY_MAX), t -> actions(t).restartDown());
+        add("restart-all", "the whole ensemble crashes (SIGKILL) and restarts on its data after up to "
+                        + RESTART_DELAY_MAX.toMillis() + " ms",
+                t -> actions(t).restartAll(RESTART_DELAY_MAX), t -> actions(t).restartDown());
+        add("rolling-restart", "each node in turn: SIGKILL, restart on its data, wait until it serves, next",
+                t -> actions(t).rollingRestart(SERVE_BOUND), t -> actions(t).restartDown());
+        add("lagging-follower", "SIGKILL a follower (1 or 2 on 5 nodes) while clients write; at the heal bring "
+                        + "them back one by one to catch up, sometimes from a new leader",
+                t -> actions(t).stopFollowers(), t -> actions(t).catchUp(SERVE_BOUND, RESTART_DELAY_MAX));
+        // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
+        add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
+                        + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "
+                        + "at the heal crash-restart that follower",
+                t -> actions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
+                t -> actions(t).disarmSyncFault("cut-during-sync", true));
+        add("stall-during-snapshot", "stall a quorum connection (open, nothing passes) after a seeded number of "
+                        + "snapshot bytes of a SNAP sync, then provoke a sync",
+                t -> actions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),
+                t -> actions(t).disarmSyncFault("stall-during-snapshot", false));
+        add("crash-during-sync", "SIGKILL the receiver or the sender right after a seeded moment of a follower's "
+                        + "sync and restart it; provoke a sync; at the heal crash-restart that follower",
+                t -> actions(t).crashDuringSync("crash-during-sync", SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
+                        RESTART_DELAY_MAX),
+                t -> actions(t).disarmSyncFault("crash-during-sync", true));
     }
 
 

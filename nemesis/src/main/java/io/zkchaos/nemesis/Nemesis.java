@@ -20,4 +20,11 @@ public interface Nemesis {
 
     /** Heals every link, resumes every paused node and client process, and starts every node that is down. */
     FaultRecord healAll();
+
+    /**
+     * Reports what the nemesis does between operations, on its own (a protocol trigger that fires at a packet),
+     * as records; called from another thread than the driver's. Does nothing by default.
+     */
+    default void onEvent(java.util.function.Consumer<FaultRecord> listener) {
+    }
 }

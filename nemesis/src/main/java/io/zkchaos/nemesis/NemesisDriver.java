@@ -32,7 +32,7 @@ public final class NemesisDriver implements AutoCloseable {
      * One action the driver took, for the schedule file.
      *
      * @param atMillis when, since the driver was made
-     * @param step     {@code start}, {@code stop} or {@code final-heal}
+     * @param step     {@code start}, {@code stop}, {@code trigger} (a protocol trigger fired) or {@code final-heal}
      * @param fault    the fault's name ({@code all} for the final heal)
      * @param did      what was really done, or null when it could not act
      * @param error    why it could not act, or null
@@ -65,6 +65,20 @@ public final class NemesisDriver implements AutoCloseable {
         this.seed = seed;
         this.recorder = recorder;
         this.mainPhaseNanos = mainPhase.toNanos();
+        nemesis.onEvent(this::event);
+    }
+
+    /**
+     * Records what the nemesis did on its own (a protocol trigger fired at a packet): an {@code invoke}/{@code info}
+     * pair of {@code f = "trigger"}, at once, from the thread that reports it.
+     */
+    private void event(FaultRecord did) {
+        recorder.nemesis(OpType.INVOKE, "trigger", did.fault());
+        recorder.nemesis(OpType.INFO, "trigger", did);
+        synchronized (this) {
+            actions.add(new Action(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), "trigger",
+                    did.fault(), did, null));
+        }
     }
 
     /**
@@ -165,7 +179,16 @@ public final class NemesisDriver implements AutoCloseable {
             return;
         }
         finalHealDone = true;
-        act("final-heal", "all", "heal", nemesis::healAll);
+        // The heal must happen even on a thread that was interrupted (the run closing while a long fault action,
+        // such as a rolling restart, was under way): act with the flag cleared, and set it again afterwards.
+        boolean interrupted = Thread.interrupted();
+        try {
+            act("final-heal", "all", "heal", nemesis::healAll);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         active.set(null);
     }
 }

@@ -1,7 +1,9 @@
 package io.zkchaos.nemesis;
 
+import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -13,23 +15,42 @@ import java.util.Random;
  * @param links   the fault network
  * @param random  node choices; used only from the nemesis's one thread
  * @param clients the client processes; {@link ClientControl#NONE} when clients are threads of the harness
+ * @param frames  the protocol taps on the links, for faults at protocol moments (empty when the backend has none,
+ *                e.g. direct links)
  */
-public record NemesisTarget(NodeControl nodes, LinkNetwork links, Random random, ClientControl clients) {
+public record NemesisTarget(NodeControl nodes, LinkNetwork links, Random random, ClientControl clients,
+                            Optional<FrameTaps> frames) {
 
     public NemesisTarget {
         Objects.requireNonNull(nodes, "nodes");
         Objects.requireNonNull(links, "links");
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(clients, "clients");
+        Objects.requireNonNull(frames, "frames");
     }
 
-    /** A target whose clients are threads of the harness (no client faults possible). */
+    /** A target whose clients are threads of the harness (no client faults possible), without protocol taps. */
     public NemesisTarget(NodeControl nodes, LinkNetwork links, Random random) {
-        this(nodes, links, random, ClientControl.NONE);
+        this(nodes, links, random, ClientControl.NONE, Optional.empty());
+    }
+
+    /** A target whose clients are threads of the harness, with the links' protocol taps. */
+    public NemesisTarget(NodeControl nodes, LinkNetwork links, Random random, Optional<FrameTaps> frames) {
+        this(nodes, links, random, ClientControl.NONE, frames);
     }
 
     /** The same target with {@code control} acting on the client processes. */
     public NemesisTarget withClients(ClientControl control) {
-        return new NemesisTarget(nodes, links, random, control);
+        return new NemesisTarget(nodes, links, random, control, frames);
+    }
+
+    /**
+     * The protocol taps.
+     *
+     * @throws IllegalStateException when there are none: a protocol-aware fault cannot act on this target
+     */
+    public FrameTaps requireFrames() {
+        return frames.orElseThrow(() -> new IllegalStateException("this system has no protocol taps on its links "
+                + "(direct links, or a backend without a frame decoder): protocol-aware faults cannot act"));
     }
 }

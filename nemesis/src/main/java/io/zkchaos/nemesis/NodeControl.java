@@ -1,5 +1,6 @@
 package io.zkchaos.nemesis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -39,6 +40,18 @@ public interface NodeControl {
     default void restart(String node) {
         kill(node);
         start(node);
+    }
+
+    /**
+     * Waits until {@code node} serves clients again as a member of a quorum (a leader, or a follower that has
+     * synced with one): what a rolling restart waits for before it takes the next node down.
+     *
+     * @throws IllegalStateException past {@code bound}, naming the node and what it was doing
+     * @throws UnsupportedOperationException when this system cannot tell (the default)
+     */
+    default void awaitServing(String node, Duration bound) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot tell whether " + node
+                + " serves");
     }
 
     /** The smallest number of nodes that forms a majority. */

@@ -83,6 +83,15 @@ class FaultActionsTest {
             states.put(node, NodeState.RUNNING);
         }
 
+        /** Recorded as {@code serves n}; a node that is not running does not serve. */
+        @Override
+        public void awaitServing(String node, java.time.Duration bound) {
+            calls.add("serves " + node);
+            if (states.get(node) != NodeState.RUNNING) {
+                throw new IllegalStateException(node + " is " + states.get(node));
+            }
+        }
+
         LinkNetwork links() {
             return new LinkNetwork() {
                 @Override

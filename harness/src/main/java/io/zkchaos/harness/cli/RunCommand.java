@@ -2,6 +2,7 @@ package io.zkchaos.harness.cli;
 
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.run.RunConfig;
 import io.zkchaos.harness.run.RunConfig.ClusterPart;
 import io.zkchaos.harness.run.RunConfig.NemesisPart;
@@ -45,6 +46,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--backend", c.backend());
             VALUES.put("--nodes", Integer.toString(c.nodes()));
             VALUES.put("--zookeeper", c.zookeeper());
+            VALUES.put("--sync", c.sync().cliName());
             VALUES.put("--concurrency", Integer.toString(w.concurrency()));
             VALUES.put("--keys", Integer.toString(w.options().keys()));
             VALUES.put("--rate", formatRate(w.options().rate()));
@@ -169,6 +171,10 @@ public final class RunCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE})")
     String zookeeper;
 
+    @Option(names = "--sync", description = "how followers sync with their leader: auto (ZooKeeper's choice), "
+            + "diff, snap, trunc or snap-on-lag, steered with ZooKeeper's system properties (default: ${DEFAULT-VALUE})")
+    String sync;
+
     @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
@@ -197,6 +203,7 @@ public final class RunCommand implements Callable<Integer> {
                             .withWriteEvery(writeEvery))
                     .clients(clients).maxOverlap(maxOverlap)
                     .workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
+                    .sync(SyncMode.parse(sync))
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)

@@ -3,6 +3,7 @@ package io.zkchaos.harness.cluster;
 import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.nemesis.NodeControl;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,15 +64,50 @@ public interface Cluster extends NodeControl, AutoCloseable {
      */
     void awaitQuorum(Duration bound);
 
+    /**
+     * Polls the node's own {@link #status} (every 50 ms) until its mode serves: a leader, or a follower that has
+     * synced with its leader.
+     */
+    @Override
+    default void awaitServing(String node, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        NodeStatus last = status(node);
+        while (!last.mode().serving()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(node + " did not serve within " + bound.toMillis() + " ms: it is "
+                        + state(node) + ", mode " + last.mode() + (last.error() == null ? "" : " (" + last.error()
+                        + ")"));
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for " + node + " to serve", e);
+            }
+            last = status(node);
+        }
+    }
+
     /** Stops a node gracefully (SIGTERM, SIGKILL past a bound); no-op if it is down. */
     void stop(String node);
 
     /** The fault network: every link of this ensemble. */
     LinkNetwork links();
 
-    /** What the nemesis acts on: this cluster's nodes and links, with node choices drawn from {@code random}. */
+    /**
+     * The protocol taps on this cluster's quorum links ({@link io.zkchaos.harness.cluster.zab.ZabProtocol}), for
+     * faults at protocol moments and for what passed; empty when the links are direct.
+     */
+    default Optional<FrameTaps> frames() {
+        return Optional.empty();
+    }
+
+    /**
+     * What the nemesis acts on: this cluster's nodes, links and protocol taps, with node choices drawn from
+     * {@code random}.
+     */
     default NemesisTarget nemesisTarget(Random random) {
-        return new NemesisTarget(this, links(), random);
+        return new NemesisTarget(this, links(), random, frames());
     }
 
     /** One line on what runs the ensemble, beyond its size and version (e.g. the images in use); may be empty. */

@@ -37,6 +37,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param serverJvmOptions   JVM options of every server process
  * @param extraServerConfig  extra {@code zoo.cfg} settings, added after (and overriding) the generated ones
  * @param seed               seeds every random choice of the cluster (the fault proxy's toxics)
+ * @param sync               how followers sync with their leader ({@link SyncMode}): ZooKeeper's defaults, or
+ *                           steered to DIFF, SNAP or TRUNC with its system properties
  */
 public record ClusterConfig(
         int nodes,
@@ -53,13 +55,20 @@ public record ClusterConfig(
         Duration startTimeout,
         List<String> serverJvmOptions,
         Map<String, String> extraServerConfig,
-        long seed) {
+        long seed,
+        SyncMode sync) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
     public ClusterConfig {
         serverJvmOptions = List.copyOf(serverJvmOptions);
         extraServerConfig = Map.copyOf(extraServerConfig);
+        sync = sync == null ? SyncMode.AUTO : sync;
+    }
+
+    /** The version under test as a release number, when it has the usual form. */
+    public java.util.Optional<ZooKeeperVersion> zooKeeperVersion() {
+        return ZooKeeperVersion.parse(version);
     }
 
     /** Node names, {@code n1 .. nN}: the names used in every API, fault record and log. */
@@ -109,6 +118,7 @@ public record ClusterConfig(
                 "-XX:TieredStopAtLevel=1", "-Xss512k");
         private Map<String, String> extraServerConfig = new TreeMap<>();
         private long seed;
+        private SyncMode sync = SyncMode.AUTO;
 
         protected abstract B self();
 
@@ -190,6 +200,12 @@ public record ClusterConfig(
             return self();
         }
 
+        /** Defaults to {@link SyncMode#AUTO}: ZooKeeper's own choice. */
+        public B sync(SyncMode mode) {
+            this.sync = mode;
+            return self();
+        }
+
         /**
          * Validates and builds.
          *
@@ -244,10 +260,26 @@ public record ClusterConfig(
                             + option + "'");
                 }
             }
+            if (sync == null) {
+                throw new IllegalArgumentException("sync: must be auto, diff, snap, trunc or snap-on-lag, was null");
+            }
+            ZooKeeperVersion.parse(version).ifPresent(v -> {
+                if (proxied && nodes > 1 && !v.bindsOwnAddressOnly()) {
+                    throw new IllegalArgumentException("version: ZooKeeper " + v + " binds its election and quorum "
+                            + "ports on every address (quorumListenOnAllIPs came in 3.4.6), which the fault proxy's "
+                            + "address plan cannot share; use 3.4.6 or later, or direct links (proxied(false), no "
+                            + "network faults)");
+                }
+                try {
+                    sync.jvmOptions(v);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("sync: " + e.getMessage(), e);
+                }
+            });
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed);
+                    serverJvmOptions, extraServerConfig, seed, sync);
         }
 
         private static void requirePositive(String field, Duration d) {

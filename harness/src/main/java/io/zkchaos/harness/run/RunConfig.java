@@ -2,6 +2,8 @@ package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
@@ -67,18 +69,28 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
      * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
      * @param zookeeper the ZooKeeper version under test
+     * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
+     *                  DIFF, SNAP or TRUNC ({@link SyncMode})
      */
-    public record ClusterPart(String backend, int nodes, String zookeeper) {
+    public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync) {
         public ClusterPart {
             ClusterBackends.require(backend);
             if (nodes != 1 && nodes != 3 && nodes != 5) {
                 throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
             }
             Objects.requireNonNull(zookeeper, "zookeeper version");
+            sync = sync == null ? SyncMode.AUTO : sync;
+            SyncMode mode = sync;
+            ZooKeeperVersion.parse(zookeeper).ifPresent(mode::jvmOptions); // names a switch the version lacks
+        }
+
+        /** A cluster part with ZooKeeper's own sync choice. */
+        public ClusterPart(String backend, int nodes, String zookeeper) {
+            this(backend, nodes, zookeeper, SyncMode.AUTO);
         }
 
         public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5");
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO);
         }
     }
 
@@ -222,6 +234,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private String backend = ClusterPart.defaults().backend();
         private int nodes = ClusterPart.defaults().nodes();
         private String zookeeper = ClusterPart.defaults().zookeeper();
+        private SyncMode sync = ClusterPart.defaults().sync();
         private String workload = WorkloadPart.defaults().name();
         private boolean customWorkload;
         private int concurrency = WorkloadPart.defaults().concurrency();
@@ -250,6 +263,11 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public Builder zookeeper(String v) {
             zookeeper = v;
+            return this;
+        }
+
+        public Builder sync(SyncMode v) {
+            sync = v;
             return this;
         }
 
@@ -370,7 +388,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             if (!customWorkload) {
                 Workloads.require(workload);
             }
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out);

@@ -88,6 +88,7 @@ public final class Runner {
         ClusterConfig clusterConfig = ClusterConfig.builder()
                 .nodes(config.cluster().nodes())
                 .version(config.cluster().zookeeper())
+                .sync(config.cluster().sync())
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))
                 // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
                 // servers grant, and must outlive a client pause that expires the election session.
@@ -161,7 +162,14 @@ public final class Runner {
                     phases.lap("clients");
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
-                    dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions()));
+                    Map<String, Long> packets = cluster.frames().map(f -> f.counts()).orElse(Map.of());
+                    dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions(),
+                            packets));
+                    if (!packets.isEmpty()) {
+                        say("quorum syncs seen: " + SYNC_PACKETS.stream()
+                                .map(t -> t + " " + packets.getOrDefault(t, 0L))
+                                .collect(java.util.stream.Collectors.joining(", ")) + triggers(nemesis.actions()));
+                    }
                 }
                 phases.lap("heal");
                 say("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
@@ -211,8 +219,27 @@ public final class Runner {
                 .map(name -> CheckerCatalog.create(name, config.checks())).toList());
     }
 
-    /** The schedule file: the nemesis, its seed, and every action with what it did. */
-    public record NemesisSchedule(String nemesis, long seed, java.util.List<NemesisDriver.Action> actions) {
+    /** The packets that open a follower's sync with its leader (and the snapshot a SNAP streams). */
+    private static final java.util.List<String> SYNC_PACKETS = java.util.List.of("DIFF", "TRUNC", "SNAP");
+
+    /** "; triggers fired 2 of 3" when the run armed protocol triggers. */
+    private static String triggers(java.util.List<NemesisDriver.Action> actions) {
+        java.util.List<io.zkchaos.nemesis.frame.TriggerRecord> ends = actions.stream()
+                .filter(a -> !"trigger".equals(a.step()) && a.did() != null)
+                .flatMap(a -> a.did().triggers().stream()).toList();
+        if (ends.isEmpty()) {
+            return "";
+        }
+        return "; protocol triggers fired " + ends.stream().filter(io.zkchaos.nemesis.frame.TriggerRecord::fired)
+                .count() + " of " + ends.size() + " armed";
+    }
+
+    /**
+     * The schedule file: the nemesis, its seed, every action with what it did, and the quorum packets the taps saw
+     * per type over the run (empty with direct links).
+     */
+    public record NemesisSchedule(String nemesis, long seed, java.util.List<NemesisDriver.Action> actions,
+                                  Map<String, Long> quorumPackets) {
     }
 
     private static Target target(Cluster cluster, RunConfig config) {

@@ -1,6 +1,7 @@
 package io.zkchaos.harness.run;
 
 import io.zkchaos.harness.cli.Durations;
+import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
 import java.nio.file.Path;
@@ -21,7 +22,9 @@ import java.util.List;
  *   <tr><td>{@code zkchaos.chaos.workloads}, {@code zkchaos.chaos.nemeses}</td><td>default: all</td></tr>
  *   <tr><td>{@code zkchaos.chaos.time}</td><td>main phase per scenario, default 15s; nightly soaks stretch it</td></tr>
  *   <tr><td>{@code zkchaos.chaos.seed}</td><td>default 20261129</td></tr>
- *   <tr><td>{@code zkchaos.chaos.backend}, {@code zkchaos.chaos.nodes}</td><td>default local, 3</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.backend}, {@code zkchaos.chaos.nodes}</td><td>default local, 3 (or 5)</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.sync}</td><td>how followers sync: auto (default), diff, snap, snap-on-lag or
+ *       trunc ({@code --sync})</td></tr>
  *   <tr><td>{@code zkchaos.chaos.lanes}</td><td>scenarios run at once, default 2 (each on its own ensemble)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.store}</td><td>where run directories go, default target/chaos-store</td></tr>
  * </table>
@@ -34,11 +37,12 @@ import java.util.List;
  * @param seed      the seed of every scenario
  * @param backend   what runs the ensembles
  * @param nodes     ensemble size
+ * @param sync      the sync steering of every ensemble
  * @param lanes     how many scenarios run at once
  * @param store     the store of the run directories
  */
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
-                  Duration time, long seed, String backend, int nodes, int lanes, Path store) {
+                  Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store) {
 
     /** The systems the harness runs today; {@code fle} joins this list with the harness's {@code --system fle}. */
     static final List<String> SYSTEMS = List.of("zookeeper");
@@ -78,6 +82,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 Long.getLong("zkchaos.chaos.seed", 20261129L),
                 System.getProperty("zkchaos.chaos.backend", RunConfig.ClusterPart.defaults().backend()),
                 Integer.getInteger("zkchaos.chaos.nodes", RunConfig.ClusterPart.defaults().nodes()),
+                SyncMode.parse(System.getProperty("zkchaos.chaos.sync", RunConfig.ClusterPart.defaults().sync().toString())),
                 Integer.getInteger("zkchaos.chaos.lanes", 2),
                 Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")));
     }
@@ -104,7 +109,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
      */
     RunConfig config(Scenario s) {
         Duration failoverBound = RunConfig.defaultChecks().failoverBound();
-        return RunConfig.builder().backend(backend).nodes(nodes).zookeeper(s.version())
+        return RunConfig.builder().backend(backend).nodes(nodes).sync(sync).zookeeper(s.version())
                 .workload(s.workload()).nemesis(s.nemesis()).timeLimit(time)
                 .faultFor(time.dividedBy(4)).healFor(time.dividedBy(5))
                 .recover(failoverBound).failoverBound(failoverBound)

@@ -12,7 +12,7 @@ class ChaosSuiteTest {
 
     private static ChaosSuite suite(List<String> systems, List<String> versions, List<String> workloads,
                                     List<String> nemeses) {
-        return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3, 2,
+        return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3, io.zkchaos.harness.cluster.SyncMode.AUTO, 2,
                 Path.of("target/s"));
     }
 

@@ -2,6 +2,8 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.zab.ZabProtocol;
+import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.nemesis.NodeState;
@@ -54,16 +56,19 @@ public final class LocalCluster implements Cluster {
     private final Map<String, ServerProcess> processes;
     private final LinkNetwork network;
     private final PeerRouting routing;
+    private final FrameTaps frames;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalCluster(ClusterConfig config, String runId, List<NodeLayout> layouts,
-                         Map<String, ServerProcess> processes, LinkNetwork network, PeerRouting routing) {
+                         Map<String, ServerProcess> processes, LinkNetwork network, PeerRouting routing,
+                         FrameTaps frames) {
         this.config = config;
         this.runId = runId;
         this.layouts = layouts;
         this.processes = processes;
         this.network = network;
         this.routing = routing;
+        this.frames = frames;
     }
 
     /** Starts with the server jars resolved by {@link ZooKeeperResolver#fromEnvironment()}. */
@@ -111,6 +116,7 @@ public final class LocalCluster implements Cluster {
         }
         LinkNetwork network;
         PeerRouting routing;
+        FrameTaps frames = null;
         if (config.proxied()) {
             List<Integer> clientProxyPorts = layouts.stream()
                     .map(n -> ports.freeOn(List.of(n.address()))).toList();
@@ -118,6 +124,15 @@ public final class LocalCluster implements Cluster {
                     clientProxyPorts);
             network = proxied.links();
             routing = proxied;
+            if (config.nodes() > 1) {
+                // before any server starts: a decoder must see every quorum connection from its first byte
+                try {
+                    frames = FrameTaps.install(network, config.nodeNames(), new ZabProtocol());
+                } catch (RuntimeException e) {
+                    proxied.close();
+                    throw e;
+                }
+            }
         } else {
             DirectNetwork direct = new DirectNetwork(layouts);
             network = direct;
@@ -130,7 +145,8 @@ public final class LocalCluster implements Cluster {
             processes.put(n.name(), new ServerProcess(n.name(), n.dir(),
                     command(config, n, classpath, runId, owner), runId));
         }
-        LocalCluster cluster = new LocalCluster(config, runId, List.copyOf(layouts), processes, network, routing);
+        LocalCluster cluster = new LocalCluster(config, runId, List.copyOf(layouts), processes, network, routing,
+                frames);
         registerForShutdown(cluster);
         try {
             processes.values().forEach(ServerProcess::start);
@@ -155,9 +171,11 @@ public final class LocalCluster implements Cluster {
         cmd.add("-Djava.io.tmpdir=" + n.dir().resolve("tmp"));
         cmd.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
         cmd.add("-Dlogback.configurationFile=" + n.dir().resolve("logback.xml"));
+        cmd.add("-Dlog4j.configuration=" + n.dir().resolve("log4j.properties").toUri()); // before 3.8
         cmd.add("-Dzookeeper.log.dir=" + n.dir());
         cmd.add("-Dzookeeper.admin.enableServer=false");
         cmd.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
+        config.zooKeeperVersion().ifPresent(v -> cmd.addAll(config.sync().jvmOptions(v)));
         cmd.add("-cp");
         cmd.add(cp.asClasspathArgument());
         cmd.add("org.apache.zookeeper.server.quorum.QuorumPeerMain");
@@ -346,6 +364,11 @@ public final class LocalCluster implements Cluster {
     }
 
     @Override
+    public Optional<FrameTaps> frames() {
+        return Optional.ofNullable(frames);
+    }
+
+    @Override
     public Path logFile(String node) {
         return process(node).logFile();
     }
@@ -386,6 +409,9 @@ public final class LocalCluster implements Cluster {
             } catch (RuntimeException e) {
                 LOG.warn("killing {} while closing: {}", p.name(), e.toString());
             }
+        }
+        if (frames != null) {
+            frames.close();
         }
         if (routing instanceof AutoCloseable c) {
             try {

@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -29,6 +30,9 @@ import java.util.Map;
  *   <li>{@code 4lw.commands.whitelist}: {@code srvr} and {@code mntr} for the harness;</li>
  *   <li>{@code admin.enableServer=false}: no Jetty admin server and no extra port.</li>
  * </ul>
+ * Keys a release does not know are left out (3.4 has no {@code standaloneEnabled}, {@code reconfigEnabled},
+ * {@code admin.enableServer}; before 3.6 no {@code multiAddress.enabled}); releases before 3.8 log with log4j 1.2,
+ * so a {@code log4j.properties} with the same console format is written beside {@code logback.xml}.
  */
 final class ServerFiles {
 
@@ -47,14 +51,26 @@ final class ServerFiles {
         cfg.put("minSessionTimeout", Long.toString(config.minSessionTimeout().toMillis()));
         cfg.put("maxSessionTimeout", Long.toString(config.maxSessionTimeout().toMillis()));
         cfg.put("maxClientCnxns", "0");
+        // Keys a release does not know would become "zookeeper.<key>" system properties and be ignored; they are
+        // left out so that each zoo.cfg holds only what its server reads.
+        ZooKeeperVersion v = config.zooKeeperVersion().orElse(null);
+        // read as system properties by 3.4.10+ and 3.5.3+ (earlier releases answer every four-letter word)
         cfg.put("4lw.commands.whitelist", "srvr,mntr,ruok,conf,stat,cons");
-        cfg.put("admin.enableServer", "false");
-        cfg.put("reconfigEnabled", "false");
+        if (v == null || v.hasStandaloneSwitch()) {
+            cfg.put("admin.enableServer", "false");
+        }
+        if (v == null || v.hasReconfigSwitch()) {
+            cfg.put("reconfigEnabled", "false");
+        }
         cfg.put("quorumListenOnAllIPs", "false");
-        cfg.put("multiAddress.enabled", "false");
+        if (v == null || v.hasMultiAddress()) {
+            cfg.put("multiAddress.enabled", "false");
+        }
         cfg.put("autopurge.purgeInterval", "0");
         if (all.size() > 1) {
-            cfg.put("standaloneEnabled", "false");
+            if (v == null || v.hasStandaloneSwitch()) {
+                cfg.put("standaloneEnabled", "false");
+            }
             for (NodeLayout n : all) {
                 cfg.put("server." + n.id(), n.name() + ":" + n.quorumPort() + ":" + n.electionPort());
             }
@@ -75,6 +91,7 @@ final class ServerFiles {
             Files.writeString(dir.resolve("data").resolve("myid"), self.id() + "\n", StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("hosts"), hosts(self, all, routing), StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("logback.xml"), LOGBACK, StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("log4j.properties"), LOG4J, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the files of " + self.name() + " in " + self.dir(), e);
         }
@@ -96,6 +113,14 @@ final class ServerFiles {
         }
         return h.toString();
     }
+
+    /** The same console log for the releases before 3.8, which log with log4j 1.2. */
+    private static final String LOG4J = """
+            log4j.rootLogger=INFO, OUT
+            log4j.appender.OUT=org.apache.log4j.ConsoleAppender
+            log4j.appender.OUT.layout=org.apache.log4j.PatternLayout
+            log4j.appender.OUT.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p [%t] %c{1} - %m%n
+            """;
 
     private static final String LOGBACK = """
             <configuration>

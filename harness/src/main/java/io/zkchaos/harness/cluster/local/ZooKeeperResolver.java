@@ -14,6 +14,7 @@ import org.eclipse.aether.artifact.Artifact;
 import org.eclipse.aether.artifact.DefaultArtifact;
 import org.eclipse.aether.collection.CollectRequest;
 import org.eclipse.aether.graph.Dependency;
+import org.eclipse.aether.graph.Exclusion;
 import org.eclipse.aether.repository.RemoteRepository;
 import org.eclipse.aether.resolution.ArtifactDescriptorException;
 import org.eclipse.aether.resolution.ArtifactDescriptorRequest;
@@ -45,6 +46,15 @@ public final class ZooKeeperResolver {
     public static final String CENTRAL_URL = "https://repo.maven.apache.org/maven2/";
 
     private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z][0-9A-Za-z._-]*");
+
+    /**
+     * Jars that log4j 1.2.15 (the logging of ZooKeeper 3.3 and the early 3.4 releases, up to 3.4.3) declares but
+     * Maven Central does not serve (Sun's licence); log4j runs without them, and Maven users exclude them the same way.
+     */
+    static final List<Exclusion> UNSERVED = List.of(
+            new Exclusion("com.sun.jmx", "jmxri", "*", "*"),
+            new Exclusion("com.sun.jdmk", "jmxtools", "*", "*"),
+            new Exclusion("javax.jms", "jms", "*", "*"));
 
     private final Path localRepository;
     private final List<RemoteRepository> remotes;
@@ -121,14 +131,16 @@ public final class ZooKeeperResolver {
             }
             CollectRequest collect = new CollectRequest();
             collect.setRepositories(remotes);
-            collect.addDependency(new Dependency(server, JavaScopes.RUNTIME));
+            collect.addDependency(new Dependency(server, JavaScopes.RUNTIME).setExclusions(UNSERVED));
             for (Dependency d : descriptor.getDependencies()) {
                 String scope = d.getScope();
                 if (JavaScopes.TEST.equals(scope) || JavaScopes.SYSTEM.equals(scope)) {
                     continue;
                 }
                 // provided and optional: the server needs these at run time (metrics, snappy, its logging backend)
-                collect.addDependency(d.setScope(JavaScopes.RUNTIME).setOptional(false));
+                List<Exclusion> exclusions = new ArrayList<>(d.getExclusions());
+                exclusions.addAll(UNSERVED);
+                collect.addDependency(d.setScope(JavaScopes.RUNTIME).setOptional(false).setExclusions(exclusions));
             }
             collect.setManagedDependencies(descriptor.getManagedDependencies());
             DependencyResult result = system.resolveDependencies(session,

@@ -1,0 +1,97 @@
+package io.zkchaos.harness.cluster;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A ZooKeeper release number ({@code 3.4.14}, {@code 3.5.3-beta}) and what that release understands, where the
+ * harness must write other settings for older servers. Facts from the sources of each release line (tags
+ * {@code release-3.4.x} .. {@code release-3.9.x}).
+ *
+ * @param major  3
+ * @param minor  4 .. 9
+ * @param patch  the patch number
+ * @param text   as given
+ */
+public record ZooKeeperVersion(int major, int minor, int patch, String text) implements Comparable<ZooKeeperVersion> {
+
+    private static final Pattern FORM = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)([-.].*)?");
+
+    /** The release number of {@code text}; empty when it does not have the form {@code X.Y.Z[-qualifier]}. */
+    public static Optional<ZooKeeperVersion> parse(String text) {
+        Matcher m = FORM.matcher(text == null ? "" : text.trim());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ZooKeeperVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                Integer.parseInt(m.group(3)), text.trim()));
+    }
+
+    /** Whether this release is {@code major.minor.patch} or later. */
+    public boolean atLeast(int major, int minor, int patch) {
+        return compareTo(new ZooKeeperVersion(major, minor, patch, "")) >= 0;
+    }
+
+    @Override
+    public int compareTo(ZooKeeperVersion o) {
+        int c = Integer.compare(major, o.major);
+        if (c == 0) {
+            c = Integer.compare(minor, o.minor);
+        }
+        return c != 0 ? c : Integer.compare(patch, o.patch);
+    }
+
+    /**
+     * {@code quorumListenOnAllIPs} (3.4.6): before it a server binds its election and quorum ports on every address
+     * of the machine, so no proxy can listen on those port numbers on another loopback address.
+     */
+    public boolean bindsOwnAddressOnly() {
+        return atLeast(3, 4, 6);
+    }
+
+    /** 3.8.0 moved the server's logging from log4j 1.2 to logback. */
+    public boolean logsWithLogback() {
+        return atLeast(3, 8, 0);
+    }
+
+    /** {@code standaloneEnabled}, {@code admin.enableServer}: 3.5.0. */
+    public boolean hasStandaloneSwitch() {
+        return atLeast(3, 5, 0);
+    }
+
+    /** {@code reconfigEnabled}: 3.5.3 (3.5.0 to 3.5.2 always write a dynamic configuration file). */
+    public boolean hasReconfigSwitch() {
+        return atLeast(3, 5, 3);
+    }
+
+    /** {@code multiAddress.enabled}: 3.6.0. */
+    public boolean hasMultiAddress() {
+        return atLeast(3, 6, 0);
+    }
+
+    /** {@code zookeeper.forceSnapshotSync} (the leader syncs every learner by SNAP): 3.5.0. */
+    public boolean hasForcedSnapshotSync() {
+        return atLeast(3, 5, 0);
+    }
+
+    /** {@code zookeeper.snapshotSizeFactor} read from a system property (sync from the on-disk log): 3.5.4. */
+    public boolean hasSnapshotSizeFactor() {
+        return atLeast(3, 5, 4);
+    }
+
+    /** {@code zookeeper.commitLogCount} (the in-memory committed log that DIFF syncs come from): 3.6.0. */
+    public boolean hasCommitLogCount() {
+        return atLeast(3, 6, 0);
+    }
+
+    /** {@code zookeeper.fastleader.maxNotificationInterval} (the election back-off cap, 60 s before): 3.6.0. */
+    public boolean hasElectionBackoffCap() {
+        return atLeast(3, 6, 0);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

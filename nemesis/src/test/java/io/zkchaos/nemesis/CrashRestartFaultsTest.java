@@ -1,0 +1,115 @@
+package io.zkchaos.nemesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The crash-restart faults against an in-memory system that records every kill, start and wait: what they do, that
+ * the same seed repeats the same schedule of nodes and delays, and that another seed differs (real restarts on real
+ * data are in SyncTriggersIT).
+ */
+class CrashRestartFaultsTest {
+
+    private static List<String> run(int nodes, long seed, Function<FaultActions, FaultRecord> fault) {
+        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(nodes);
+        FaultRecord r = fault.apply(new FaultActions(s.target(seed)));
+        List<String> out = new ArrayList<>(s.calls);
+        out.add(r.description());
+        return out;
+    }
+
+    @Test
+    void restartRandomKillsOneNodeAndStartsItAgain() {
+        List<String> calls = run(3, 1, f -> f.restartRandom(Duration.ofMillis(5)));
+        assertThat(calls).hasSize(3);
+        String node = calls.get(0).substring("kill ".length());
+        assertThat(calls.get(1)).isEqualTo("start " + node);
+        assertThat(calls.get(2)).startsWith("kill " + node + "; restart " + node + " on their data after ");
+    }
+
+    @Test
+    void restartLeaderAimsAtTheLeader() {
+        assertThat(run(5, 3, f -> f.restartLeader(Duration.ZERO)))
+                .containsExactly("kill n2", "start n2", "kill n2; restart n2 on their data after 0 ms");
+    }
+
+    @Test
+    void restartAllKillsEveryNodeBeforeStartingAny() {
+        List<String> calls = run(5, 4, f -> f.restartAll(Duration.ofMillis(5)));
+        assertThat(calls.subList(0, 5)).allMatch(c -> c.startsWith("kill ")).hasSize(5);
+        assertThat(calls.subList(5, 10)).allMatch(c -> c.startsWith("start ")).hasSize(5);
+    }
+
+    @Test
+    void aRollingRestartTakesEachNodeDownOnlyOnceTheOneBeforeServes() {
+        List<String> calls = run(5, 5, f -> f.rollingRestart(Duration.ofSeconds(1)));
+        assertThat(calls).hasSize(16);
+        for (int i = 0; i < 5; i++) {
+            String node = calls.get(3 * i).substring("kill ".length());
+            assertThat(calls.subList(3 * i, 3 * i + 3)).containsExactly("kill " + node, "start " + node,
+                    "serves " + node);
+        }
+        assertThat(calls.get(15)).doesNotContain("did not serve");
+    }
+
+    @Test
+    void laggingFollowersAreNeverTheLeaderNorAQuorum() {
+        for (long seed = 0; seed < 40; seed++) {
+            FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(5);
+            FaultRecord r = new FaultActions(s.target(seed)).stopFollowers();
+            assertThat(r.nodes()).hasSizeBetween(1, 2).doesNotContain("n2");
+            FaultActionsTest.RecordingSystem three = new FaultActionsTest.RecordingSystem(3);
+            assertThat(new FaultActions(three.target(seed)).stopFollowers().nodes()).hasSize(1).doesNotContain("n2");
+        }
+        FaultActionsTest.RecordingSystem one = new FaultActionsTest.RecordingSystem(1);
+        one.leader = "n1";
+        assertThatThrownBy(() -> new FaultActions(one.target(1)).stopFollowers())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("without losing the quorum");
+    }
+
+    @Test
+    void catchUpBringsTheLaggingBackOneByOneSometimesFromANewLeader() {
+        boolean sawNewLeader = false;
+        for (long seed = 0; seed < 20; seed++) {
+            FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(5);
+            s.states.put("n4", NodeState.DOWN);
+            s.states.put("n5", NodeState.DOWN);
+            FaultRecord r = new FaultActions(s.target(seed)).catchUp(Duration.ofSeconds(1), Duration.ZERO);
+            List<String> starts = s.calls.stream().filter(c -> c.startsWith("start n4") || c.startsWith("start n5"))
+                    .toList();
+            assertThat(starts).hasSize(2);
+            // the second lagging node starts only after the first serves
+            int first = s.calls.indexOf(starts.get(0));
+            assertThat(s.calls.get(first + 1)).isEqualTo("serves " + starts.get(0).substring(6));
+            if (r.description().contains("crash-restart leader n2")) {
+                sawNewLeader = true;
+                assertThat(s.calls.indexOf("kill n2")).isGreaterThan(first).isLessThan(s.calls.indexOf(starts.get(1)));
+            }
+        }
+        assertThat(sawNewLeader).as("the seeded coin crash-restarts the leader in some of 20 seeds").isTrue();
+    }
+
+    @Test
+    void theSameSeedRepeatsEveryScheduleAndAnotherSeedChangesIt() {
+        List<Function<FaultActions, FaultRecord>> faults = List.of(
+                f -> f.restartRandom(Duration.ofMillis(20)),
+                f -> f.restartAll(Duration.ofMillis(20)),
+                f -> f.rollingRestart(Duration.ofSeconds(1)),
+                FaultActions::stopFollowers);
+        for (Function<FaultActions, FaultRecord> fault : faults) {
+            assertThat(run(5, 42, fault)).isEqualTo(run(5, 42, fault));
+            List<List<String>> others = new ArrayList<>();
+            for (long seed = 0; seed < 10; seed++) {
+                others.add(run(5, seed, fault));
+            }
+            assertThat(others.stream().distinct().count()).as("different seeds give different schedules")
+                    .isGreaterThan(1);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.zkchaos.nemesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zkchaos.checkers.history.InMemoryRecorder;
+import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.nemesis.schedule.Schedules;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fault action still running when the run closes (a rolling restart waiting for a node to serve) is interrupted;
+ * it keeps the interrupt flag, as Java code should, and the final heal must still happen, not fail on that flag.
+ */
+class NemesisDriverInterruptTest {
+
+    @Test
+    void theFinalHealRunsWithTheInterruptFlagClearedAfterALongActionWasInterrupted() throws Exception {
+        CountDownLatch inAction = new CountDownLatch(1);
+        AtomicBoolean healedUninterrupted = new AtomicBoolean();
+        Nemesis slow = new Nemesis() {
+            @Override
+            public FaultRecord invoke(FaultOp op) {
+                inAction.countDown();
+                try {
+                    Thread.sleep(60_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // kept, as a well-behaved action does
+                }
+                return FaultRecord.process(op.fault(), "waited", java.util.List.of());
+            }
+
+            @Override
+            public FaultRecord healAll() {
+                healedUninterrupted.set(!Thread.currentThread().isInterrupted());
+                return FaultRecord.process("heal", "healed", java.util.List.of());
+            }
+        };
+        InMemoryRecorder recorder = new InMemoryRecorder();
+        NemesisDriver driver = new NemesisDriver(slow, Optional.of(Schedules.once("slow", Duration.ofMillis(1),
+                Duration.ofSeconds(30))), 1, recorder, Duration.ofMinutes(5));
+        driver.start();
+        inAction.await();
+        driver.close();
+        assertThat(healedUninterrupted).isTrue();
+        assertThat(driver.actions()).extracting(NemesisDriver.Action::step).containsExactly("start", "final-heal");
+        assertThat(driver.actions().get(1).error()).isNull();
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.history().ops().stream()
+                .anyMatch(o -> o.type() == OpType.INFO && "heal".equals(o.f())));
+    }
+}
