@@ -1,6 +1,7 @@
 package io.zkchaos.workloads;
 
 import static io.zkchaos.checkers.CheckerCatalog.FENCED_WRITES;
+import static io.zkchaos.checkers.CheckerCatalog.FINAL_STATE;
 import static io.zkchaos.checkers.CheckerCatalog.NO_LOST_COMMIT;
 import static io.zkchaos.checkers.CheckerCatalog.SINGLE_LEADER;
 import static io.zkchaos.checkers.CheckerCatalog.ZK_READ_MODEL;
@@ -30,25 +31,25 @@ public final class Workloads {
     static {
         add("register", "read / write / cas on a few znodes (plain or sync reads); ZooKeeper's read model",
                 o -> new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate()),
-                ZK_READ_MODEL);
+                ZK_READ_MODEL, FINAL_STATE);
         // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
         add("set", "unique values added as znodes; final read from every server; no lost commit",
-                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT);
+                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT, FINAL_STATE);
         add("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
                 o -> new ElectionWorkload("election", o.prefix() + "/election", OwnRecipe.herdFree(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
         add("election-curator", "the same through Curator's LeaderLatch",
                 o -> new ElectionWorkload("election-curator", o.prefix() + "/election", new CuratorLatch(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
         add("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
                 o -> new ElectionWorkload("election-naive", o.prefix() + "/election", OwnRecipe.naive(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
         add("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
                 o -> new FencedWritesWorkload("fenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
-                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES);
+                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
         add("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
                 o -> new FencedWritesWorkload("fenced-writes-curator", o.prefix() + "/fenced", new CuratorLatch(),
-                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES);
+                        o.holdMin(), o.holdMax(), FENCED_WRITE_EVERY), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
     }
 
     private Workloads() {

@@ -20,6 +20,7 @@ import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
 import io.zkchaos.workloads.WorkloadDescriptor;
+import io.zkchaos.workloads.state.FinalState;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -114,6 +115,10 @@ public final class Runner {
                 say("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
                 awaitQuorum(cluster);
                 workload.finalPhase(target, recorder);
+                if (workloadType.checkers().contains(CheckerCatalog.FINAL_STATE)) {
+                    say("final state: reading every server's data tree");
+                    FinalState.read(target, recorder);
+                }
             } catch (Exception e) {
                 if (e instanceof InterruptedException ie) {
                     throw ie;

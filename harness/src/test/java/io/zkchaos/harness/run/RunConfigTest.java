@@ -71,10 +71,11 @@ class RunConfigTest {
     void theRunIsJudgedByTheWorkloadsCheckersWithTheRunsSettings() {
         Checker fenced = Runner.checker(RunConfig.builder().workload("fenced-writes").build());
         CheckResult r = fenced.check(io.zkchaos.checkers.history.History.of(java.util.List.of()));
-        assertThat(r.parts()).extracting(CheckResult::checker).containsExactly("single-leader", "fenced-writes");
+        assertThat(r.parts()).extracting(CheckResult::checker).containsExactly("single-leader", "fenced-writes",
+                "final-state");
         assertThat(r.validity()).isEqualTo(Validity.UNKNOWN);
         assertThat(Runner.checker(RunConfig.builder().workload("register").build()).check(
                 io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
-                .extracting(CheckResult::checker).containsExactly("zk-read-model");
+                .extracting(CheckResult::checker).containsExactly("zk-read-model", "final-state");
     }
 }
