@@ -1,5 +1,6 @@
 package io.zkchaos.nemesis;
 
+import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
@@ -50,6 +51,25 @@ public final class FaultActions {
     /** Cuts a random node off from every other node. */
     public FaultRecord isolateRandom() {
         return apply("isolate-random", Partitions.isolateRandom(cluster.nodes(), random));
+    }
+
+    /**
+     * Cuts the lowest-named follower (a running node that does not lead) off from every other node, black-holing its
+     * peer links ({@link CutMode#BLACKHOLE}: connections stay open, nothing passes), so that it learns of the cut
+     * only by its own timeout and keeps serving its clients from its last state until then. Its client link is
+     * untouched. The cut mode in force before is restored for later cuts.
+     */
+    public FaultRecord isolateFollower() {
+        String leader = requireLeader();
+        String follower = running().stream().filter(n -> !n.equals(leader)).sorted().findFirst()
+                .orElseThrow(() -> new IllegalStateException("no running follower (leader " + leader + ")"));
+        CutMode before = links.cutMode();
+        links.cutMode(CutMode.BLACKHOLE);
+        try {
+            return apply("isolate-follower", Partitions.isolate(cluster.nodes(), follower));
+        } finally {
+            links.cutMode(before);
+        }
     }
 
     /** Cuts {@code node} off from every other node. */

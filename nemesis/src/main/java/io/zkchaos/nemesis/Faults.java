@@ -33,6 +33,10 @@ public final class Faults {
                 t -> actions(t).pauseRandom(), t -> actions(t).resumeAll());
         add("isolate-leader", "cut the leader off from every other node (clients still reach it)",
                 t -> actions(t).isolateLeader(), t -> actions(t).heal());
+        add("isolate-follower", "cut the lowest-named follower off from every other node, links black-holed so "
+                        + "it learns only by its own timeout; its clients still reach it (with --pin-reads follower: "
+                        + "stale reads)",
+                t -> actions(t).isolateFollower(), t -> actions(t).heal());
         add("halves", "partition the nodes into a minority and a majority (by name)",
                 t -> actions(t).halves(), t -> actions(t).heal());
         add("random-halves", "partition the nodes into a random minority and majority",

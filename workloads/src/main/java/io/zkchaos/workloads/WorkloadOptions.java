@@ -14,9 +14,12 @@ import java.util.Objects;
  * @param holdMin election: shortest leadership before resigning
  * @param holdMax election: longest leadership before resigning
  * @param rate    register and set: operations per second over all processes (0: as fast as they go)
+ * @param pinReads register: null (every client uses the whole ensemble), or the server the readers are pinned to —
+ *                 a node name ({@code n1}), or {@code follower} for the lowest-named follower when the run starts —
+ *                 while writers use the other servers ({@link io.zkchaos.workloads.register.PinnedReadsRegister})
  */
 public record WorkloadOptions(String root, int keys, ReadMode reads, Duration holdMin, Duration holdMax,
-                              double rate) {
+                              double rate, String pinReads) {
 
     public WorkloadOptions {
         Objects.requireNonNull(root, "root");
@@ -36,6 +39,15 @@ public record WorkloadOptions(String root, int keys, ReadMode reads, Duration ho
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be >= 0 operations per second, got " + rate);
         }
+        if (pinReads != null && pinReads.isBlank()) {
+            throw new IllegalArgumentException("pin-reads must name a server (n1 ...) or be 'follower', got '"
+                    + pinReads + "'");
+        }
+    }
+
+    /** Without pinned readers. */
+    public WorkloadOptions(String root, int keys, ReadMode reads, Duration holdMin, Duration holdMax, double rate) {
+        this(root, keys, reads, holdMin, holdMax, rate, null);
     }
 
     /** Root {@code /zkchaos}, 3 keys, plain reads, leaders hold 0.3–1.5 s, 100 operations per second. */
@@ -45,23 +57,28 @@ public record WorkloadOptions(String root, int keys, ReadMode reads, Duration ho
     }
 
     public WorkloadOptions withRoot(String r) {
-        return new WorkloadOptions(r, keys, reads, holdMin, holdMax, rate);
+        return new WorkloadOptions(r, keys, reads, holdMin, holdMax, rate, pinReads);
     }
 
     public WorkloadOptions withKeys(int k) {
-        return new WorkloadOptions(root, k, reads, holdMin, holdMax, rate);
+        return new WorkloadOptions(root, k, reads, holdMin, holdMax, rate, pinReads);
     }
 
     public WorkloadOptions withReads(ReadMode r) {
-        return new WorkloadOptions(root, keys, r, holdMin, holdMax, rate);
+        return new WorkloadOptions(root, keys, r, holdMin, holdMax, rate, pinReads);
     }
 
     public WorkloadOptions withHold(Duration min, Duration max) {
-        return new WorkloadOptions(root, keys, reads, min, max, rate);
+        return new WorkloadOptions(root, keys, reads, min, max, rate, pinReads);
     }
 
     public WorkloadOptions withRate(double r) {
-        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, r);
+        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, r, pinReads);
+    }
+
+    /** Readers pinned to {@code server} (a node name or {@code follower}); null: not pinned. */
+    public WorkloadOptions withPinReads(String server) {
+        return new WorkloadOptions(root, keys, reads, holdMin, holdMax, rate, server);
     }
 
     /** The root as a prefix for child paths ({@code ""} for {@code /}). */

@@ -10,6 +10,7 @@ import io.zkchaos.workloads.election.CuratorLatch;
 import io.zkchaos.workloads.election.ElectionWorkload;
 import io.zkchaos.workloads.election.OwnRecipe;
 import io.zkchaos.workloads.fenced.FencedWritesWorkload;
+import io.zkchaos.workloads.register.PinnedReadsRegister;
 import io.zkchaos.workloads.register.RegisterWorkload;
 import io.zkchaos.workloads.set.SetWorkload;
 import java.time.Duration;
@@ -29,8 +30,12 @@ public final class Workloads {
     private static final Map<String, WorkloadDescriptor> ALL = new LinkedHashMap<>();
 
     static {
-        add("register", "read / write / cas on a few znodes (plain or sync reads); ZooKeeper's read model",
-                o -> new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate()),
+        add("register", "read / write / cas on a few znodes (plain or sync reads; --pin-reads: readers on one server, "
+                        + "writers on the others); ZooKeeper's read model",
+                o -> o.pinReads() == null
+                        ? new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate())
+                        : new PinnedReadsRegister(o.prefix() + "/register", o.keys(), o.reads(), o.pinReads(),
+                                o.rate()),
                 ZK_READ_MODEL, FINAL_STATE);
         // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
         add("set", "unique values added as znodes; final read from every server; no lost commit",

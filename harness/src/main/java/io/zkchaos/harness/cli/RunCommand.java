@@ -117,6 +117,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--keys", description = "registers (default: ${DEFAULT-VALUE})")
     int keys;
 
+    @Option(names = "--pin-reads", description = "register: readers use this server alone (n1 ..., or 'follower': "
+            + "the lowest-named follower at the start, the one isolate-follower cuts off), writers the others")
+    String pinReads;
+
     @Option(names = "--failover-bound", converter = Durations.class,
             description = "election workloads: a leader must exist again this long after every heal that lasts "
                     + "that long (default: ${DEFAULT-VALUE})")
@@ -154,7 +158,8 @@ public final class RunCommand implements Callable<Integer> {
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)
-                    .keys(keys).rate(rate).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout)
+                    .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
+                    .sessionTimeout(sessionTimeout)
                     .failoverBound(failoverBound).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());

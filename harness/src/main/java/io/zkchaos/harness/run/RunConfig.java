@@ -243,6 +243,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** Register readers pinned to one server (a node name or {@code follower}); null: not pinned. */
+        public Builder pinReads(String v) {
+            workloadOptions = workloadOptions.withPinReads(v);
+            return this;
+        }
+
         public Builder sessionTimeout(Duration v) {
             sessionTimeout = v;
             return this;
