@@ -166,6 +166,37 @@ public final class FaultActions {
         return onEach("kill-majority", "kill", chosen, cluster::kill);
     }
 
+    /**
+     * SIGKILLs a random running node and drops every write it had not fsynced (its data must be on a file system that
+     * holds writes until fsync: the local backend's lazy file system).
+     *
+     * @throws IllegalStateException when the system cannot drop unsynced writes
+     */
+    public FaultRecord killLoseUnfsynced() {
+        return onEach("kill-lose-unfsynced", "kill, dropping unfsynced writes,", List.of(pick(running())),
+                this::killLosingUnsynced);
+    }
+
+    /**
+     * SIGKILLs every node at once and drops every write none of them had fsynced: a power failure of the whole
+     * ensemble. What a server acknowledged without fsyncing it (ZooKeeper with {@code forceSync=no}) is gone
+     * everywhere.
+     *
+     * @throws IllegalStateException when the system cannot drop unsynced writes
+     */
+    public FaultRecord killAllLoseUnfsynced() {
+        return onEach("kill-all-lose-unfsynced", "kill, dropping unfsynced writes,", cluster.nodes(),
+                this::killLosingUnsynced);
+    }
+
+    private void killLosingUnsynced(String node) {
+        try {
+            cluster.killLosingUnsyncedWrites(node);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     /** SIGSTOPs the leader. */
     public FaultRecord pauseLeader() {
         return onEach("pause-leader", "pause", List.of(requireLeader()), cluster::pause);

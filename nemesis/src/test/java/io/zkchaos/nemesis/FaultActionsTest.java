@@ -73,6 +73,18 @@ class FaultActionsTest {
             states.put(node, NodeState.DOWN);
         }
 
+        /** Whether this system's data is on a file system that holds writes until fsync. */
+        boolean lazy;
+
+        @Override
+        public void killLosingUnsyncedWrites(String node) {
+            if (!lazy) {
+                NodeControl.super.killLosingUnsyncedWrites(node);
+            }
+            calls.add("kill-lose " + node);
+            states.put(node, NodeState.DOWN);
+        }
+
         @Override
         public void pause(String node) {
             calls.add("pause " + node);
@@ -194,6 +206,24 @@ class FaultActionsTest {
         c.leader = null;
         assertThatThrownBy(() -> new FaultActions(c.target(1)).isolateFollower())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no node leads");
+    }
+
+    @Test
+    void losingUnsyncedWritesNeedsASystemThatCanAndSaysWhatItDid() {
+        RecordingSystem c = new RecordingSystem(3);
+        assertThatThrownBy(() -> new FaultActions(c.target(1)).killAllLoseUnfsynced())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot drop n1's unsynced writes");
+        c.lazy = true;
+        FaultRecord all = new FaultActions(c.target(1)).killAllLoseUnfsynced();
+        assertThat(all.fault()).isEqualTo("kill-all-lose-unfsynced");
+        assertThat(all.nodes()).containsExactly("n1", "n2", "n3");
+        assertThat(c.calls).containsExactly("kill-lose n1", "kill-lose n2", "kill-lose n3");
+        c.states.replaceAll((n, st) -> NodeState.RUNNING);
+        c.calls.clear();
+        FaultRecord one = new FaultActions(c.target(7)).killLoseUnfsynced();
+        assertThat(one.nodes()).hasSize(1);
+        assertThat(c.calls).containsExactly("kill-lose " + one.nodes().get(0));
+        assertThat(one.description()).isEqualTo("kill, dropping unfsynced writes, " + one.nodes().get(0));
     }
 
     @Test

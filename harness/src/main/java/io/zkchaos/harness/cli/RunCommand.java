@@ -50,6 +50,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--rate", formatRate(w.options().rate()));
             VALUES.put("--reads", w.options().reads().name().toLowerCase(Locale.ROOT));
             VALUES.put("--session-timeout", DurationText.format(w.sessionTimeout()));
+            VALUES.put("--force-sync", RunConfig.StoragePart.defaults().forceSync() ? "yes" : "no");
             VALUES.put("--nemesis", n.name());
             VALUES.put("--fault-for", DurationText.format(n.faultFor()));
             VALUES.put("--heal-for", DurationText.format(n.healFor()));
@@ -137,6 +138,14 @@ public final class RunCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE})")
     String zookeeper;
 
+    @Option(names = "--lazyfs", description = "put every server's data directory on the lazy file system, which "
+            + "holds writes until fsync (FUSE, root; needed by kill-lose-unfsynced and kill-all-lose-unfsynced)")
+    boolean lazyfs;
+
+    @Option(names = "--force-sync", description = "ZooKeeper's forceSync: yes (fsync the transaction log before "
+            + "acknowledging) or no (default: ${DEFAULT-VALUE})")
+    String forceSync;
+
     @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
@@ -152,6 +161,10 @@ public final class RunCommand implements Callable<Integer> {
             err.println("error: --reads must be plain or sync, got '" + reads + "'");
             return Verdicts.Exit.ERROR;
         }
+        if (!forceSync.equals("yes") && !forceSync.equals("no")) {
+            err.println("error: --force-sync must be yes or no, got '" + forceSync + "'");
+            return Verdicts.Exit.ERROR;
+        }
         RunConfig config;
         try {
             config = RunConfig.builder().workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
@@ -159,7 +172,7 @@ public final class RunCommand implements Callable<Integer> {
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)
                     .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
-                    .sessionTimeout(sessionTimeout)
+                    .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
                     .failoverBound(failoverBound).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());

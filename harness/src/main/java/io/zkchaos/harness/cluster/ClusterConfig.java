@@ -37,6 +37,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param serverJvmOptions   JVM options of every server process
  * @param extraServerConfig  extra {@code zoo.cfg} settings, added after (and overriding) the generated ones
  * @param seed               seeds every random choice of the cluster (the fault proxy's toxics)
+ * @param lazyFs             whether every server's data directory is on zk-chaos's lazy file system, which holds
+ *                           writes in memory until fsync so that a crash can lose what was not fsynced (local
+ *                           backend only; see {@code docs/lazyfs.md})
  */
 public record ClusterConfig(
         int nodes,
@@ -53,7 +56,8 @@ public record ClusterConfig(
         Duration startTimeout,
         List<String> serverJvmOptions,
         Map<String, String> extraServerConfig,
-        long seed) {
+        long seed,
+        boolean lazyFs) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
@@ -109,6 +113,7 @@ public record ClusterConfig(
                 "-XX:TieredStopAtLevel=1", "-Xss512k");
         private Map<String, String> extraServerConfig = new TreeMap<>();
         private long seed;
+        private boolean lazyFs;
 
         protected abstract B self();
 
@@ -190,6 +195,12 @@ public record ClusterConfig(
             return self();
         }
 
+        /** Data directories on the lazy file system (default false: the machine's own file system). */
+        public B lazyFs(boolean on) {
+            this.lazyFs = on;
+            return self();
+        }
+
         /**
          * Validates and builds.
          *
@@ -247,7 +258,7 @@ public record ClusterConfig(
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed);
+                    serverJvmOptions, extraServerConfig, seed, lazyFs);
         }
 
         private static void requirePositive(String field, Duration d) {

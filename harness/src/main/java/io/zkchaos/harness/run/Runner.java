@@ -64,7 +64,12 @@ public final class Runner {
         dir.writeConfig(config);
         say("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
 
-        ClusterConfig clusterConfig = ClusterConfig.builder()
+        ClusterConfig.Builder clusterBuilder = ClusterConfig.builder();
+        if (!config.storage().forceSync()) {
+            clusterBuilder.serverConfig("forceSync", "no");
+        }
+        ClusterConfig clusterConfig = clusterBuilder
+                .lazyFs(config.storage().lazyfs())
                 .nodes(config.cluster().nodes())
                 .version(config.cluster().zookeeper())
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))

@@ -61,7 +61,7 @@ class RunConfigTest {
         ObjectMapper json = io.zkchaos.results.Json.MAPPER; // what writes config.json
         JsonNode tree = json.readTree(json.writeValueAsString(c));
         assertThat(tree.fieldNames()).toIterable()
-                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out");
+                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out", "storage");
         assertThat(tree.path("workload").path("name").asText()).isEqualTo("election");
         assertThat(tree.path("cluster").path("backend").asText()).isEqualTo("local");
         assertThat(tree.path("nemesis").path("name").asText()).isEqualTo("mixed");

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #define PAGE 4096
+#define PBUF (2 * PATH_MAX + 64) /* a backing path: the backing directory and a path below the mount */
 #define BUCKETS 256
 #define CONTROL "/.zkchaos-lazyfs"
 #define CONTROL_FH ((uint64_t) -1)
@@ -65,7 +66,7 @@ static unsigned long long st_writes, st_fsyncs, st_losses, st_lost_pages, st_los
 static char control_out[1024];
 
 static void full(char *out, const char *path) {
-    snprintf(out, PATH_MAX, "%s%s", backing, path);
+    snprintf(out, PBUF, "%s%s", backing, path ? path : "/.zkchaos-lazyfs-unlinked");
 }
 
 static struct lfile *find(dev_t dev, ino_t ino) {
@@ -239,11 +240,25 @@ static void *lz_init(struct fuse_conn_info *conn, struct fuse_config *cfg) {
     cfg->negative_timeout = 0;
     cfg->direct_io = 1; /* no kernel page cache: every read and write reaches this process */
     cfg->kernel_cache = 0;
+    cfg->hard_remove = 1; /* an unlinked open file is not renamed to .fuse_hidden* in the server's directory */
     return NULL;
 }
 
 static int lz_getattr(const char *path, struct stat *st, struct fuse_file_info *fi) {
-    (void) fi;
+    if (path == NULL) {
+        /* an open file that was unlinked (hard_remove): only its handle names it */
+        if (!fi || fi->fh == CONTROL_FH) {
+            return -ENOENT;
+        }
+        struct lfile *f = (struct lfile *) (uintptr_t) fi->fh;
+        if (fstat(f->fd, st) < 0) {
+            return -errno;
+        }
+        if (f->size_dirty) {
+            st->st_size = f->size;
+        }
+        return 0;
+    }
     if (strcmp(path, CONTROL) == 0) {
         memset(st, 0, sizeof *st);
         st->st_mode = S_IFREG | 0600;
@@ -252,7 +267,7 @@ static int lz_getattr(const char *path, struct stat *st, struct fuse_file_info *
         st->st_size = (off_t) strlen(control_out);
         return 0;
     }
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     if (lstat(p, st) < 0) {
         return -errno;
@@ -270,7 +285,7 @@ static int lz_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t
     (void) off;
     (void) fi;
     (void) flags;
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     DIR *d = opendir(p);
     if (!d) {
@@ -336,7 +351,7 @@ static int lz_open(const char *path, struct fuse_file_info *fi) {
         fi->direct_io = 1;
         return 0;
     }
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return attach(p, fi->flags, fi);
 }
@@ -345,7 +360,7 @@ static int lz_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
     if (strcmp(path, CONTROL) == 0) {
         return -EEXIST;
     }
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     int fd = open(p, O_CREAT | O_WRONLY | (fi->flags & O_EXCL), mode);
     if (fd < 0) {
@@ -446,7 +461,7 @@ static int lz_truncate(const char *path, off_t size, struct fuse_file_info *fi) 
         if (strcmp(path, CONTROL) == 0) {
             return 0;
         }
-        char p[PATH_MAX];
+        char p[PBUF];
         full(p, path);
         memset(&tmp, 0, sizeof tmp);
         int rc = attach(p, O_RDWR, &tmp);
@@ -529,7 +544,7 @@ static void forget_path(const char *p) {
 }
 
 static int lz_unlink(const char *path) {
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     forget_path(p);
     return unlink(p) < 0 ? -errno : 0;
@@ -539,7 +554,7 @@ static int lz_rename(const char *from, const char *to, unsigned int flags) {
     if (flags) {
         return -EINVAL;
     }
-    char a[PATH_MAX], b[PATH_MAX];
+    char a[PBUF], b[PBUF];
     full(a, from);
     full(b, to);
     forget_path(b);
@@ -547,53 +562,53 @@ static int lz_rename(const char *from, const char *to, unsigned int flags) {
 }
 
 static int lz_mkdir(const char *path, mode_t mode) {
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return mkdir(p, mode) < 0 ? -errno : 0;
 }
 
 static int lz_rmdir(const char *path) {
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return rmdir(p) < 0 ? -errno : 0;
 }
 
 static int lz_chmod(const char *path, mode_t mode, struct fuse_file_info *fi) {
     (void) fi;
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return chmod(p, mode) < 0 ? -errno : 0;
 }
 
 static int lz_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi) {
     (void) fi;
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return lchown(p, uid, gid) < 0 ? -errno : 0;
 }
 
 static int lz_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi) {
     (void) fi;
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return utimensat(AT_FDCWD, p, tv, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
 static int lz_link(const char *from, const char *to) {
-    char a[PATH_MAX], b[PATH_MAX];
+    char a[PBUF], b[PBUF];
     full(a, from);
     full(b, to);
     return link(a, b) < 0 ? -errno : 0;
 }
 
 static int lz_symlink(const char *target, const char *path) {
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return symlink(target, p) < 0 ? -errno : 0;
 }
 
 static int lz_readlink(const char *path, char *buf, size_t size) {
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     ssize_t n = readlink(p, buf, size - 1);
     if (n < 0) {
@@ -612,7 +627,7 @@ static int lz_access(const char *path, int mask) {
     if (strcmp(path, CONTROL) == 0) {
         return 0;
     }
-    char p[PATH_MAX];
+    char p[PBUF];
     full(p, path);
     return access(p, mask) < 0 ? -errno : 0;
 }
