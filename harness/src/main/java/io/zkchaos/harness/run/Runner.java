@@ -91,6 +91,7 @@ public final class Runner {
             }
             try {
                 workload.setup(target);
+                cluster.writeBack(); // start-up files on disk, as on servers up for a while (lazy file system)
                 NemesisDescriptor nemesisType = config.nemesis().descriptor();
                 NemesisDriver nemesis = new NemesisDriver(
                         nemesisType.on(cluster.nemesisTarget(new Random(config.seed()))),

@@ -361,6 +361,12 @@ public final class LocalCluster implements Cluster {
         m.loseUnsynced();
     }
 
+    /** Writes back every node's unsynced writes, when the data directories are on the lazy file system. */
+    @Override
+    public void writeBack() {
+        mounts.values().forEach(LazyFsMount::syncAll);
+    }
+
     /** The node's data directory on the lazy file system, when the cluster has one (for its counters). */
     public Optional<LazyFsMount> lazyFsMount(String node) {
         process(node);
