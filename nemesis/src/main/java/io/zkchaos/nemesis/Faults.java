@@ -27,10 +27,10 @@ public final class Faults {
                 t -> actions(t).killRandom(), t -> actions(t).restartDown());
         add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal",
                 t -> actions(t).killMajority(), t -> actions(t).restartDown());
-        add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (needs --lazyfs); "
+        add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
                         + "restart it on what its disk kept at the heal",
                 t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown());
-        add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (needs "
+        add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
                         + "--lazyfs); restart them on what their disks kept at the heal",
                 t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown());
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",

@@ -31,7 +31,7 @@ import java.util.Objects;
 public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis, CheckerOptions checks,
                         Timing timing, long seed, String out, StoragePart storage) {
 
-    /** The nemeses whose faults drop unsynced writes: they need the data directories on the lazy file system. */
+    /** The nemeses whose faults drop unsynced writes: they put the data directories on the lazy file system. */
     private static final java.util.Set<String> LOSE_UNSYNCED = java.util.Set.of("kill-lose-unfsynced",
             "kill-all-lose-unfsynced");
 
@@ -45,13 +45,13 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("out must name a directory");
         }
         storage = storage == null ? StoragePart.defaults() : storage;
+        if (LOSE_UNSYNCED.contains(nemesis.name())) {
+            // its faults drop what was not fsynced: they imply the lazy file system
+            storage = new StoragePart(true, storage.forceSync());
+        }
         if (storage.lazyfs() && !cluster.backend().equals(ClusterBackends.DEFAULT)) {
             throw new IllegalArgumentException("lazyfs: only the local backend puts the data directories on the "
                     + "lazy file system; backend is " + cluster.backend());
-        }
-        if (LOSE_UNSYNCED.contains(nemesis.name()) && !storage.lazyfs()) {
-            throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' drops writes that were not "
-                    + "fsynced: it needs the data directories on the lazy file system (--lazyfs)");
         }
         if (!nemesis.descriptor().supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
@@ -85,7 +85,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      *
      * @param lazyfs    every server's data directory on the lazy file system, which holds writes until fsync, so
      *                  that {@code kill-lose-unfsynced} and {@code kill-all-lose-unfsynced} can drop what was not
-     *                  fsynced (local backend; needs FUSE, see {@code docs/lazyfs.md})
+     *                  fsynced (local backend; needs FUSE, see {@code docs/lazyfs.md}); those two nemeses set it
      * @param forceSync ZooKeeper's {@code forceSync}: whether it fsyncs its transaction log before acknowledging;
      *                  {@code false} writes {@code forceSync=no} (a server that acknowledges what a power failure
      *                  can still take)

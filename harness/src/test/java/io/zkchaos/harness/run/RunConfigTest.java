@@ -68,6 +68,17 @@ class RunConfigTest {
     }
 
     @Test
+    void storageDefaultsToTheMachinesFileSystemAndTheFaultsThatDropUnsyncedWritesImplyTheLazyOne() {
+        assertThat(RunConfig.builder().build().storage()).isEqualTo(new RunConfig.StoragePart(false, true));
+        RunConfig power = RunConfig.builder().nemesis("kill-all-lose-unfsynced").forceSync(false).build();
+        assertThat(power.storage()).isEqualTo(new RunConfig.StoragePart(true, false));
+        assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").build().storage().lazyfs()).isTrue();
+        assertThat(RunConfig.builder().nemesis("mixed").build().storage().lazyfs()).isFalse();
+        assertThatThrownBy(() -> RunConfig.builder().backend("docker").lazyfs(true).build())
+                .hasMessageContaining("lazyfs: only the local backend");
+    }
+
+    @Test
     void theRunIsJudgedByTheWorkloadsCheckersWithTheRunsSettings() {
         Checker fenced = Runner.checker(RunConfig.builder().workload("fenced-writes").build());
         CheckResult r = fenced.check(io.zkchaos.checkers.history.History.of(java.util.List.of()));
