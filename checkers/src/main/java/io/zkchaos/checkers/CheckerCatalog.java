@@ -14,6 +14,7 @@ import io.zkchaos.checkers.log.LogPrefixChecker;
 import io.zkchaos.checkers.model.Models;
 import io.zkchaos.checkers.readmodel.ZkReadModelChecker;
 import io.zkchaos.checkers.set.NoLostCommitChecker;
+import io.zkchaos.checkers.state.FinalStateChecker;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ public final class CheckerCatalog {
     public static final String FENCED_WRITES = "fenced-writes";
     public static final String ZK_READ_MODEL = "zk-read-model";
     public static final String LOG_PREFIX = "log-prefix";
+    public static final String FINAL_STATE = "final-state";
 
     private static final CheckerCatalog STANDARD = new CheckerCatalog(Map.of())
             .with(new CheckerDescriptor(LINEARIZABLE,
@@ -52,7 +54,10 @@ public final class CheckerCatalog {
                     o -> ZkReadModelChecker.of(o.init(), o.strict(), o.timeLimit())))
             .with(new CheckerDescriptor(LOG_PREFIX, "the fle nodes' committed logs are prefixes of one another; "
                     + "nothing committed disappears", EnumSet.noneOf(CheckerOption.class),
-                    o -> new LogPrefixChecker()));
+                    o -> new LogPrefixChecker()))
+            .with(new CheckerDescriptor(FINAL_STATE, "after the heal every server holds the same data tree (read "
+                    + "from each server); no ephemeral of an ended session outlives session timeout + margin",
+                    EnumSet.noneOf(CheckerOption.class), o -> new FinalStateChecker()));
 
     private final Map<String, CheckerDescriptor> byName;
 

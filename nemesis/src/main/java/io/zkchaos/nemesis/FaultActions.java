@@ -5,6 +5,7 @@ import io.zkchaos.nemesis.frame.FrameProtocol;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.frame.FrameTrigger;
 import io.zkchaos.nemesis.frame.TriggerRecord;
+import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
@@ -60,6 +61,25 @@ public final class FaultActions {
     /** Cuts a random node off from every other node. */
     public FaultRecord isolateRandom() {
         return apply("isolate-random", Partitions.isolateRandom(cluster.nodes(), random));
+    }
+
+    /**
+     * Cuts the lowest-named follower (a running node that does not lead) off from every other node, black-holing its
+     * peer links ({@link CutMode#BLACKHOLE}: connections stay open, nothing passes), so that it learns of the cut
+     * only by its own timeout and keeps serving its clients from its last state until then. Its client link is
+     * untouched. The cut mode in force before is restored for later cuts.
+     */
+    public FaultRecord isolateFollower() {
+        String leader = requireLeader();
+        String follower = running().stream().filter(n -> !n.equals(leader)).sorted().findFirst()
+                .orElseThrow(() -> new IllegalStateException("no running follower (leader " + leader + ")"));
+        CutMode before = links.cutMode();
+        links.cutMode(CutMode.BLACKHOLE);
+        try {
+            return apply("isolate-follower", Partitions.isolate(cluster.nodes(), follower));
+        } finally {
+            links.cutMode(before);
+        }
     }
 
     /** Cuts {@code node} off from every other node. */
@@ -154,6 +174,37 @@ public final class FaultActions {
         List<String> chosen = new ArrayList<>(shuffled().subList(0, cluster.quorumSize()));
         Collections.sort(chosen);
         return onEach("kill-majority", "kill", chosen, cluster::kill);
+    }
+
+    /**
+     * SIGKILLs a random running node and drops every write it had not fsynced (its data must be on a file system that
+     * holds writes until fsync: the local backend's lazy file system).
+     *
+     * @throws IllegalStateException when the system cannot drop unsynced writes
+     */
+    public FaultRecord killLoseUnfsynced() {
+        return onEach("kill-lose-unfsynced", "kill, dropping unfsynced writes,", List.of(pick(running())),
+                this::killLosingUnsynced);
+    }
+
+    /**
+     * SIGKILLs every node at once and drops every write none of them had fsynced: a power failure of the whole
+     * ensemble. What a server acknowledged without fsyncing it (ZooKeeper with {@code forceSync=no}) is gone
+     * everywhere.
+     *
+     * @throws IllegalStateException when the system cannot drop unsynced writes
+     */
+    public FaultRecord killAllLoseUnfsynced() {
+        return onEach("kill-all-lose-unfsynced", "kill, dropping unfsynced writes,", cluster.nodes(),
+                this::killLosingUnsynced);
+    }
+
+    private void killLosingUnsynced(String node) {
+        try {
+            cluster.killLosingUnsyncedWrites(node);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     /** SIGSTOPs the leader. */

@@ -44,12 +44,22 @@ public final class Faults {
                 t -> actions(t).killRandom(), t -> actions(t).restartDown());
         add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal",
                 t -> actions(t).killMajority(), t -> actions(t).restartDown());
+        add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
+                        + "restart it on what its disk kept at the heal",
+                t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown());
+        add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
+                        + "--lazyfs); restart them on what their disks kept at the heal",
+                t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown());
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",
                 t -> actions(t).pauseLeader(), t -> actions(t).resumeAll());
         add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal",
                 t -> actions(t).pauseRandom(), t -> actions(t).resumeAll());
         add("isolate-leader", "cut the leader off from every other node (clients still reach it)",
                 t -> actions(t).isolateLeader(), t -> actions(t).heal());
+        add("isolate-follower", "cut the lowest-named follower off from every other node, links black-holed so "
+                        + "it learns only by its own timeout; its clients still reach it (with --pin-reads follower: "
+                        + "stale reads)",
+                t -> actions(t).isolateFollower(), t -> actions(t).heal());
         add("halves", "partition the nodes into a minority and a majority (by name)",
                 t -> actions(t).halves(), t -> actions(t).heal());
         add("random-halves", "partition the nodes into a random minority and majority",

@@ -54,6 +54,19 @@ public interface NodeControl {
                 + " serves");
     }
 
+    /**
+     * SIGKILLs a node (if it runs) and drops every write it made that was not fsynced: what a power failure does to
+     * that machine, page cache and all. A SIGKILL alone loses nothing the process wrote (the kernel's page cache
+     * survives it); this needs the node's data on a file system that holds writes until fsync.
+     *
+     * @throws UnsupportedOperationException when this system cannot (the default; a local cluster without its
+     *                                       data directories on the lazy file system)
+     */
+    default void killLosingUnsyncedWrites(String node) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot drop " + node
+                + "'s unsynced writes: its data is not on a file system that holds writes until fsync");
+    }
+
     /** The smallest number of nodes that forms a majority. */
     default int quorumSize() {
         return nodes().size() / 2 + 1;

@@ -34,6 +34,8 @@ class FaultActionsTest {
         final List<String> calls = new ArrayList<>();
         SortedMap<String, SortedSet<String>> grudge = new TreeMap<>();
         String leader = "n2";
+        CutMode mode = CutMode.REFUSE;
+        final List<CutMode> grudgeModes = new ArrayList<>();
 
         RecordingSystem(int n) {
             nodes = java.util.stream.IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).toList();
@@ -71,6 +73,18 @@ class FaultActionsTest {
             states.put(node, NodeState.DOWN);
         }
 
+        /** Whether this system's data is on a file system that holds writes until fsync. */
+        boolean lazy;
+
+        @Override
+        public void killLosingUnsyncedWrites(String node) {
+            if (!lazy) {
+                NodeControl.super.killLosingUnsyncedWrites(node);
+            }
+            calls.add("kill-lose " + node);
+            states.put(node, NodeState.DOWN);
+        }
+
         @Override
         public void pause(String node) {
             calls.add("pause " + node);
@@ -101,11 +115,12 @@ class FaultActionsTest {
 
                 @Override
                 public CutMode cutMode() {
-                    return CutMode.REFUSE;
+                    return mode;
                 }
 
                 @Override
-                public void cutMode(CutMode mode) {
+                public void cutMode(CutMode m) {
+                    mode = m;
                 }
 
                 @Override
@@ -122,6 +137,7 @@ class FaultActionsTest {
                 public void applyGrudge(Map<String, ? extends Collection<String>> g) {
                     grudge = new TreeMap<>();
                     g.forEach((k, v) -> grudge.put(k, new TreeSet<>(v)));
+                    grudgeModes.add(mode);
                 }
 
                 @Override
@@ -180,6 +196,43 @@ class FaultActionsTest {
         assertThat(c.grudge.get("n1")).containsExactly("n2");
         assertThat(r.grudge()).isEqualTo(c.grudge);
         assertThat(r.nodes()).containsExactly("n1", "n2", "n3", "n4", "n5");
+    }
+
+    @Test
+    void isolateFollowerBlackHolesTheLowestNamedFollowerAndRestoresTheCutMode() {
+        RecordingSystem c = new RecordingSystem(3);
+        c.leader = "n1";
+        FaultRecord r = new FaultActions(c.target(1)).isolateFollower();
+        assertThat(r.fault()).isEqualTo("isolate-follower");
+        assertThat(r.groups()).containsExactly(List.of("n2"), List.of("n1", "n3"));
+        assertThat(c.grudge.get("n2")).containsExactly("n1", "n3");
+        assertThat(c.grudgeModes).containsExactly(CutMode.BLACKHOLE);
+        assertThat(c.mode).isEqualTo(CutMode.REFUSE);
+        assertThat(c.calls).doesNotContain("cut-client n2");
+        c.leader = "n3";
+        c.states.put("n1", NodeState.DOWN);
+        assertThat(new FaultActions(c.target(1)).isolateFollower().groups().get(0)).containsExactly("n2");
+        c.leader = null;
+        assertThatThrownBy(() -> new FaultActions(c.target(1)).isolateFollower())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no node leads");
+    }
+
+    @Test
+    void losingUnsyncedWritesNeedsASystemThatCanAndSaysWhatItDid() {
+        RecordingSystem c = new RecordingSystem(3);
+        assertThatThrownBy(() -> new FaultActions(c.target(1)).killAllLoseUnfsynced())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot drop n1's unsynced writes");
+        c.lazy = true;
+        FaultRecord all = new FaultActions(c.target(1)).killAllLoseUnfsynced();
+        assertThat(all.fault()).isEqualTo("kill-all-lose-unfsynced");
+        assertThat(all.nodes()).containsExactly("n1", "n2", "n3");
+        assertThat(c.calls).containsExactly("kill-lose n1", "kill-lose n2", "kill-lose n3");
+        c.states.replaceAll((n, st) -> NodeState.RUNNING);
+        c.calls.clear();
+        FaultRecord one = new FaultActions(c.target(7)).killLoseUnfsynced();
+        assertThat(one.nodes()).hasSize(1);
+        assertThat(c.calls).containsExactly("kill-lose " + one.nodes().get(0));
+        assertThat(one.description()).isEqualTo("kill, dropping unfsynced writes, " + one.nodes().get(0));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.zkchaos.workloads;
 
 import static io.zkchaos.checkers.CheckerCatalog.FENCED_WRITES;
+import static io.zkchaos.checkers.CheckerCatalog.FINAL_STATE;
 import static io.zkchaos.checkers.CheckerCatalog.NO_LOST_COMMIT;
 import static io.zkchaos.checkers.CheckerCatalog.SINGLE_LEADER;
 import static io.zkchaos.checkers.CheckerCatalog.ZK_READ_MODEL;
@@ -9,6 +10,7 @@ import io.zkchaos.workloads.election.CuratorLatch;
 import io.zkchaos.workloads.election.ElectionWorkload;
 import io.zkchaos.workloads.election.OwnRecipe;
 import io.zkchaos.workloads.fenced.FencedWritesWorkload;
+import io.zkchaos.workloads.register.PinnedReadsRegister;
 import io.zkchaos.workloads.register.RegisterWorkload;
 import io.zkchaos.workloads.set.SetWorkload;
 import java.util.Collections;
@@ -26,32 +28,36 @@ public final class Workloads {
     private static final Map<String, WorkloadDescriptor> ALL = new LinkedHashMap<>();
 
     static {
-        add("register", "read / write / cas on a few znodes (plain or sync reads); ZooKeeper's read model",
-                o -> new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate()),
-                ZK_READ_MODEL);
+        add("register", "read / write / cas on a few znodes (plain or sync reads; --pin-reads: readers on one server, "
+                        + "writers on the others); ZooKeeper's read model",
+                o -> o.pinReads() == null
+                        ? new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate())
+                        : new PinnedReadsRegister(o.prefix() + "/register", o.keys(), o.reads(), o.pinReads(),
+                                o.rate()),
+                ZK_READ_MODEL, FINAL_STATE);
         // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
         add("set", "unique values added as znodes; final read from every server; no lost commit",
-                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT);
+                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT, FINAL_STATE);
         addSlotted("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
                 o -> new ElectionWorkload("election", o.prefix() + "/election", OwnRecipe.herdFree(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
         addSlotted("election-curator", "the same through Curator's LeaderLatch",
                 o -> new ElectionWorkload("election-curator", o.prefix() + "/election", new CuratorLatch(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
         addSlotted("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
                 o -> new ElectionWorkload("election-naive", o.prefix() + "/election", OwnRecipe.naive(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER);
+                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
         addSlotted("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
                 o -> new FencedWritesWorkload("fenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
-                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES);
+                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
         addSlotted("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
                 o -> new FencedWritesWorkload("fenced-writes-curator", o.prefix() + "/fenced", new CuratorLatch(),
-                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES);
+                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
         // What goes wrong without fencing: judged by the same checkers, it fails once a stale leader's write lands.
         addSlotted("unfenced-writes", "the same log without fencing: every write is taken, whatever its token "
                         + "(shows what a frozen leader does without fencing)",
                 o -> new FencedWritesWorkload("unfenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
-                        o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES);
+                        o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
     }
 
     private Workloads() {

@@ -20,13 +20,13 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader, suite.")
+        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, lazyfs, herd, report, workloads, stalled-leader, suite.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | "
+    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | lazyfs | "
             + "herd | report | workloads | stalled-leader | suite (STORE...: the chaos suite's wall times, phases and "
             + "pass counts from its ledgers)")
     String what;
@@ -86,6 +86,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "read-model" -> io.zkchaos.checkers.bench.ReadModelBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
+            case "lazyfs" -> io.zkchaos.harness.cluster.bench.LazyFsBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
             case "suite" -> io.zkchaos.harness.run.SuiteTable.print(spec.commandLine().getOut(),
@@ -99,7 +100,7 @@ public final class BenchCommand implements Callable<Integer> {
                             "unfenced-writes"), runs, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, recorder, read-model, proxy, cluster, herd, report, workloads, stalled-leader, suite");
+                        + "'; known: checker, recorder, read-model, proxy, cluster, lazyfs, herd, report, workloads, stalled-leader, suite");
                 return Verdicts.Exit.ERROR;
             }
         }

@@ -56,6 +56,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--hold", DurationText.format(w.options().holdMin()) + ".."
                     + DurationText.format(w.options().holdMax()));
             VALUES.put("--write-every", DurationText.format(w.options().writeEvery()));
+            VALUES.put("--force-sync", RunConfig.StoragePart.defaults().forceSync() ? "yes" : "no");
             VALUES.put("--nemesis", n.name());
             VALUES.put("--fault-for", DurationText.format(n.faultFor()));
             VALUES.put("--heal-for", DurationText.format(n.healFor()));
@@ -155,6 +156,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--keys", description = "registers (default: ${DEFAULT-VALUE})")
     int keys;
 
+    @Option(names = "--pin-reads", description = "register: readers use this server alone (n1 ..., or 'follower': "
+            + "the lowest-named follower at the start, the one isolate-follower cuts off), writers the others")
+    String pinReads;
+
     @Option(names = "--failover-bound", converter = Durations.class,
             description = "election workloads: a leader must exist again this long after every heal that lasts "
                     + "that long (default: ${DEFAULT-VALUE})")
@@ -175,6 +180,14 @@ public final class RunCommand implements Callable<Integer> {
             + "diff, snap, trunc or snap-on-lag, steered with ZooKeeper's system properties (default: ${DEFAULT-VALUE})")
     String sync;
 
+    @Option(names = "--lazyfs", description = "put every server's data directory on the lazy file system, which "
+            + "holds writes until fsync (FUSE, root; needed by kill-lose-unfsynced and kill-all-lose-unfsynced)")
+    boolean lazyfs;
+
+    @Option(names = "--force-sync", description = "ZooKeeper's forceSync: yes (fsync the transaction log before "
+            + "acknowledging) or no (default: ${DEFAULT-VALUE})")
+    String forceSync;
+
     @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
@@ -188,6 +201,10 @@ public final class RunCommand implements Callable<Integer> {
             readMode = ReadMode.valueOf(reads.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             err.println("error: --reads must be plain or sync, got '" + reads + "'");
+            return Verdicts.Exit.ERROR;
+        }
+        if (!forceSync.equals("yes") && !forceSync.equals("no")) {
+            err.println("error: --force-sync must be yes or no, got '" + forceSync + "'");
             return Verdicts.Exit.ERROR;
         }
         RunConfig config;
@@ -207,7 +224,8 @@ public final class RunCommand implements Callable<Integer> {
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)
-                    .keys(keys).rate(rate).strict(strict).zookeeper(zookeeper).sessionTimeout(sessionTimeout)
+                    .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
+                    .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
                     .failoverBound(failoverBound).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());

@@ -88,6 +88,16 @@ public interface Cluster extends NodeControl, AutoCloseable {
         }
     }
 
+    /**
+     * Writes to disk everything the servers wrote but did not fsync, where the data directories are on a file system
+     * that holds such writes (the local backend's lazy file system): what the kernel's writeback does within
+     * seconds on a real machine. The runner calls it once the ensemble has started and the workload is set up, so
+     * that a later power failure takes only what was written since, not the servers' start-up files. Does nothing
+     * elsewhere (the default).
+     */
+    default void writeBack() {
+    }
+
     /** Stops a node gracefully (SIGTERM, SIGKILL past a bound); no-op if it is down. */
     void stop(String node);
 

@@ -39,6 +39,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param seed               seeds every random choice of the cluster (the fault proxy's toxics)
  * @param sync               how followers sync with their leader ({@link SyncMode}): ZooKeeper's defaults, or
  *                           steered to DIFF, SNAP or TRUNC with its system properties
+ * @param lazyFs             whether every server's data directory is on zk-chaos's lazy file system, which holds
+ *                           writes in memory until fsync so that a crash can lose what was not fsynced (local
+ *                           backend only; see {@code docs/lazyfs.md})
  */
 public record ClusterConfig(
         int nodes,
@@ -56,7 +59,8 @@ public record ClusterConfig(
         List<String> serverJvmOptions,
         Map<String, String> extraServerConfig,
         long seed,
-        SyncMode sync) {
+        SyncMode sync,
+        boolean lazyFs) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
@@ -119,6 +123,7 @@ public record ClusterConfig(
         private Map<String, String> extraServerConfig = new TreeMap<>();
         private long seed;
         private SyncMode sync = SyncMode.AUTO;
+        private boolean lazyFs;
 
         protected abstract B self();
 
@@ -206,6 +211,12 @@ public record ClusterConfig(
             return self();
         }
 
+        /** Data directories on the lazy file system (default false: the machine's own file system). */
+        public B lazyFs(boolean on) {
+            this.lazyFs = on;
+            return self();
+        }
+
         /**
          * Validates and builds.
          *
@@ -279,7 +290,7 @@ public record ClusterConfig(
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed, sync);
+                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -28,9 +28,14 @@ import java.util.Objects;
  * @param timing   how long the main phase and the recovery after the final heal last
  * @param seed     the seed of every random choice
  * @param out      the parent directory of the run directories (the store)
+ * @param storage  where the servers keep their data and whether they fsync it
  */
 public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis, CheckerOptions checks,
-                        Timing timing, long seed, String out) {
+                        Timing timing, long seed, String out, StoragePart storage) {
+
+    /** The nemeses whose faults drop unsynced writes: they put the data directories on the lazy file system. */
+    private static final java.util.Set<String> LOSE_UNSYNCED = java.util.Set.of("kill-lose-unfsynced",
+            "kill-all-lose-unfsynced");
 
     public RunConfig {
         Objects.requireNonNull(cluster, "cluster");
@@ -40,6 +45,15 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         Objects.requireNonNull(timing, "timing");
         if (out == null || out.isBlank()) {
             throw new IllegalArgumentException("out must name a directory");
+        }
+        storage = storage == null ? StoragePart.defaults() : storage;
+        if (LOSE_UNSYNCED.contains(nemesis.name())) {
+            // its faults drop what was not fsynced: they imply the lazy file system
+            storage = new StoragePart(true, storage.forceSync());
+        }
+        if (storage.lazyfs() && !cluster.backend().equals(ClusterBackends.DEFAULT)) {
+            throw new IllegalArgumentException("lazyfs: only the local backend puts the data directories on the "
+                    + "lazy file system; backend is " + cluster.backend());
         }
         if (!nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
@@ -91,6 +105,24 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public static ClusterPart defaults() {
             return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO);
+        }
+    }
+
+    /**
+     * Where the servers keep their data.
+     *
+     * @param lazyfs    every server's data directory on the lazy file system, which holds writes until fsync, so
+     *                  that {@code kill-lose-unfsynced} and {@code kill-all-lose-unfsynced} can drop what was not
+     *                  fsynced (local backend; needs FUSE, see {@code docs/lazyfs.md}); those two nemeses set it
+     * @param forceSync ZooKeeper's {@code forceSync}: whether it fsyncs its transaction log before acknowledging;
+     *                  {@code false} writes {@code forceSync=no} (a server that acknowledges what a power failure
+     *                  can still take)
+     */
+    public record StoragePart(boolean lazyfs, boolean forceSync) {
+
+        /** The machine's own file system, ZooKeeper's default {@code forceSync=yes}. */
+        public static StoragePart defaults() {
+            return new StoragePart(false, true);
         }
     }
 
@@ -250,6 +282,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private Duration recover = Timing.defaults().recover();
         private long seed = System.currentTimeMillis();
         private String out = "store";
+        private boolean lazyfs = StoragePart.defaults().lazyfs();
+        private boolean forceSync = StoragePart.defaults().forceSync();
 
         public Builder backend(String v) {
             backend = v;
@@ -310,6 +344,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public Builder reads(ReadMode v) {
             workloadOptions = workloadOptions.withReads(v);
+            return this;
+        }
+
+        /** Register readers pinned to one server (a node name or {@code follower}); null: not pinned. */
+        public Builder pinReads(String v) {
+            workloadOptions = workloadOptions.withPinReads(v);
             return this;
         }
 
@@ -383,6 +423,16 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        public Builder lazyfs(boolean v) {
+            lazyfs = v;
+            return this;
+        }
+
+        public Builder forceSync(boolean v) {
+            forceSync = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
             if (!customWorkload) {
@@ -391,7 +441,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
-                    new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out);
+                    new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out,
+                    new StoragePart(lazyfs, forceSync));
         }
     }
 }

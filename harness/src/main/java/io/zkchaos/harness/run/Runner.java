@@ -22,6 +22,7 @@ import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
 import io.zkchaos.workloads.WorkloadDescriptor;
+import io.zkchaos.workloads.state.FinalState;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,7 +86,12 @@ public final class Runner {
         dir.writeConfig(config);
         say("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
 
-        ClusterConfig clusterConfig = ClusterConfig.builder()
+        ClusterConfig.Builder clusterBuilder = ClusterConfig.builder();
+        if (!config.storage().forceSync()) {
+            clusterBuilder.serverConfig("forceSync", "no");
+        }
+        ClusterConfig clusterConfig = clusterBuilder
+                .lazyFs(config.storage().lazyfs())
                 .nodes(config.cluster().nodes())
                 .version(config.cluster().zookeeper())
                 .sync(config.cluster().sync())
@@ -117,6 +123,7 @@ public final class Runner {
             ClientProcesses processes = null;
             try {
                 setup(workload, unhurried);
+                cluster.writeBack(); // start-up files on disk, as on servers up for a while (lazy file system)
                 phases.lap("setup");
                 NemesisTarget nemesisTarget = cluster.nemesisTarget(new Random(config.seed()));
                 if (config.workload().clients() == RunConfig.Clients.PROCESS) {
@@ -176,6 +183,10 @@ public final class Runner {
                 awaitQuorum(cluster);
                 phases.lap("quorum");
                 workload.finalPhase(unhurried, recorder);
+                if (workloadType.checkers().contains(CheckerCatalog.FINAL_STATE)) {
+                    say("final state: reading every server's data tree");
+                    FinalState.read(unhurried, recorder);
+                }
                 phases.lap("final");
             } catch (Exception e) {
                 if (e instanceof InterruptedException ie) {

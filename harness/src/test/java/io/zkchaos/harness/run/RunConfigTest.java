@@ -93,20 +93,32 @@ class RunConfigTest {
         ObjectMapper json = io.zkchaos.results.Json.MAPPER; // what writes config.json
         JsonNode tree = json.readTree(json.writeValueAsString(c));
         assertThat(tree.fieldNames()).toIterable()
-                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out");
+                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out", "storage");
         assertThat(tree.path("workload").path("name").asText()).isEqualTo("election");
         assertThat(tree.path("cluster").path("backend").asText()).isEqualTo("local");
         assertThat(tree.path("nemesis").path("name").asText()).isEqualTo("mixed");
     }
 
     @Test
+    void storageDefaultsToTheMachinesFileSystemAndTheFaultsThatDropUnsyncedWritesImplyTheLazyOne() {
+        assertThat(RunConfig.builder().build().storage()).isEqualTo(new RunConfig.StoragePart(false, true));
+        RunConfig power = RunConfig.builder().nemesis("kill-all-lose-unfsynced").forceSync(false).build();
+        assertThat(power.storage()).isEqualTo(new RunConfig.StoragePart(true, false));
+        assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").build().storage().lazyfs()).isTrue();
+        assertThat(RunConfig.builder().nemesis("mixed").build().storage().lazyfs()).isFalse();
+        assertThatThrownBy(() -> RunConfig.builder().backend("docker").lazyfs(true).build())
+                .hasMessageContaining("lazyfs: only the local backend");
+    }
+
+    @Test
     void theRunIsJudgedByTheWorkloadsCheckersWithTheRunsSettings() {
         Checker fenced = Runner.checker(RunConfig.builder().workload("fenced-writes").build());
         CheckResult r = fenced.check(io.zkchaos.checkers.history.History.of(java.util.List.of()));
-        assertThat(r.parts()).extracting(CheckResult::checker).containsExactly("single-leader", "fenced-writes");
+        assertThat(r.parts()).extracting(CheckResult::checker).containsExactly("single-leader", "fenced-writes",
+                "final-state");
         assertThat(r.validity()).isEqualTo(Validity.UNKNOWN);
         assertThat(Runner.checker(RunConfig.builder().workload("register").build()).check(
                 io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
-                .extracting(CheckResult::checker).containsExactly("zk-read-model");
+                .extracting(CheckResult::checker).containsExactly("zk-read-model", "final-state");
     }
 }

@@ -76,6 +76,9 @@ class ScenarioMatrixChaosIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void keepsItsPromises(ChaosSuite.Scenario scenario) throws Exception {
+        if (scenario.nemesis().endsWith("-lose-unfsynced")) { // these put the data directories on the lazy file system
+            io.zkchaos.harness.cluster.lazyfs.LazyFsAssumptions.assumeAvailable();
+        }
         RunConfig config = SUITE.config(scenario);
         PrintWriter progress = new PrintWriter(new PrefixedLines("[" + config.scenario() + "] ",
                 new OutputStreamWriter(System.out, StandardCharsets.UTF_8)), true);

@@ -66,7 +66,7 @@ public record ClientSpec(String workload, String root, int keys, ReadMode reads,
 
     public WorkloadOptions options() {
         return new WorkloadOptions(root, keys, reads, Duration.ofMillis(holdMinMillis),
-                Duration.ofMillis(holdMaxMillis), rate, Duration.ofMillis(writeEveryMillis));
+                Duration.ofMillis(holdMaxMillis), rate, Duration.ofMillis(writeEveryMillis), null);
     }
 
     public Target target() {

@@ -4,6 +4,7 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.zab.ZabProtocol;
 import io.zkchaos.nemesis.frame.FrameTaps;
+import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.nemesis.NodeState;
@@ -58,6 +59,8 @@ public final class LocalCluster implements Cluster {
     private final PeerRouting routing;
     private final FrameTaps frames;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Each node's data directory on the lazy file system, when {@link ClusterConfig#lazyFs()}. */
+    private final Map<String, LazyFsMount> mounts = new ConcurrentHashMap<>();
 
     private LocalCluster(ClusterConfig config, String runId, List<NodeLayout> layouts,
                          Map<String, ServerProcess> processes, LinkNetwork network, PeerRouting routing,
@@ -149,12 +152,23 @@ public final class LocalCluster implements Cluster {
                 frames);
         registerForShutdown(cluster);
         try {
+            if (config.lazyFs()) {
+                cluster.mountDataDirectories(owner);
+            }
             processes.values().forEach(ServerProcess::start);
             cluster.awaitQuorum(config.startTimeout(), true);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
+        }
+    }
+
+    /** Puts every node's {@code data/} on the lazy file system (its files move to {@code data.disk/}). */
+    private void mountDataDirectories(Owner owner) {
+        for (NodeLayout n : layouts) {
+            mounts.put(n.name(), LazyFsMount.mount(n.dir().resolve("data"), List.of(Reaper.RUN_MARKER + runId,
+                    Reaper.OWNER_MARKER + owner), n.dir().resolve("lazyfs.log"), Duration.ofSeconds(30)));
         }
     }
 
@@ -348,6 +362,40 @@ public final class LocalCluster implements Cluster {
         process(node).kill();
     }
 
+    /**
+     * SIGKILLs the node and drops what it wrote but did not fsync, in every file of its data directory.
+     *
+     * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#lazyFs()}
+     */
+    @Override
+    public void killLosingUnsyncedWrites(String node) {
+        ServerProcess p = process(node);
+        LazyFsMount m = mounts.get(node);
+        if (m == null) {
+            throw new UnsupportedOperationException("cannot drop " + node + "'s unsynced writes: the data "
+                    + "directories are not on the lazy file system (start the cluster with lazyFs, --lazyfs)");
+        }
+        p.kill();
+        m.loseUnsynced();
+    }
+
+    /** Writes back every node's unsynced writes, when the data directories are on the lazy file system. */
+    @Override
+    public void writeBack() {
+        mounts.values().forEach(LazyFsMount::syncAll);
+    }
+
+    /** The node's data directory on the lazy file system, when the cluster has one (for its counters). */
+    public Optional<LazyFsMount> lazyFsMount(String node) {
+        process(node);
+        return Optional.ofNullable(mounts.get(node));
+    }
+
+    @Override
+    public String summary() {
+        return config.lazyFs() ? "data directories on the lazy file system (writes held until fsync)" : "";
+    }
+
     @Override
     public void pause(String node) {
         process(node).pause();
@@ -412,6 +460,13 @@ public final class LocalCluster implements Cluster {
         }
         if (frames != null) {
             frames.close();
+        }
+        for (LazyFsMount m : mounts.values()) {
+            try {
+                m.close();
+            } catch (RuntimeException e) {
+                LOG.warn("unmounting {} while closing: {}", m, e.toString());
+            }
         }
         if (routing instanceof AutoCloseable c) {
             try {

@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.cluster.lazyfs.LazyFs;
+import io.zkchaos.harness.cluster.lazyfs.Mounts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its processes lived (a test's
  * temporary directory). It looks at every process and ends those that carry the run marker, name a dead owner and
- * either run {@code QuorumPeerMain} or carry {@link JvmProcess}'s role marker. {@link #reapLeftovers} runs both (the
- * sweep unless the system property {@value #SWEEP_PROPERTY} is {@code false}); it is the only entry that starting
- * clusters use.
+ * either run {@code QuorumPeerMain} or carry {@link JvmProcess}'s role marker. {@link #sweepLazyFs} does the same for
+ * the lazy file system's programs and detaches their mounts (and any mount of it whose program is gone).
+ * {@link #reapLeftovers} runs all of them (the sweeps unless the system property {@value #SWEEP_PROPERTY} is
+ * {@code false}); it is the only entry that starting clusters use.
  */
 public final class Reaper {
 
@@ -75,7 +78,62 @@ public final class Reaper {
             } catch (RuntimeException e) {
                 LOG.warn("could not sweep for orphaned servers: {}", e.toString());
             }
+            try {
+                sweepLazyFs(id -> true);
+            } catch (RuntimeException e) {
+                LOG.warn("could not sweep for orphaned lazy file systems: {}", e.toString());
+            }
         }
+    }
+
+    /**
+     * Ends the lazy file system programs ({@code zkchaos-lazyfs}, see {@code LazyFsMount}) whose command line carries
+     * a run marker accepted by {@code runs} and names a dead owner, and unmounts their mount points; then unmounts
+     * every lazy file system mount that no living program serves (its program was killed: every access to it
+     * fails). Mounts of living owners are left alone.
+     *
+     * @return the programs that were ended (a dead mount detached without a program to end is logged only)
+     */
+    public static List<Reaped> sweepLazyFs(java.util.function.Predicate<String> runs) {
+        List<Reaped> reaped = new ArrayList<>();
+        java.util.Set<Path> served = new java.util.HashSet<>();
+        List<ProcessHandle> all;
+        try (Stream<ProcessHandle> s = ProcessHandle.allProcesses()) {
+            all = s.toList();
+        }
+        for (ProcessHandle p : all) {
+            List<String> cmdline = cmdline(p.pid());
+            if (cmdline.size() < 3 || !Path.of(cmdline.get(0)).getFileName().toString()
+                    .startsWith(LazyFs.PROGRAM)) {
+                continue;
+            }
+            Path mountPoint = Path.of(cmdline.get(2));
+            Optional<String> run = cmdline.stream().filter(a -> a.startsWith(RUN_MARKER))
+                    .map(a -> a.substring(RUN_MARKER.length())).findFirst();
+            Optional<Owner> owner = cmdline.stream().filter(a -> a.startsWith(OWNER_MARKER)).findFirst()
+                    .flatMap(a -> Owner.parse(a.substring(OWNER_MARKER.length())));
+            if (run.isEmpty() || !runs.test(run.get()) || owner.isEmpty() || owner.get().alive()) {
+                served.add(mountPoint);
+                continue;
+            }
+            LOG.warn("sweeping lazy file system pid {} at {} of run {} left by dead harness {}", p.pid(),
+                    mountPoint, run.get(), owner.get());
+            p.destroy(); // SIGTERM: it unmounts itself
+            try {
+                p.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                p.destroyForcibly();
+            }
+            Mounts.unmountLazily(mountPoint);
+            reaped.add(new Reaped(p.pid(), run.get(), null));
+        }
+        for (Path m : Mounts.lazyFsMounts()) {
+            if (!served.contains(m)) {
+                LOG.warn("detaching lazy file system mount {}: no program serves it", m);
+                Mounts.unmountLazily(m);
+            }
+        }
+        return reaped;
     }
 
     /**

@@ -1,0 +1,34 @@
+package io.zkchaos.checkers.state;
+
+import java.util.List;
+
+/**
+ * What {@link FinalStateChecker} found.
+ *
+ * @param servers       each server that was read, with its last tree's size and zxid
+ * @param unread        servers whose tree could not be read (their last {@code read-tree} was not ok)
+ * @param groups        the servers grouped by identical trees, the largest group first; one group when all agree
+ * @param differences   the znodes the groups disagree on (at most {@link FinalStateChecker#MAX_DIFFERENCES})
+ * @param totalDifferences how many znodes differ in all
+ * @param ephemerals    ephemerals of ended sessions still held past the bound
+ * @param unjudged      ephemerals seen by a read taken before the bound had passed (neither held against the run
+ *                      nor cleared)
+ * @param boundNanos    session timeout + margin: how long after the first final read an ephemeral must be gone
+ */
+public record FinalStateReport(List<Server> servers, List<String> unread, List<List<String>> groups,
+                               List<TreeDifference> differences, int totalDifferences,
+                               List<LeftEphemeral> ephemerals, int unjudged, long boundNanos) {
+
+    /**
+     * One server's last tree, summed up.
+     *
+     * @param node       the server
+     * @param readIndex  history index of its last ok {@code read-tree}
+     * @param round      the round it came from
+     * @param znodes     how many znodes it holds
+     * @param ephemerals how many of them are ephemeral
+     * @param zxid       the newest zxid that shaped the tree, in hex
+     */
+    public record Server(String node, long readIndex, long round, int znodes, int ephemerals, String zxid) {
+    }
+}

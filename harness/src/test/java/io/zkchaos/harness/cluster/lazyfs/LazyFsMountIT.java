@@ -1,0 +1,147 @@
+package io.zkchaos.harness.cluster.lazyfs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zkchaos.harness.cluster.local.Reaper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The lazy file system on its own: what is fsynced survives "lose", what is not is gone; metadata is durable at once;
+ * closing unmounts; the reaper ends a program whose harness died and detaches a mount whose program was killed.
+ * Skipped, loudly, where FUSE cannot run (the reason names what is missing).
+ */
+class LazyFsMountIT {
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void fuseAvailable() {
+        LazyFsAssumptions.assumeAvailable();
+    }
+
+    @AfterEach
+    void noMountLeft() {
+        assertThat(Mounts.lazyFsMounts()).as("lazy file system mounts under " + tmp)
+                .noneMatch(m -> m.startsWith(tmp));
+    }
+
+    private LazyFsMount mount(Path dir, String... markers) {
+        return LazyFsMount.mount(dir, List.of(markers), tmp.resolve("lazyfs.log"), Duration.ofSeconds(30));
+    }
+
+    @Test
+    void onlyWhatWasFsyncedSurvivesALoss() throws Exception {
+        Path dir = tmp.resolve("data");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("myid"), "1\n"); // there before the mount: moved to the disk, durable
+        try (LazyFsMount m = mount(dir)) {
+            assertThat(Mounts.mounted(dir)).isTrue();
+            assertThat(m.disk()).isEqualTo(tmp.resolve("data.disk"));
+            assertThat(Files.readString(dir.resolve("myid"))).isEqualTo("1\n");
+
+            Path log = dir.resolve("version-2").resolve("log.1");
+            Files.createDirectories(log.getParent());
+            try (FileChannel ch = FileChannel.open(log, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap("acked+synced;".getBytes(StandardCharsets.UTF_8)));
+                ch.force(false);
+                ch.write(ByteBuffer.wrap("acked-only;".getBytes(StandardCharsets.UTF_8)));
+                ch.write(ByteBuffer.wrap(new byte[] {0}), 64 * 1024 * 1024 - 1); // ZooKeeper's preallocation
+            }
+            Path never = dir.resolve("never-synced");
+            Files.writeString(never, "gone");
+            // a page cache: the writer reads what it wrote, the disk holds only what was fsynced
+            assertThat(Files.size(log)).isEqualTo(64 * 1024 * 1024);
+            assertThat(new String(Files.readAllBytes(log), 0, 24, StandardCharsets.UTF_8))
+                    .isEqualTo("acked+synced;acked-only;");
+            assertThat(Files.readString(m.disk().resolve("version-2/log.1"))).isEqualTo("acked+synced;");
+            assertThat(m.counters()).containsEntry("fsyncs", 1L).containsEntry("losses", 0L);
+            assertThat(m.counters().get("dirty_bytes")).isPositive();
+
+            m.loseUnsynced();
+
+            assertThat(Files.readString(dir.resolve("version-2/log.1"))).isEqualTo("acked+synced;");
+            assertThat(Files.exists(never)).as("created files stay (metadata is durable at once)").isTrue();
+            assertThat(Files.size(never)).as("their unsynced contents do not").isZero();
+            assertThat(m.counters()).containsEntry("losses", 1L).containsEntry("dirty_bytes", 0L);
+            assertThat(m.counters().get("lost_pages")).isGreaterThanOrEqualTo(2);
+        }
+        assertThat(Mounts.mounted(dir)).isFalse();
+        assertThat(Files.readString(tmp.resolve("data.disk/version-2/log.1"))).isEqualTo("acked+synced;");
+    }
+
+    @Test
+    void renamesUnlinksAndTruncationsBehaveAsOnADisk() throws Exception {
+        Path dir = tmp.resolve("d");
+        try (LazyFsMount m = mount(dir)) {
+            Path tmpFile = dir.resolve("currentEpoch.tmp");
+            try (FileChannel ch = FileChannel.open(tmpFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap("7".getBytes(StandardCharsets.UTF_8)));
+                ch.force(true);
+            }
+            Files.move(tmpFile, dir.resolve("currentEpoch")); // ZooKeeper's atomic file idiom
+            Files.writeString(dir.resolve("doomed"), "x");
+            Files.delete(dir.resolve("doomed"));
+            Path t = dir.resolve("t");
+            Files.writeString(t, "abcdef");
+            m.syncAll();
+            try (FileChannel ch = FileChannel.open(t, StandardOpenOption.WRITE)) {
+                ch.truncate(2);
+            }
+            assertThat(Files.readString(t)).isEqualTo("ab");
+            m.loseUnsynced();
+            assertThat(Files.readString(dir.resolve("currentEpoch"))).isEqualTo("7");
+            assertThat(Files.exists(dir.resolve("doomed"))).isFalse();
+            assertThat(Files.readString(t)).as("the truncation was not fsynced").isEqualTo("abcdef");
+            try (var list = Files.list(dir)) {
+                assertThat(list.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("currentEpoch", "t");
+            }
+        }
+    }
+
+    @Test
+    void theReaperEndsAProgramWhoseHarnessDiedAndDetachesADeadMount() throws Exception {
+        // pid 1 runs, but not since the start time named here: the owner is dead
+        String run = "lazyfs-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        LazyFsMount orphan = mount(tmp.resolve("orphan"), Reaper.RUN_MARKER + run, Reaper.OWNER_MARKER + "1@1");
+        LazyFsMount killed = mount(tmp.resolve("killed"));
+        try {
+            ProcessHandle.of(killed.pid()).orElseThrow().destroyForcibly();
+            await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(killed.pid()).isEmpty());
+            assertThat(Mounts.mounted(tmp.resolve("killed"))).as("a killed program leaves its mount").isTrue();
+            assertThat(Files.isDirectory(tmp.resolve("killed"))).as("that nobody can use").isFalse();
+
+            List<Reaper.Reaped> reaped = Reaper.sweepLazyFs(run::equals);
+
+            assertThat(reaped).extracting(Reaper.Reaped::pid).containsExactly(orphan.pid());
+            assertThat(ProcessHandle.of(orphan.pid()).filter(ProcessHandle::isAlive)).isEmpty();
+            assertThat(Mounts.mounted(tmp.resolve("orphan"))).isFalse();
+            assertThat(Mounts.mounted(tmp.resolve("killed"))).isFalse();
+        } finally {
+            orphan.close();
+            killed.close();
+        }
+    }
+
+    @Test
+    void aMountFailureNamesTheProgramsOutput() throws IOException {
+        Path dir = tmp.resolve("twice");
+        try (LazyFsMount m = mount(dir)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> mount(dir))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("already a lazy file system");
+        }
+    }
+}
