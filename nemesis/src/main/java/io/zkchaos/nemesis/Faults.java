@@ -27,6 +27,8 @@ public final class Faults {
                 t -> actions(t).killRandom(), t -> actions(t).restartDown());
         add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal",
                 t -> actions(t).killMajority(), t -> actions(t).restartDown());
+        add("kill-all", "SIGKILL every node (the whole ensemble loses power); restart them on their data at the heal",
+                t -> actions(t).killAll(), t -> actions(t).restartDown());
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",
                 t -> actions(t).pauseLeader(), t -> actions(t).resumeAll());
         add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal",
