@@ -13,7 +13,9 @@ import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -28,9 +30,10 @@ import picocli.CommandLine.Spec;
  * ({@link RunConfig}), shown in {@code --help} from there.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = RunCommand.Defaults.class,
-        description = "Run a workload against a real ZooKeeper ensemble under a nemesis, then check the history.",
+        description = "Run a workload against a real ZooKeeper ensemble (or the project's own fle nodes, --system "
+                + "fle) under a nemesis, then check the history.",
         footer = {"", "Exit status: 0 valid, 1 invalid, 3 unknown, 2 error (the run could not be done).",
-                "Workloads and nemeses: ./zkchaos scenarios"})
+                "Systems, their workloads, the fle bug flags and the nemeses: ./zkchaos scenarios"})
 public final class RunCommand implements Callable<Integer> {
 
     /** The defaults of every option, read from the run configuration's parts. */
@@ -45,6 +48,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--backend", c.backend());
             VALUES.put("--nodes", Integer.toString(c.nodes()));
             VALUES.put("--zookeeper", c.zookeeper());
+            VALUES.put("--system", c.system());
             VALUES.put("--concurrency", Integer.toString(w.concurrency()));
             VALUES.put("--keys", Integer.toString(w.options().keys()));
             VALUES.put("--rate", formatRate(w.options().rate()));
@@ -73,8 +77,16 @@ public final class RunCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--workload", required = true, description = "register, set, election, election-curator, "
-            + "election-naive, fenced-writes, fenced-writes-curator")
+            + "election-naive, fenced-writes, fenced-writes-curator (fle: register, set)")
     String workload;
+
+    @Option(names = "--system", description = "what runs on the nodes: zookeeper or fle, the project's own FLE + ZAB "
+            + "nodes (default: ${DEFAULT-VALUE})")
+    String system;
+
+    @Option(names = "--bug", split = ",", paramLabel = "NAME", description = "fle only: switch on a known bug "
+            + "(repeatable; ./zkchaos scenarios lists them); default: none, the correct build")
+    List<String> bugs = new ArrayList<>();
 
     @Option(names = "--nemesis", description = "the faults (default: ${DEFAULT-VALUE})")
     String nemesis;
@@ -150,7 +162,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunConfig config;
         try {
-            config = RunConfig.builder().workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
+            config = RunConfig.builder().system(system).bugs(bugs)
+                    .workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)

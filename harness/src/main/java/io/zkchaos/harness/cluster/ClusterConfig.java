@@ -3,6 +3,7 @@ package io.zkchaos.harness.cluster;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import io.zkchaos.fle.Bugs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +38,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param serverJvmOptions   JVM options of every server process
  * @param extraServerConfig  extra {@code zoo.cfg} settings, added after (and overriding) the generated ones
  * @param seed               seeds every random choice of the cluster (the fault proxy's toxics)
+ * @param system             what runs on the nodes: ZooKeeper (the default) or the project's own fle nodes
+ * @param bugs               the fle nodes' bug flags ({@link Bugs#NONE}: the correct build); none for ZooKeeper
  */
 public record ClusterConfig(
         int nodes,
@@ -53,13 +56,22 @@ public record ClusterConfig(
         Duration startTimeout,
         List<String> serverJvmOptions,
         Map<String, String> extraServerConfig,
-        long seed) {
+        long seed,
+        SystemUnderTest system,
+        Bugs bugs) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
     public ClusterConfig {
         serverJvmOptions = List.copyOf(serverJvmOptions);
         extraServerConfig = Map.copyOf(extraServerConfig);
+        system = system == null ? SystemUnderTest.ZOOKEEPER : system;
+        bugs = bugs == null ? Bugs.NONE : bugs;
+    }
+
+    /** What runs on the nodes, for people: {@code ZooKeeper 3.9.5}, {@code fle nodes (bugs: none)}. */
+    public String systemSummary() {
+        return system == SystemUnderTest.ZOOKEEPER ? "ZooKeeper " + version : "fle nodes (bugs: " + bugs + ")";
     }
 
     /** Node names, {@code n1 .. nN}: the names used in every API, fault record and log. */
@@ -109,6 +121,8 @@ public record ClusterConfig(
                 "-XX:TieredStopAtLevel=1", "-Xss512k");
         private Map<String, String> extraServerConfig = new TreeMap<>();
         private long seed;
+        private SystemUnderTest system = SystemUnderTest.ZOOKEEPER;
+        private Bugs bugs = Bugs.NONE;
 
         protected abstract B self();
 
@@ -190,6 +204,18 @@ public record ClusterConfig(
             return self();
         }
 
+        /** Defaults to {@link SystemUnderTest#ZOOKEEPER}. */
+        public B system(SystemUnderTest s) {
+            this.system = s;
+            return self();
+        }
+
+        /** The fle nodes' bug flags; defaults to {@link Bugs#NONE}. */
+        public B bugs(Bugs b) {
+            this.bugs = b;
+            return self();
+        }
+
         /**
          * Validates and builds.
          *
@@ -244,10 +270,20 @@ public record ClusterConfig(
                             + option + "'");
                 }
             }
+            if (system == null) {
+                throw new IllegalArgumentException("system: must be one of zookeeper, fle, was null");
+            }
+            if (bugs == null) {
+                throw new IllegalArgumentException("bugs: must be a set of bug flags (Bugs.NONE for none), was null");
+            }
+            if (!bugs.none() && system != SystemUnderTest.FLE) {
+                throw new IllegalArgumentException("bugs: only the fle nodes have bug flags; " + system
+                        + " runs as released (was " + bugs + ")");
+            }
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed);
+                    serverJvmOptions, extraServerConfig, seed, system, bugs);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -1,7 +1,11 @@
 package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.Bugs;
 import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
@@ -11,7 +15,9 @@ import io.zkchaos.workloads.Workloads;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * One scenario run, fully described, composed of its parts: the same configuration and seed give the same operation
@@ -43,6 +49,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
+        cluster.systemUnderTest().requireWorkload(workload.name());
+    }
+
+    /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
+    public WorkloadDescriptor workloadDescriptor() {
+        return cluster.systemUnderTest().requireWorkload(workload.name());
     }
 
     /**
@@ -51,18 +63,48 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
      * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
      * @param zookeeper the ZooKeeper version under test
+     * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
+     *                  {@code fle}, the project's own nodes
+     * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
      */
-    public record ClusterPart(String backend, int nodes, String zookeeper) {
+    public record ClusterPart(String backend, int nodes, String zookeeper, String system, List<String> bugs) {
         public ClusterPart {
             ClusterBackends.require(backend);
             if (nodes != 1 && nodes != 3 && nodes != 5) {
                 throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
             }
             Objects.requireNonNull(zookeeper, "zookeeper version");
+            system = system == null ? SystemUnderTest.ZOOKEEPER.id() : system;
+            SystemUnderTest s = SystemUnderTest.parse(system);
+            system = s.id();
+            bugs = bugs == null ? List.of() : List.copyOf(bugs);
+            if (!bugs.isEmpty() && s != SystemUnderTest.FLE) {
+                throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
+                        + s.id() + " runs as released, got --bug " + String.join(",", bugs));
+            }
+            bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
+            if (s == SystemUnderTest.FLE && backend.equals("docker")) {
+                throw new IllegalArgumentException("system: " + DockerBackend.UNSUPPORTED_SYSTEM);
+            }
+        }
+
+        /** ZooKeeper on {@code backend}. */
+        public ClusterPart(String backend, int nodes, String zookeeper) {
+            this(backend, nodes, zookeeper, SystemUnderTest.ZOOKEEPER.id(), List.of());
         }
 
         public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5");
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SystemUnderTest.ZOOKEEPER.id(), List.of());
+        }
+
+        /** The system, typed. */
+        public SystemUnderTest systemUnderTest() {
+            return SystemUnderTest.parse(system);
+        }
+
+        /** The bug flags, typed. */
+        public Bugs bugFlags() {
+            return Bugs.parse(String.join(",", bugs));
         }
     }
 
@@ -92,7 +134,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                     Duration.ofSeconds(3));
         }
 
-        /** The workload's descriptor. */
+        /** ZooKeeper's workload of this name ({@link RunConfig#workloadDescriptor()}: the system under test's). */
         public WorkloadDescriptor descriptor() {
             return Workloads.require(name);
         }
@@ -152,9 +194,14 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 Duration.ofSeconds(60));
     }
 
-    /** The scenario's name: {@code <workload>-<nemesis>}, also the store's subdirectory. */
+    /**
+     * The scenario's name, also the store's subdirectory: {@code <workload>-<nemesis>} for ZooKeeper;
+     * {@code fle-<workload>-<nemesis>} for the fle nodes, {@code fle+<bug>+...-<workload>-<nemesis>} with bugs.
+     */
     public String scenario() {
-        return workload.name() + "-" + nemesis.name();
+        String system = cluster.systemUnderTest() == SystemUnderTest.ZOOKEEPER ? ""
+                : cluster.system() + cluster.bugs().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
+        return system + workload.name() + "-" + nemesis.name();
     }
 
     public Path outDirectory() {
@@ -184,6 +231,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private String backend = ClusterPart.defaults().backend();
         private int nodes = ClusterPart.defaults().nodes();
         private String zookeeper = ClusterPart.defaults().zookeeper();
+        private String system = ClusterPart.defaults().system();
+        private List<String> bugs = ClusterPart.defaults().bugs();
         private String workload = WorkloadPart.defaults().name();
         private int concurrency = WorkloadPart.defaults().concurrency();
         private WorkloadOptions workloadOptions = WorkloadPart.defaults().options();
@@ -210,6 +259,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public Builder zookeeper(String v) {
             zookeeper = v;
+            return this;
+        }
+
+        /** {@code zookeeper} or {@code fle}. */
+        public Builder system(String v) {
+            system = v;
+            return this;
+        }
+
+        /** The fle nodes' bug flags (names as {@code --bug} takes them). */
+        public Builder bugs(List<String> v) {
+            bugs = v;
             return this;
         }
 
@@ -310,7 +371,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, system, bugs),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout),
                     new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out);
         }

@@ -69,16 +69,17 @@ public final class Runner {
                 .runDirectory(dir.path().resolve(RunDirectory.NODES))
                 .maxSessionTimeout(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)))
                 .seed(config.seed())
+                .system(config.cluster().systemUnderTest())
+                .bugs(config.cluster().bugFlags())
                 .build();
-        WorkloadDescriptor workloadType = config.workload().descriptor();
+        WorkloadDescriptor workloadType = config.workloadDescriptor();
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
-             LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
-                     Duration.ofMillis(250))) {
+             LeaderObserver observer = observe(cluster, clusterConfig, recorder, dir)) {
             Target target = target(cluster, config);
-            say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
+            say("cluster of " + config.cluster().nodes() + " serves (" + clusterConfig.systemSummary()
                     + "), leader " + cluster.leader().orElse("?"));
             if (!cluster.summary().isEmpty()) {
                 say(cluster.summary());
@@ -137,9 +138,23 @@ public final class Runner {
         return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
+    /**
+     * Watches who leads (the run's {@code cluster.jsonl}). When the system's own election is under test (the fle
+     * nodes), it watches more often and also records every node's leadership in the history
+     * ({@link LeadershipRecorder}), for the {@code single-leader} checker.
+     */
+    private static LeaderObserver observe(Cluster cluster, ClusterConfig config, JsonLinesRecorder recorder,
+                                          RunDirectory dir) {
+        if (config.system().electionUnderTest()) {
+            return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
+                    LeadershipRecorder.POLL_EVERY, new LeadershipRecorder(recorder, cluster.nodes()));
+        }
+        return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(), Duration.ofMillis(250));
+    }
+
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */
     static Checker checker(RunConfig config) {
-        WorkloadDescriptor w = config.workload().descriptor();
+        WorkloadDescriptor w = config.workloadDescriptor();
         return Checkers.compose(w.name(), w.checkers().stream()
                 .map(name -> CheckerCatalog.create(name, config.checks())).toList());
     }

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its servers lived (a test's
  * temporary directory). It looks at every process and ends those that carry the run marker, name a dead owner and
- * run {@code QuorumPeerMain}. {@link #reapLeftovers} runs both (the sweep unless the system property
+ * run a server's main class ({@code QuorumPeerMain}, or the fle nodes' {@code NodeMain}: {@link ServerKind}). {@link #reapLeftovers} runs both (the sweep unless the system property
  * {@value #SWEEP_PROPERTY} is {@code false}); it is the only entry that starting clusters use.
  */
 public final class Reaper {
@@ -42,8 +42,8 @@ public final class Reaper {
 
     /** Set to {@code false} to keep {@link LocalCluster#start} from sweeping every process of the machine. */
     public static final String SWEEP_PROPERTY = "zkchaos.reaper.sweep";
-    /** The main class a swept process must run. */
-    static final String SERVER_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+    /** The main classes a swept process must run (one of). */
+    static final List<String> SERVER_MAINS = ServerKind.MAIN_CLASSES;
 
     /** A process the reaper ended; {@code pidFile} is null when {@link #sweep} found it. */
     public record Reaped(long pid, String runId, Path pidFile) {
@@ -97,7 +97,7 @@ public final class Reaper {
     }
 
     /**
-     * Ends every ZooKeeper server on the machine whose command line carries a run marker accepted by
+     * Ends every server (ZooKeeper or fle node) on the machine whose command line carries a run marker accepted by
      * {@code runs} and names an owner that is dead. The pid file, if any, is left to {@link #reap}.
      *
      * @return the processes that were ended
@@ -112,7 +112,7 @@ public final class Reaper {
             List<String> cmdline = cmdline(p.pid());
             Optional<String> run = cmdline.stream().filter(a -> a.startsWith(RUN_MARKER))
                     .map(a -> a.substring(RUN_MARKER.length())).findFirst();
-            if (run.isEmpty() || !runs.test(run.get()) || !cmdline.contains(SERVER_MAIN)) {
+            if (run.isEmpty() || !runs.test(run.get()) || cmdline.stream().noneMatch(SERVER_MAINS::contains)) {
                 continue;
             }
             Optional<Owner> owner = cmdline.stream().filter(a -> a.startsWith(OWNER_MARKER)).findFirst()
@@ -120,7 +120,7 @@ public final class Reaper {
             if (owner.isEmpty() || owner.get().alive()) {
                 continue;
             }
-            LOG.warn("sweeping ZooKeeper server pid {} of run {} left by dead harness {}", p.pid(), run.get(),
+            LOG.warn("sweeping server pid {} of run {} left by dead harness {}", p.pid(), run.get(),
                     owner.get());
             end(p, run.get());
             reaped.add(new Reaped(p.pid(), run.get(), null));
@@ -170,7 +170,7 @@ public final class Reaper {
         if (owner.isEmpty() || owner.get().alive()) {
             return Optional.empty(); // a live harness owns it (maybe this one): leave it
         }
-        LOG.warn("reaping ZooKeeper server pid {} of run {} left by dead harness {}", pid, runId, owner.get());
+        LOG.warn("reaping server pid {} of run {} left by dead harness {}", pid, runId, owner.get());
         end(handle.get(), runId);
         deleteQuietly(pidFile);
         return Optional.of(new Reaped(pid, runId, pidFile));
