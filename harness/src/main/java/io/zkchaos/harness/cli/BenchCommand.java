@@ -19,13 +19,14 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, proxy, cluster, herd, report, workloads.")
+        description = "Print benchmark figures: checker, proxy, cluster, election, herd, report, workloads.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | proxy | cluster | herd | report | workloads")
+    @Parameters(index = "0", paramLabel = "WHAT",
+            description = "checker | proxy | cluster | election | herd | report | workloads")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -67,6 +68,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "checker" -> io.zkchaos.checkers.bench.CheckerBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
+            case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
@@ -75,7 +77,7 @@ public final class BenchCommand implements Callable<Integer> {
                     concurrency, rate, 42, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, proxy, cluster, herd, workloads");
+                        + "'; known: checker, proxy, cluster, election, herd, report, workloads");
                 return Verdicts.Exit.ERROR;
             }
         }
