@@ -26,9 +26,12 @@ public final class MutationMatrix {
     static final MutationScenario REGISTER_ISOLATE_LEADER = new MutationScenario("register", "isolate-leader",
             Duration.ofSeconds(20), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(10));
 
-    /** The whole ensemble SIGKILLed while clients write, twice; restarted at each heal. */
+    /**
+     * The whole ensemble SIGKILLed while clients write, twice; restarted at each heal. Each crash comes after 15 s
+     * healed, so that the ensemble serves (and acknowledges writes) when it goes down even where restarts are slow.
+     */
     static final MutationScenario SET_KILL_ALL = new MutationScenario("set", "kill-all",
-            Duration.ofSeconds(20), S5, S5, Duration.ofSeconds(25), Duration.ofSeconds(60));
+            Duration.ofSeconds(40), S5, Duration.ofSeconds(15), Duration.ofSeconds(25), Duration.ofSeconds(60));
 
     /** A majority SIGKILLed, three times, in a seeded choice; restarted at each heal. */
     static final MutationScenario SET_KILL_MAJORITY = new MutationScenario("set", "kill-majority",
@@ -56,8 +59,12 @@ public final class MutationMatrix {
                 new Mutation(List.of("commit-before-quorum"), SET_ISOLATE_LEADER, Expect.CAUGHT,
                         "the isolated leader acknowledges adds no follower has; the majority's leader never had them "
                                 + "(no-lost-commit)"),
-                new Mutation(List.of("commit-before-quorum"), REGISTER_ISOLATE_LEADER, Expect.CAUGHT,
-                        "acknowledged writes of the isolated leader vanish (zk-read-model's linearizability)"),
+                new Mutation(List.of("commit-before-quorum"), REGISTER_ISOLATE_LEADER, Expect.RARE,
+                        "rare on a register: the isolated leader's acknowledged writes vanish, but a register "
+                                + "forgets — a lost write that the majority's concurrent writes overwrite is "
+                                + "linearizable as written-then-overwritten; only a read that orders it (or a "
+                                + "read-log of the old leader in the second before it steps down) shows it. The set "
+                                + "remembers every element: the row above catches it every time."),
                 new Mutation(List.of("ack-before-durable"), SET_KILL_ALL, Expect.CAUGHT,
                         "adds acknowledged within the hold before the crash were never written (no-lost-commit)"),
                 new Mutation(List.of("ack-before-durable"), SET_KILL_MAJORITY, Expect.CAUGHT,

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.nemesis.Nemeses;
-import io.zkchaos.workloads.Workloads;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.results.report.SuiteIndex;
@@ -34,10 +33,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>System properties narrow or lengthen it: {@code zkchaos.chaos.workloads} and {@code zkchaos.chaos.nemeses}
  * (comma-separated names), {@code zkchaos.chaos.time} (main phase per run, default 15s), {@code zkchaos.chaos.seed},
- * {@code zkchaos.chaos.backend} ({@code local} by default, or {@code docker}).
+ * {@code zkchaos.chaos.backend} ({@code local} by default, or {@code docker}), {@code zkchaos.chaos.system}
+ * ({@code zookeeper} by default, or {@code fle}: the correct build of the project's own nodes under every nemesis,
+ * with their workloads).
  */
 class ScenarioMatrixChaosIT {
 
+    private static final io.zkchaos.harness.cluster.SystemUnderTest SYSTEM = io.zkchaos.harness.cluster.SystemUnderTest
+            .parse(System.getProperty("zkchaos.chaos.system", "zookeeper"));
     private static final Path STORE = Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store"));
     /** Runs created from here on belong to this run of the suite (the store keeps older ones). */
     private static final Instant SUITE_START = Instant.now().minusSeconds(1);
@@ -57,7 +60,8 @@ class ScenarioMatrixChaosIT {
     }
 
     static Stream<Arguments> scenarios() {
-        List<String> workloads = list("zkchaos.chaos.workloads", Workloads.NAMES);
+        List<String> workloads = list("zkchaos.chaos.workloads", SYSTEM.workloads().stream()
+                .map(io.zkchaos.workloads.WorkloadDescriptor::name).toList());
         List<String> nemeses = list("zkchaos.chaos.nemeses", Nemeses.names());
         return workloads.stream().flatMap(w -> nemeses.stream().map(n -> Arguments.of(w, n)));
     }
@@ -72,6 +76,7 @@ class ScenarioMatrixChaosIT {
     void zooKeeperKeepsItsPromises(String workload, String nemesis) throws Exception {
         Duration main = io.zkchaos.harness.cli.Durations.parse(System.getProperty("zkchaos.chaos.time", "15s"));
         RunConfig config = RunConfig.builder().backend(System.getProperty("zkchaos.chaos.backend", "local"))
+                .system(SYSTEM.id())
                 .workload(workload).nemesis(nemesis).timeLimit(main)
                 .faultFor(main.dividedBy(4)).healFor(main.dividedBy(5))
                 // clients work on after the final heal for the whole failover bound, so that heal is judged

@@ -61,10 +61,17 @@ public final class FleLogReads {
         }
     }
 
-    /** Reads every node's committed log once, in the target's order, with process numbers from {@code first}. */
-    public static void readEveryNode(Target target, HistoryRecorder recorder, int first) {
+    /** How long a final read waits for its node to serve. */
+    public static final Duration FINAL_WAIT = Duration.ofSeconds(30);
+
+    /**
+     * Reads every node's committed log once, in the target's order, with process numbers from {@code first}, each
+     * once its node serves (at most {@link #FINAL_WAIT}; then it is read all the same, and says why not).
+     */
+    public static void readEveryNode(Target target, HistoryRecorder recorder, int first) throws InterruptedException {
         int process = first;
         for (FleNodes.Node node : FleNodes.of(target)) {
+            FleNodes.awaitServing(node, FINAL_WAIT);
             readOnce(node, target.requestTimeout(), recorder, process++);
         }
     }

@@ -1,6 +1,10 @@
 package io.zkchaos.workloads.fle;
 
+import io.zkchaos.fle.client.FleClient;
+import io.zkchaos.fle.client.FleException;
 import io.zkchaos.workloads.Target;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +38,28 @@ public final class FleNodes {
     public static Node forProcess(Target target, int process) {
         List<Node> nodes = of(target);
         return nodes.get(Math.floorMod(process, nodes.size()));
+    }
+
+    /**
+     * Waits until {@code node} says it serves (its status is answered in any state), for at most {@code bound}: the
+     * final reads ask each node once it serves, so that a node still electing after the heal (or stepping down a
+     * moment on a loaded machine) is read when it can answer rather than not at all. Returns whether it serves.
+     */
+    public static boolean awaitServing(Node node, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            try (FleClient c = new FleClient(node.address(), Duration.ofSeconds(1))) {
+                if (c.status().serving()) {
+                    return true;
+                }
+            } catch (FleException e) {
+                // down or unreachable for now
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
     }
 
     /**

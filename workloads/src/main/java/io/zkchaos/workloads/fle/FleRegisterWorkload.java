@@ -100,7 +100,7 @@ public final class FleRegisterWorkload extends ClientWorkload {
     }
 
     @Override
-    public void finalPhase(Target target, HistoryRecorder recorder) {
+    public void finalPhase(Target target, HistoryRecorder recorder) throws InterruptedException {
         FleLogReads.readEveryNode(target, recorder, FleLogReads.FINAL_PROCESS_BASE);
     }
 

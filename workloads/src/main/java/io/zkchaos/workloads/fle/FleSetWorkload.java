@@ -95,9 +95,10 @@ public final class FleSetWorkload extends ClientWorkload {
     }
 
     @Override
-    public void finalPhase(Target target, HistoryRecorder recorder) {
+    public void finalPhase(Target target, HistoryRecorder recorder) throws InterruptedException {
         int process = FINAL_PROCESS_BASE;
         for (FleNodes.Node node : FleNodes.of(target)) {
+            FleNodes.awaitServing(node, FleLogReads.FINAL_WAIT);
             readSet(node, target, recorder, process++);
         }
         FleLogReads.readEveryNode(target, recorder, FleLogReads.FINAL_PROCESS_BASE);
