@@ -207,6 +207,15 @@ public final class FaultActions {
         }
     }
 
+    /**
+     * SIGKILLs every running node, one right after the other in a seeded order: the whole ensemble loses power, so
+     * whatever no node had written out yet is gone (a node that acknowledged a write it had not written loses it).
+     */
+    public FaultRecord killAll() {
+        List<String> order = shuffled().stream().filter(n -> cluster.state(n) != NodeState.DOWN).toList();
+        return onEach("kill-all", "kill", order, cluster::kill);
+    }
+
     /** SIGSTOPs the leader. */
     public FaultRecord pauseLeader() {
         return onEach("pause-leader", "pause", List.of(requireLeader()), cluster::pause);

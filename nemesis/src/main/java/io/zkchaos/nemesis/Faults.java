@@ -50,6 +50,8 @@ public final class Faults {
         add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
                         + "--lazyfs); restart them on what their disks kept at the heal",
                 t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown());
+        add("kill-all", "SIGKILL every node (the whole ensemble loses power); restart them on their data at the heal",
+                t -> actions(t).killAll(), t -> actions(t).restartDown());
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",
                 t -> actions(t).pauseLeader(), t -> actions(t).resumeAll());
         add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal",

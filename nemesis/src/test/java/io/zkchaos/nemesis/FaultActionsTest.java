@@ -304,6 +304,20 @@ class FaultActionsTest {
     }
 
     @Test
+    void killAllKillsEveryRunningNodeInASeededOrderAndTheHealStartsThemAll() {
+        RecordingSystem c = new RecordingSystem(5);
+        c.states.put("n4", NodeState.DOWN);
+        FaultRecord all = new FaultActions(c.target(9)).killAll();
+        assertThat(all.fault()).isEqualTo("kill-all");
+        assertThat(all.nodes()).containsExactlyInAnyOrder("n1", "n2", "n3", "n5");
+        assertThat(c.calls).containsExactlyElementsOf(all.nodes().stream().map(n -> "kill " + n).toList());
+        assertThat(new FaultActions(new RecordingSystem(5).target(9)).killAll().nodes())
+                .as("the same seed, the same order").isEqualTo(new FaultActions(new RecordingSystem(5).target(9))
+                        .killAll().nodes());
+        assertThat(new FaultActions(c.target(1)).restartDown().nodes()).containsExactly("n1", "n2", "n3", "n4", "n5");
+    }
+
+    @Test
     void leaderFaultsWithoutALeaderSaySo() {
         RecordingSystem c = new RecordingSystem(3);
         c.leader = null;

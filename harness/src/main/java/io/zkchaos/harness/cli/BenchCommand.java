@@ -20,13 +20,13 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, lazyfs, herd, report, workloads, stalled-leader, suite.")
+        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, lazyfs, election, herd, report, workloads, stalled-leader, suite.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | lazyfs | "
+    @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | lazyfs | election | "
             + "herd | report | workloads | stalled-leader | suite (STORE...: the chaos suite's wall times, phases and "
             + "pass counts from its ledgers)")
     String what;
@@ -87,6 +87,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "lazyfs" -> io.zkchaos.harness.cluster.bench.LazyFsBench.main(rest);
+            case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
             case "suite" -> io.zkchaos.harness.run.SuiteTable.print(spec.commandLine().getOut(),
@@ -100,7 +101,7 @@ public final class BenchCommand implements Callable<Integer> {
                             "unfenced-writes"), runs, out);
             default -> {
                 spec.commandLine().getErr().println("error: unknown benchmark '" + what
-                        + "'; known: checker, recorder, read-model, proxy, cluster, lazyfs, herd, report, workloads, stalled-leader, suite");
+                        + "'; known: checker, recorder, read-model, proxy, cluster, lazyfs, election, herd, report, workloads, stalled-leader, suite");
                 return Verdicts.Exit.ERROR;
             }
         }

@@ -14,7 +14,9 @@ import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,9 +31,10 @@ import picocli.CommandLine.Spec;
  * ({@link RunConfig}), shown in {@code --help} from there.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = RunCommand.Defaults.class,
-        description = "Run a workload against a real ZooKeeper ensemble under a nemesis, then check the history.",
+        description = "Run a workload against a real ZooKeeper ensemble (or the project's own fle nodes, --system "
+                + "fle) under a nemesis, then check the history.",
         footer = {"", "Exit status: 0 valid, 1 invalid, 3 unknown, 2 error (the run could not be done).",
-                "Workloads and nemeses: ./zkchaos scenarios"})
+                "Systems, their workloads, the fle bug flags and the nemeses: ./zkchaos scenarios"})
 public final class RunCommand implements Callable<Integer> {
 
     /** The defaults of every option, read from the run configuration's parts. */
@@ -47,6 +50,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--nodes", Integer.toString(c.nodes()));
             VALUES.put("--zookeeper", c.zookeeper());
             VALUES.put("--sync", c.sync().cliName());
+            VALUES.put("--system", c.system());
             VALUES.put("--concurrency", Integer.toString(w.concurrency()));
             VALUES.put("--keys", Integer.toString(w.options().keys()));
             VALUES.put("--rate", formatRate(w.options().rate()));
@@ -80,7 +84,7 @@ public final class RunCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--workload", required = true, description = "register, set, election, election-curator, "
-            + "election-naive, fenced-writes, fenced-writes-curator, unfenced-writes")
+            + "election-naive, fenced-writes, fenced-writes-curator, unfenced-writes (fle: register, set)")
     String workload;
 
     @Option(names = "--clients", converter = ClientsConverter.class, description = "thread: every client a thread "
@@ -114,6 +118,14 @@ public final class RunCommand implements Callable<Integer> {
                     + "runs (the time the nemesis held it frozen is reported, not judged); default: overlaps are "
                     + "reported, never failed")
     Duration maxOverlap;
+
+    @Option(names = "--system", description = "what runs on the nodes: zookeeper or fle, the project's own FLE + ZAB "
+            + "nodes (default: ${DEFAULT-VALUE})")
+    String system;
+
+    @Option(names = "--bug", split = ",", paramLabel = "NAME", description = "fle only: switch on a known bug "
+            + "(repeatable; ./zkchaos scenarios lists them); default: none, the correct build")
+    List<String> bugs = new ArrayList<>();
 
     @Option(names = "--nemesis", description = "the faults (default: ${DEFAULT-VALUE})")
     String nemesis;
@@ -215,7 +227,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             Duration holdMin = Durations.parse(holds[0]);
             Duration holdMax = holds.length == 2 ? Durations.parse(holds[1]) : holdMin;
-            config = RunConfig.builder()
+            config = RunConfig.builder().system(system).bugs(bugs)
                     .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
                             .withWriteEvery(writeEvery))
                     .clients(clients).maxOverlap(maxOverlap)

@@ -3,6 +3,7 @@ package io.zkchaos.harness.cluster;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import io.zkchaos.fle.Bugs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,6 +43,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param lazyFs             whether every server's data directory is on zk-chaos's lazy file system, which holds
  *                           writes in memory until fsync so that a crash can lose what was not fsynced (local
  *                           backend only; see {@code docs/lazyfs.md})
+ * @param system             what runs on the nodes: ZooKeeper (the default) or the project's own fle nodes
+ * @param bugs               the fle nodes' bug flags ({@link Bugs#NONE}: the correct build); none for ZooKeeper
  */
 public record ClusterConfig(
         int nodes,
@@ -60,7 +63,9 @@ public record ClusterConfig(
         Map<String, String> extraServerConfig,
         long seed,
         SyncMode sync,
-        boolean lazyFs) {
+        boolean lazyFs,
+        SystemUnderTest system,
+        Bugs bugs) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
@@ -68,11 +73,18 @@ public record ClusterConfig(
         serverJvmOptions = List.copyOf(serverJvmOptions);
         extraServerConfig = Map.copyOf(extraServerConfig);
         sync = sync == null ? SyncMode.AUTO : sync;
+        system = system == null ? SystemUnderTest.ZOOKEEPER : system;
+        bugs = bugs == null ? Bugs.NONE : bugs;
     }
 
     /** The version under test as a release number, when it has the usual form. */
     public java.util.Optional<ZooKeeperVersion> zooKeeperVersion() {
         return ZooKeeperVersion.parse(version);
+    }
+
+    /** What runs on the nodes, for people: {@code ZooKeeper 3.9.5}, {@code fle nodes (bugs: none)}. */
+    public String systemSummary() {
+        return system == SystemUnderTest.ZOOKEEPER ? "ZooKeeper " + version : "fle nodes (bugs: " + bugs + ")";
     }
 
     /** Node names, {@code n1 .. nN}: the names used in every API, fault record and log. */
@@ -124,6 +136,8 @@ public record ClusterConfig(
         private long seed;
         private SyncMode sync = SyncMode.AUTO;
         private boolean lazyFs;
+        private SystemUnderTest system = SystemUnderTest.ZOOKEEPER;
+        private Bugs bugs = Bugs.NONE;
 
         protected abstract B self();
 
@@ -217,6 +231,18 @@ public record ClusterConfig(
             return self();
         }
 
+        /** Defaults to {@link SystemUnderTest#ZOOKEEPER}. */
+        public B system(SystemUnderTest s) {
+            this.system = s;
+            return self();
+        }
+
+        /** The fle nodes' bug flags; defaults to {@link Bugs#NONE}. */
+        public B bugs(Bugs b) {
+            this.bugs = b;
+            return self();
+        }
+
         /**
          * Validates and builds.
          *
@@ -287,10 +313,20 @@ public record ClusterConfig(
                     throw new IllegalArgumentException("sync: " + e.getMessage(), e);
                 }
             });
+            if (system == null) {
+                throw new IllegalArgumentException("system: must be one of zookeeper, fle, was null");
+            }
+            if (bugs == null) {
+                throw new IllegalArgumentException("bugs: must be a set of bug flags (Bugs.NONE for none), was null");
+            }
+            if (!bugs.none() && system != SystemUnderTest.FLE) {
+                throw new IllegalArgumentException("bugs: only the fle nodes have bug flags; " + system
+                        + " runs as released (was " + bugs + ")");
+            }
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs);
+                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs, system, bugs);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -6,9 +6,16 @@ package io.zkchaos.harness.cluster;
  * @param node  the node name
  * @param mode  the server's mode
  * @param zxid  the last zxid the server reported, or -1 when it did not answer or does not serve
+ * @param epoch the server's epoch: the one it states (the fle nodes' {@code Epoch:} line, their currentEpoch), else
+ *              the epoch part of the zxid (its high 32 bits; ZooKeeper states no other); -1 when unknown
  * @param error why the server could not be asked (down, paused, timeout), or null
  */
-public record NodeStatus(String node, Mode mode, long zxid, String error) {
+public record NodeStatus(String node, Mode mode, long zxid, long epoch, String error) {
+
+    /** A status whose epoch is the zxid's epoch part. */
+    public NodeStatus(String node, Mode mode, long zxid, String error) {
+        this(node, mode, zxid, zxid < 0 ? -1 : zxid >>> 32, error);
+    }
 
     /** A server's role, as reported by {@code srvr}; {@link #UNREACHABLE} when it did not answer. */
     public enum Mode {
@@ -22,10 +29,5 @@ public record NodeStatus(String node, Mode mode, long zxid, String error) {
         public boolean serving() {
             return this == LEADER || this == FOLLOWER || this == OBSERVER || this == STANDALONE;
         }
-    }
-
-    /** The epoch part of the zxid (its high 32 bits), or -1. */
-    public long epoch() {
-        return zxid < 0 ? -1 : zxid >>> 32;
     }
 }

@@ -2,6 +2,7 @@ package io.zkchaos.harness.run;
 
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.NodeStatus;
+import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.ServerObservation;
 import java.nio.file.Path;
@@ -25,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * hung one within the cluster's four-letter-word timeout, so a change is seen within about {@code every} plus that.
  * A change that comes and goes between two polls is not seen.
  *
+ * <p>A {@link Listener} may be given every answer as it comes (the {@link LeadershipRecorder} of fle runs).
+ *
  * <p>One owner thread; {@link #close()} stops it, waits for it, writes every server's last state once more with the
- * time of the end, and closes the file. {@code LATENT -> STARTED ->
+ * time of the end, tells the listener the observation ended, and closes the file. {@code LATENT -> STARTED ->
  * CLOSED}, as the recipes' lifecycles.
  */
 public final class LeaderObserver implements AutoCloseable {
@@ -35,19 +38,33 @@ public final class LeaderObserver implements AutoCloseable {
 
     private enum State { LATENT, STARTED, CLOSED }
 
+    /** Given every answer of every poll, on the observer's thread, then told the observation ended. */
+    public interface Listener {
+        /** What {@code node} said ({@code status}) and what the harness last did to it ({@code state}). */
+        void observed(String node, NodeStatus status, NodeState state);
+
+        /** The observation ended (after the last {@link #observed}); the default does nothing. */
+        default void ended() {
+        }
+    }
+
+    private static final Listener NONE = (node, status, state) -> { };
+
     private final Cluster cluster;
     private final LongSupplier clock;
     private final ClusterLog.Appender log;
     private final long everyNanos;
+    private final Listener listener;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final Map<String, ServerObservation> last = new HashMap<>();
     private Thread thread;
 
-    private LeaderObserver(Cluster cluster, LongSupplier clock, Path file, Duration every) {
+    private LeaderObserver(Cluster cluster, LongSupplier clock, Path file, Duration every, Listener listener) {
         this.cluster = cluster;
         this.clock = clock;
         this.log = ClusterLog.append(file);
         this.everyNanos = every.toNanos();
+        this.listener = listener;
     }
 
     /**
@@ -58,7 +75,13 @@ public final class LeaderObserver implements AutoCloseable {
      * @param every how often to ask (the run uses 250 ms)
      */
     public static LeaderObserver start(Cluster cluster, LongSupplier clock, Path file, Duration every) {
-        LeaderObserver o = new LeaderObserver(cluster, clock, file, every);
+        return start(cluster, clock, file, every, NONE);
+    }
+
+    /** Starts observing, giving {@code listener} every answer. */
+    public static LeaderObserver start(Cluster cluster, LongSupplier clock, Path file, Duration every,
+                                       Listener listener) {
+        LeaderObserver o = new LeaderObserver(cluster, clock, file, every, listener);
         o.begin();
         return o;
     }
@@ -95,9 +118,11 @@ public final class LeaderObserver implements AutoCloseable {
             }
             try {
                 NodeStatus s = cluster.status(node);
+                NodeState done = cluster.state(node);
+                listener.observed(node, s, done);
                 ServerObservation o = new ServerObservation(clock.getAsLong(), node,
                         s.mode().name().toLowerCase(Locale.ROOT), s.epoch(),
-                        cluster.state(node).name().toLowerCase(Locale.ROOT), s.error());
+                        done.name().toLowerCase(Locale.ROOT), s.error());
                 if (!o.sameAs(last.get(node))) {
                     last.put(node, o);
                     log.write(o);
@@ -125,6 +150,11 @@ public final class LeaderObserver implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        try {
+            listener.ended();
+        } catch (RuntimeException e) {
+            LOG.warn("the observation's listener failed at its end: {}", e.toString());
         }
         try {
             long now = clock.getAsLong();

@@ -1,9 +1,13 @@
 package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.Bugs;
 import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.ZooKeeperVersion;
+import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
@@ -13,7 +17,9 @@ import io.zkchaos.workloads.Workloads;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * One scenario run, fully described, composed of its parts: the same configuration and seed give the same operation
@@ -59,6 +65,16 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
+        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
+            // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
+            // checks built-in names; the fle nodes run only their own.
+            cluster.systemUnderTest().requireWorkload(workload.name());
+        }
+    }
+
+    /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
+    public WorkloadDescriptor workloadDescriptor() {
+        return cluster.systemUnderTest().requireWorkload(workload.name());
     }
 
     /** Where the clients of a run live: threads of the harness, or a JVM of their own each. */
@@ -85,8 +101,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param zookeeper the ZooKeeper version under test
      * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
      *                  DIFF, SNAP or TRUNC ({@link SyncMode})
+     * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
+     *                  {@code fle}, the project's own nodes
+     * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
      */
-    public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync) {
+    public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
+                              List<String> bugs) {
         public ClusterPart {
             ClusterBackends.require(backend);
             if (nodes != 1 && nodes != 3 && nodes != 5) {
@@ -96,15 +116,38 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             sync = sync == null ? SyncMode.AUTO : sync;
             SyncMode mode = sync;
             ZooKeeperVersion.parse(zookeeper).ifPresent(mode::jvmOptions); // names a switch the version lacks
+            system = system == null ? SystemUnderTest.ZOOKEEPER.id() : system;
+            SystemUnderTest s = SystemUnderTest.parse(system);
+            system = s.id();
+            bugs = bugs == null ? List.of() : List.copyOf(bugs);
+            if (!bugs.isEmpty() && s != SystemUnderTest.FLE) {
+                throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
+                        + s.id() + " runs as released, got --bug " + String.join(",", bugs));
+            }
+            bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
+            if (s == SystemUnderTest.FLE && backend.equals("docker")) {
+                throw new IllegalArgumentException("system: " + DockerBackend.UNSUPPORTED_SYSTEM);
+            }
         }
 
-        /** A cluster part with ZooKeeper's own sync choice. */
+        /** ZooKeeper on {@code backend}. */
         public ClusterPart(String backend, int nodes, String zookeeper) {
-            this(backend, nodes, zookeeper, SyncMode.AUTO);
+            this(backend, nodes, zookeeper, SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(), List.of());
         }
 
         public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO);
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(),
+                    List.of());
+        }
+
+        /** The system, typed. */
+        public SystemUnderTest systemUnderTest() {
+            return SystemUnderTest.parse(system);
+        }
+
+        /** The bug flags, typed. */
+        public Bugs bugFlags() {
+            return Bugs.parse(String.join(",", bugs));
         }
     }
 
@@ -174,7 +217,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                     Duration.ofSeconds(3), Clients.THREAD);
         }
 
-        /** The built-in workload's descriptor; throws naming the known ones for a workload that is not built in. */
+        /** ZooKeeper's workload of this name ({@link RunConfig#workloadDescriptor()}: the system under test's). */
         public WorkloadDescriptor descriptor() {
             return Workloads.require(name);
         }
@@ -234,9 +277,14 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 Duration.ofSeconds(60));
     }
 
-    /** The scenario's name: {@code <workload>-<nemesis>}, also the store's subdirectory. */
+    /**
+     * The scenario's name, also the store's subdirectory: {@code <workload>-<nemesis>} for ZooKeeper;
+     * {@code fle-<workload>-<nemesis>} for the fle nodes, {@code fle+<bug>+...-<workload>-<nemesis>} with bugs.
+     */
     public String scenario() {
-        return workload.name() + "-" + nemesis.name();
+        String system = cluster.systemUnderTest() == SystemUnderTest.ZOOKEEPER ? ""
+                : cluster.system() + cluster.bugs().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
+        return system + workload.name() + "-" + nemesis.name();
     }
 
     public Path outDirectory() {
@@ -267,6 +315,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private int nodes = ClusterPart.defaults().nodes();
         private String zookeeper = ClusterPart.defaults().zookeeper();
         private SyncMode sync = ClusterPart.defaults().sync();
+        private String system = ClusterPart.defaults().system();
+        private List<String> bugs = ClusterPart.defaults().bugs();
         private String workload = WorkloadPart.defaults().name();
         private boolean customWorkload;
         private int concurrency = WorkloadPart.defaults().concurrency();
@@ -302,6 +352,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public Builder sync(SyncMode v) {
             sync = v;
+            return this;
+        }
+
+        /** {@code zookeeper} or {@code fle}. */
+        public Builder system(String v) {
+            system = v;
+            return this;
+        }
+
+        /** The fle nodes' bug flags (names as {@code --bug} takes them). */
+        public Builder bugs(List<String> v) {
+            bugs = v;
             return this;
         }
 
@@ -436,9 +498,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
             if (!customWorkload) {
-                Workloads.require(workload);
+                SystemUnderTest.parse(system).requireWorkload(workload);
             }
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out,

@@ -60,9 +60,9 @@ public final class Runner {
         this.progressEvery = progressEvery;
     }
 
-    /** Runs the scenario {@code config} describes, with its built-in workload. */
+    /** Runs the scenario {@code config} describes, with its built-in workload (the system under test's). */
     public RunOutcome run(RunConfig config) throws InterruptedException {
-        return run(config, config.workload().descriptor());
+        return run(config, config.workloadDescriptor());
     }
 
     /**
@@ -101,13 +101,14 @@ public final class Runner {
                 .maxSessionTimeout(max(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
                         config.nemesisDescriptor().hold(config.nemesisTiming()).multipliedBy(2)))
                 .seed(config.seed())
+                .system(config.cluster().systemUnderTest())
+                .bugs(config.cluster().bugFlags())
                 .build();
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
-             LeaderObserver observer = LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
-                     Duration.ofMillis(250))) {
+             LeaderObserver observer = observe(cluster, clusterConfig, recorder, dir)) {
             phases.lap("start");
             Target target = target(cluster, config);
             // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
@@ -115,7 +116,7 @@ public final class Runner {
             // load average 40, and the run failed before it began).
             Target unhurried = new Target(target.connectString(), target.servers(), target.sessionTimeout(),
                     max(target.requestTimeout(), UNHURRIED_REQUEST_TIMEOUT));
-            say("cluster of " + config.cluster().nodes() + " serves (ZooKeeper " + config.cluster().zookeeper()
+            say("cluster of " + config.cluster().nodes() + " serves (" + clusterConfig.systemSummary()
                     + "), leader " + cluster.leader().orElse("?"));
             if (!cluster.summary().isEmpty()) {
                 say(cluster.summary());
@@ -220,9 +221,23 @@ public final class Runner {
         return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took);
     }
 
+    /**
+     * Watches who leads (the run's {@code cluster.jsonl}). When the system's own election is under test (the fle
+     * nodes), it watches more often and also records every node's leadership in the history
+     * ({@link LeadershipRecorder}), for the {@code single-leader} checker.
+     */
+    private static LeaderObserver observe(Cluster cluster, ClusterConfig config, JsonLinesRecorder recorder,
+                                          RunDirectory dir) {
+        if (config.system().electionUnderTest()) {
+            return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(),
+                    LeadershipRecorder.POLL_EVERY, new LeadershipRecorder(recorder, cluster.nodes()));
+        }
+        return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(), Duration.ofMillis(250));
+    }
+
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */
     static Checker checker(RunConfig config) {
-        return checker(config, config.workload().descriptor());
+        return checker(config, config.workloadDescriptor());
     }
 
     private static Checker checker(RunConfig config, WorkloadDescriptor w) {

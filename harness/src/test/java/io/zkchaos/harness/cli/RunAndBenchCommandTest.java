@@ -24,6 +24,25 @@ class RunAndBenchCommandTest {
     }
 
     @Test
+    void scenariosSaysWhichWorkloadsEachSystemOffersAndListsTheBugFlags() {
+        assertThat(run("scenarios")).isZero();
+        assertThat(out.toString()).contains("Workloads of --system zookeeper", "Workloads of --system fle")
+                .contains("checked by no-lost-commit, log-prefix, single-leader")
+                .contains("elect-without-zxid", "ack-before-durable", "mix-election-epochs")
+                .contains("kill-all");
+    }
+
+    @Test
+    void runRejectsABugWithoutTheFleSystemAndAnUnknownBug() {
+        assertThat(run("run", "--workload", "set", "--bug", "ack-before-durable")).isEqualTo(2);
+        assertThat(err.toString()).contains("only the fle nodes have bug flags (--system fle)");
+        assertThat(run("run", "--system", "fle", "--workload", "set", "--bug", "sloppy")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown bug 'sloppy': known bugs are elect-without-zxid");
+        assertThat(run("run", "--system", "fle", "--workload", "election")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown workload 'election' for system fle; it offers: register, set");
+    }
+
+    @Test
     void runRejectsAnUnknownWorkloadNamingTheKnownOnes() {
         assertThat(run("run", "--workload", "bogus", "--out", "target/never")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown workload 'bogus'").contains("register");

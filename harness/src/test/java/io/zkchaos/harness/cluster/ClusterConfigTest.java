@@ -3,6 +3,8 @@ package io.zkchaos.harness.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.Bugs;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,5 +41,27 @@ class ClusterConfigTest {
                 .hasMessageStartingWith("serverJvmOptions:");
         assertThatThrownBy(() -> ClusterConfig.builder().startTimeout(Duration.ofSeconds(-1)).build())
                 .hasMessageStartingWith("startTimeout:");
+    }
+
+    @Test
+    void zooKeeperIsTheDefaultSystemAndOnlyTheFleNodesHaveBugFlags() {
+        assertThat(ClusterConfig.builder().build().system()).isEqualTo(SystemUnderTest.ZOOKEEPER);
+        assertThat(ClusterConfig.builder().build().systemSummary()).isEqualTo("ZooKeeper 3.9.5");
+        ClusterConfig fle = ClusterConfig.builder().system(SystemUnderTest.FLE)
+                .bugs(Bugs.of(Bug.ACK_BEFORE_DURABLE)).build();
+        assertThat(fle.bugs().on(Bug.ACK_BEFORE_DURABLE)).isTrue();
+        assertThat(fle.systemSummary()).isEqualTo("fle nodes (bugs: ack-before-durable)");
+        assertThatThrownBy(() -> ClusterConfig.builder().bugs(Bugs.of(Bug.NO_FINALIZE_WAIT)).build())
+                .hasMessageStartingWith("bugs:").hasMessageContaining("only the fle nodes have bug flags");
+    }
+
+    @Test
+    void systemsAreNamedAsTheCommandLineTakesThem() {
+        assertThat(SystemUnderTest.parse("FLE")).isEqualTo(SystemUnderTest.FLE);
+        assertThatThrownBy(() -> SystemUnderTest.parse("etcd"))
+                .hasMessage("unknown system 'etcd'; known: zookeeper, fle");
+        assertThat(SystemUnderTest.FLE.workloads()).extracting(w -> w.name()).containsExactly("register", "set");
+        assertThatThrownBy(() -> SystemUnderTest.FLE.requireWorkload("election"))
+                .hasMessage("unknown workload 'election' for system fle; it offers: register, set");
     }
 }

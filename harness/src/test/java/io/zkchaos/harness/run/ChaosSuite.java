@@ -2,6 +2,7 @@ package io.zkchaos.harness.run;
 
 import io.zkchaos.harness.cli.Durations;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
 import java.nio.file.Path;
@@ -16,10 +17,12 @@ import java.util.List;
  *
  * <table>
  *   <caption>properties</caption>
- *   <tr><td>{@code zkchaos.chaos.systems}</td><td>systems under test; {@code zookeeper} (the project's own
- *       {@code fle} nodes join when the harness runs them)</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.systems}</td><td>systems under test: {@code zookeeper} (default), {@code fle}
+ *       (the correct build of the project's own nodes, with their workloads; {@code zkchaos.chaos.system} is an
+ *       alias)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.versions}</td><td>ZooKeeper releases; default the harness's (3.9.5)</td></tr>
- *   <tr><td>{@code zkchaos.chaos.workloads}, {@code zkchaos.chaos.nemeses}</td><td>default: all</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.workloads}, {@code zkchaos.chaos.nemeses}</td><td>default: all (each system
+ *       runs the named workloads it offers)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.time}</td><td>main phase per scenario, default 15s; nightly soaks stretch it</td></tr>
  *   <tr><td>{@code zkchaos.chaos.seed}</td><td>default 20261129</td></tr>
  *   <tr><td>{@code zkchaos.chaos.backend}, {@code zkchaos.chaos.nodes}</td><td>default local, 3 (or 5)</td></tr>
@@ -44,8 +47,9 @@ import java.util.List;
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
                   Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store) {
 
-    /** The systems the harness runs today; {@code fle} joins this list with the harness's {@code --system fle}. */
-    static final List<String> SYSTEMS = List.of("zookeeper");
+    /** The systems the harness runs ({@code --system}). */
+    static final List<String> SYSTEMS = java.util.Arrays.stream(SystemUnderTest.values()).map(SystemUnderTest::id)
+            .toList();
 
     ChaosSuite {
         for (String s : systems) {
@@ -54,7 +58,12 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                         + String.join(", ", SYSTEMS));
             }
         }
-        workloads.forEach(Workloads::require);
+        for (String w : workloads) {
+            if (systems.stream().noneMatch(s -> SystemUnderTest.parse(s).workload(w).isPresent())) {
+                throw new IllegalArgumentException("zkchaos.chaos.workloads: unknown workload '" + w + "': no "
+                        + "system under test (" + String.join(", ", systems) + ") offers it");
+            }
+        }
         nemeses.forEach(Nemeses::require);
         if (lanes < 1) {
             throw new IllegalArgumentException("zkchaos.chaos.lanes must be at least 1, got " + lanes);
@@ -71,12 +80,13 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
 
     static ChaosSuite fromSystemProperties() {
         return new ChaosSuite(
-                list("zkchaos.chaos.systems", SYSTEMS.subList(0, 1)),
+                list("zkchaos.chaos.systems", list("zkchaos.chaos.system", SYSTEMS.subList(0, 1))),
                 list("zkchaos.chaos.versions", List.of(RunConfig.ClusterPart.defaults().zookeeper())),
                 // unfenced-writes shows what goes wrong without fencing (ClientPauseChaosIT): not a promise
                 // ZooKeeper makes.
-                list("zkchaos.chaos.workloads", Workloads.NAMES.stream().filter(w -> !w.startsWith("unfenced-"))
-                        .toList()),
+                list("zkchaos.chaos.workloads", java.util.stream.Stream.concat(Workloads.NAMES.stream(),
+                        SystemUnderTest.FLE.workloads().stream().map(io.zkchaos.workloads.WorkloadDescriptor::name))
+                        .filter(w -> !w.startsWith("unfenced-")).distinct().toList()),
                 list("zkchaos.chaos.nemeses", Nemeses.names()),
                 Durations.parse(System.getProperty("zkchaos.chaos.time", "15s")),
                 Long.getLong("zkchaos.chaos.seed", 20261129L),
@@ -97,10 +107,16 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
      * workloads whose clients can be processes.
      */
     List<Scenario> scenarios() {
-        return systems.stream().flatMap(s -> versions.stream().flatMap(v -> workloads.stream().flatMap(
-                w -> nemeses.stream()
-                        .filter(n -> !Nemeses.require(n).needsClientProcesses() || Workloads.require(w).processClients())
+        return systems.stream().flatMap(s -> systemVersions(s).stream().flatMap(v -> workloads.stream()
+                .filter(w -> SystemUnderTest.parse(s).workload(w).isPresent()).flatMap(w -> nemeses.stream()
+                        .filter(n -> !Nemeses.require(n).needsClientProcesses()
+                                || SystemUnderTest.parse(s).workload(w).orElseThrow().processClients())
                         .map(n -> new Scenario(s, v, w, n))))).toList();
+    }
+
+    /** ZooKeeper runs in every version named; the fle nodes have one (the project's own build). */
+    private List<String> systemVersions(String system) {
+        return SystemUnderTest.parse(system) == SystemUnderTest.ZOOKEEPER ? versions : versions.subList(0, 1);
     }
 
     /**
@@ -109,7 +125,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
      */
     RunConfig config(Scenario s) {
         Duration failoverBound = RunConfig.defaultChecks().failoverBound();
-        return RunConfig.builder().backend(backend).nodes(nodes).sync(sync).zookeeper(s.version())
+        return RunConfig.builder().backend(backend).nodes(nodes).sync(sync).system(s.system()).zookeeper(s.version())
                 .workload(s.workload()).nemesis(s.nemesis()).timeLimit(time)
                 .faultFor(time.dividedBy(4)).healFor(time.dividedBy(5))
                 .recover(failoverBound).failoverBound(failoverBound)

@@ -41,7 +41,7 @@ class ChaosSuiteTest {
     @Test
     void unknownNamesAreRefusedByName() {
         assertThatThrownBy(() -> suite(List.of("etcd"), List.of("1"), List.of("set"), List.of("none")))
-                .hasMessageContaining("unknown system 'etcd'; known: zookeeper");
+                .hasMessageContaining("unknown system 'etcd'; known: zookeeper, fle");
         assertThatThrownBy(() -> suite(List.of("zookeeper"), List.of("3.9.5"), List.of("sett"), List.of("none")))
                 .hasMessageContaining("unknown workload 'sett'");
         assertThatThrownBy(() -> suite(List.of("zookeeper"), List.of("3.9.5"), List.of("set"), List.of("nope")))

@@ -9,7 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Finds the ZooKeeper server and client processes of a run by their command line in /proc (Linux). */
+/** Finds the server processes (ZooKeeper servers, fle nodes) and client processes of a run by their command line in
+ * /proc (Linux). */
 final class LeftOvers {
 
     private LeftOvers() {
@@ -22,7 +23,8 @@ final class LeftOvers {
             return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
                     .filter(p -> {
                         String cmd = cmdline(p);
-                        return cmd.contains("QuorumPeerMain") && cmd.contains(marker);
+                        return (cmd.contains("QuorumPeerMain") || cmd.contains("io.zkchaos.fle.node.NodeMain"))
+                                && cmd.contains(marker);
                     })
                     .map(p -> Long.parseLong(p.getFileName().toString()))
                     .toList();
@@ -56,6 +58,6 @@ final class LeftOvers {
     }
 
     static void assertNoServerOf(Path runDir) throws IOException {
-        assertThat(serversOf(runDir)).as("ZooKeeper servers left running from " + runDir).isEmpty();
+        assertThat(serversOf(runDir)).as("servers left running from " + runDir).isEmpty();
     }
 }

@@ -11,6 +11,7 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.workloads.WorkloadOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RunConfigTest {
@@ -65,6 +66,39 @@ class RunConfigTest {
         // naming a built-in workload again checks it against the registry
         assertThatThrownBy(() -> RunConfig.builder().customWorkload("counter").workload("counter").build())
                 .hasMessageContaining("unknown workload 'counter'");
+    }
+
+    @Test
+    void theSystemAndItsBugsAreCheckedAgainstEachOtherAndTheWorkload() {
+        assertThatThrownBy(() -> RunConfig.builder().system("etcd").build())
+                .hasMessageContaining("unknown system 'etcd'; known: zookeeper, fle");
+        assertThatThrownBy(() -> RunConfig.builder().bugs(List.of("ack-before-durable")).build())
+                .hasMessageContaining("only the fle nodes have bug flags (--system fle)");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").bugs(List.of("typo")).build())
+                .hasMessageContaining("unknown bug 'typo': known bugs are elect-without-zxid, no-epoch-fencing, "
+                        + "ack-before-durable, commit-before-quorum, no-finalize-wait, mix-election-epochs");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("election").build())
+                .hasMessageContaining("unknown workload 'election' for system fle; it offers: register, set");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").backend("docker").build())
+                .hasMessageContaining("the docker backend runs ZooKeeper only");
+        RunConfig fle = RunConfig.builder().system("FLE").bugs(List.of("no_finalize_wait", "ack-before-durable"))
+                .workload("set").nemesis("kill-all").build();
+        assertThat(fle.cluster().system()).isEqualTo("fle");
+        assertThat(fle.cluster().bugs()).as("parsed, in a stable order")
+                .containsExactly("ack-before-durable", "no-finalize-wait");
+        assertThat(fle.scenario()).isEqualTo("fle+ack-before-durable+no-finalize-wait-set-kill-all");
+        assertThat(RunConfig.builder().system("fle").workload("register").build().scenario())
+                .isEqualTo("fle-register-none");
+    }
+
+    @Test
+    void theFleWorkloadsAreJudgedByTheirOwnCheckersToo() {
+        assertThat(Runner.checker(RunConfig.builder().system("fle").workload("set").build()).check(
+                io.zkchaos.checkers.history.History.of(List.of())).parts())
+                .extracting(CheckResult::checker).containsExactly("no-lost-commit", "log-prefix", "single-leader");
+        assertThat(Runner.checker(RunConfig.builder().system("fle").workload("register").build()).check(
+                io.zkchaos.checkers.history.History.of(List.of())).parts())
+                .extracting(CheckResult::checker).containsExactly("zk-read-model", "log-prefix", "single-leader");
     }
 
     @Test

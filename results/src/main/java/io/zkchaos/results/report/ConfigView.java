@@ -28,10 +28,15 @@ final class ConfigView {
         flat.set("workload", config.path("workload").path("name"));
         flat.set("nemesis", config.path("nemesis").path("name"));
         JsonNode cluster = config.path("cluster");
-        for (String k : new String[] {"nodes", "zookeeper", "backend"}) {
+        for (String k : new String[] {"nodes", "zookeeper", "backend", "system"}) {
             if (cluster.has(k)) {
                 flat.set(k, cluster.get(k));
             }
+        }
+        if (cluster.path("bugs").isArray() && !cluster.path("bugs").isEmpty()) { // the fle nodes' bug flags
+            java.util.List<String> bugs = new java.util.ArrayList<>();
+            cluster.path("bugs").forEach(b -> bugs.add(b.asText()));
+            flat.put("bugs", String.join(", ", bugs));
         }
         if (config.has("seed")) {
             flat.set("seed", config.get("seed"));

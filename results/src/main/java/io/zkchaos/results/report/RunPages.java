@@ -122,8 +122,9 @@ final class RunPages {
         }
         JsonNode c = files.config();
         if (c != null) {
-            for (String k : List.of("nodes", "zookeeper", "seed", "checker", "model", "history")) {
-                if (c.hasNonNull(k)) {
+            boolean fle = "fle".equals(c.path("system").asText());
+            for (String k : List.of("nodes", "system", "bugs", "zookeeper", "seed", "checker", "model", "history")) {
+                if (c.hasNonNull(k) && !(fle && k.equals("zookeeper"))) {
                     facts.add(new CheckerCard.Fact(k, c.get(k).asText()));
                 }
             }

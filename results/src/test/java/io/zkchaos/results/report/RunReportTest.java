@@ -123,6 +123,18 @@ class RunReportTest {
     }
 
     @Test
+    void aRunOfTheFleNodesSaysSoAndNamesItsBugsNotAZooKeeperVersion() {
+        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("fle"), map(
+                "cluster", map("backend", "local", "nodes", 3, "zookeeper", "3.9.5", "system", "fle",
+                        "bugs", List.of("ack-before-durable")),
+                "workload", map("name", "set"), "nemesis", map("name", "kill-all"),
+                "seed", 3L, "out", "store"), h, null, List.of());
+        String facts = RunDirs.render(run).getElementById("facts").text();
+        assertThat(facts).contains("system fle").contains("bugs ack-before-durable").doesNotContain("zookeeper");
+    }
+
+    @Test
     void aLinearizabilityFailureShowsTheFailingOperationItsConcurrentOnesThePrefixAndTheStates() throws Exception {
         // Knossos's rethink-fail-minimal: write 0; then a read and a write of 4 run concurrently; the read says 3.
         History h = new Hist()

@@ -106,6 +106,14 @@ public final class RegisterWorkload extends ClientWorkload {
      */
     @Override
     public Gen<Invocation> generator() {
+        return mix(keys, readMode, readWeight, writeWeight, casWeight);
+    }
+
+    /**
+     * The register mix over keys {@code r0 .. r(keys-1)} with these weights, as {@link #generator()} describes it;
+     * shared with the register workload of the fle nodes, so both systems get the same operations from one seed.
+     */
+    public static Gen<Invocation> mix(int keys, ReadMode readMode, int readWeight, int writeWeight, int casWeight) {
         String readF = readMode == ReadMode.SYNC ? "sync-read" : "read";
         return Gens.mix(() -> {
             long[] counter = {0};

@@ -3,6 +3,7 @@ package io.zkchaos.harness.cluster.docker;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.SystemUnderTest;
 import java.nio.file.Path;
 
 /**
@@ -11,6 +12,10 @@ import java.nio.file.Path;
  * are used when present on the engine, substitutes are built otherwise ({@link DockerImages}).
  */
 public final class DockerBackend implements ClusterBackend {
+
+    /** Why this backend refuses the fle nodes, for now. */
+    public static final String UNSUPPORTED_SYSTEM = "the docker backend runs ZooKeeper only; the fle nodes run on the "
+            + "local backend (--backend local --system fle)";
 
     @Override
     public String name() {
@@ -24,6 +29,9 @@ public final class DockerBackend implements ClusterBackend {
 
     @Override
     public Cluster start(ClusterConfig config) {
+        if (config.system() != SystemUnderTest.ZOOKEEPER) {
+            throw new IllegalArgumentException(UNSUPPORTED_SYSTEM + " (asked for " + config.system() + ")");
+        }
         return DockerCluster.start(config);
     }
 

@@ -12,7 +12,7 @@ import java.time.Duration;
 
 /**
  * Asks a server about itself with ZooKeeper's four-letter words on its client port (they must be enabled with
- * {@code 4lw.commands.whitelist}). The harness asks servers directly, not through the fault proxy, so that it
+ * {@code 4lw.commands.whitelist}; the fle nodes answer {@code srvr} the same way, with an {@code Epoch:} line more). The harness asks servers directly, not through the fault proxy, so that it
  * still sees a server its clients cannot reach.
  */
 public final class FourLetterWords {
@@ -54,6 +54,7 @@ public final class FourLetterWords {
     static NodeStatus parseSrvr(String node, String answer) {
         Mode mode = null;
         long zxid = -1;
+        long epoch = -1; // the fle nodes state their currentEpoch; ZooKeeper's epoch is its zxid's high half
         for (String line : answer.split("\n")) {
             String l = line.trim();
             if (l.startsWith("Mode:")) {
@@ -65,6 +66,12 @@ public final class FourLetterWords {
                     case "standalone" -> Mode.STANDALONE;
                     default -> Mode.NOT_SERVING;
                 };
+            } else if (l.startsWith("Epoch:")) {
+                try {
+                    epoch = Long.parseLong(l.substring(6).trim());
+                } catch (NumberFormatException e) {
+                    epoch = -1;
+                }
             } else if (l.startsWith("Zxid:")) {
                 try {
                     zxid = Long.decode(l.substring(5).trim());
@@ -83,6 +90,6 @@ public final class FourLetterWords {
             return new NodeStatus(node, Mode.UNREACHABLE, -1,
                     answer.isEmpty() ? "empty srvr answer" : "unreadable srvr answer: " + answer.trim());
         }
-        return new NodeStatus(node, mode, zxid, null);
+        return epoch >= 0 ? new NodeStatus(node, mode, zxid, epoch, null) : new NodeStatus(node, mode, zxid, null);
     }
 }

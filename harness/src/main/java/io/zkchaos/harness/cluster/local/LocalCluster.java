@@ -2,6 +2,7 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.zab.ZabProtocol;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
@@ -33,12 +34,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The local backend: every server a separate JVM running {@code QuorumPeerMain} from the jars Maven resolved for
- * the configured version, on its own loopback address with its own ports, data directory, config and log, all
- * under the run directory:
+ * The local backend: every server a separate JVM — {@code QuorumPeerMain} from the jars Maven resolved for the
+ * configured version, or the project's own fle node ({@link ServerKind}: what differs between the two) — on its own
+ * loopback address with its own ports, data directory, config and log, all under the run directory:
  * <pre>
  * &lt;run&gt;/run.properties          run id and owner
- * &lt;run&gt;/n1/zoo.cfg, hosts, logback.xml, data/, tmp/, server.log, server.pid
+ * &lt;run&gt;/n1/zoo.cfg (or node.cfg), hosts, logback.xml, data/, tmp/, server.log, server.pid
  * </pre>
  * Start with {@link #start(ClusterConfig)}; it reaps orphans of dead harnesses first (see {@link Reaper}), and
  * returns once a quorum serves. Every server dies with the harness: {@link #close()}, a JVM shutdown
@@ -52,6 +53,7 @@ public final class LocalCluster implements Cluster {
     private static final Duration FLW_TIMEOUT = Duration.ofMillis(500);
 
     private final ClusterConfig config;
+    private final ServerKind kind;
     private final String runId;
     private final List<NodeLayout> layouts;
     private final Map<String, ServerProcess> processes;
@@ -62,10 +64,11 @@ public final class LocalCluster implements Cluster {
     /** Each node's data directory on the lazy file system, when {@link ClusterConfig#lazyFs()}. */
     private final Map<String, LazyFsMount> mounts = new ConcurrentHashMap<>();
 
-    private LocalCluster(ClusterConfig config, String runId, List<NodeLayout> layouts,
+    private LocalCluster(ClusterConfig config, ServerKind kind, String runId, List<NodeLayout> layouts,
                          Map<String, ServerProcess> processes, LinkNetwork network, PeerRouting routing,
                          FrameTaps frames) {
         this.config = config;
+        this.kind = kind;
         this.runId = runId;
         this.layouts = layouts;
         this.processes = processes;
@@ -90,13 +93,14 @@ public final class LocalCluster implements Cluster {
         Path run = config.runDirectory();
         Path runsRoot = run.getParent();
         Reaper.reapLeftovers(runsRoot != null ? runsRoot : run);
-        ServerClasspath classpath = resolver.resolve(config.version());
+        ServerKind kind = ServerKind.of(config, resolver);
         String runId = run.getFileName() + "-" + UUID.randomUUID().toString().substring(0, 8);
         Owner owner = Owner.current();
         try {
             Files.createDirectories(run);
             Files.writeString(run.resolve("run.properties"), "run=" + runId + "\nowner=" + owner
-                    + "\nversion=" + config.version() + "\nnodes=" + config.nodes() + "\n", StandardCharsets.UTF_8);
+                    + "\nversion=" + config.version() + "\nsystem=" + kind.describe() + "\nnodes=" + config.nodes()
+                    + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create run directory " + run, e);
         }
@@ -127,8 +131,9 @@ public final class LocalCluster implements Cluster {
                     clientProxyPorts);
             network = proxied.links();
             routing = proxied;
-            if (config.nodes() > 1) {
-                // before any server starts: a decoder must see every quorum connection from its first byte
+            if (config.nodes() > 1 && config.system() == SystemUnderTest.ZOOKEEPER) {
+                // before any server starts: a decoder must see every quorum connection from its first byte (the fle
+                // nodes speak their own protocol: no ZooKeeper framing to decode there)
                 try {
                     frames = FrameTaps.install(network, config.nodeNames(), new ZabProtocol());
                 } catch (RuntimeException e) {
@@ -144,12 +149,12 @@ public final class LocalCluster implements Cluster {
 
         Map<String, ServerProcess> processes = new LinkedHashMap<>();
         for (NodeLayout n : layouts) {
-            ServerFiles.write(config, n, layouts, routing);
-            processes.put(n.name(), new ServerProcess(n.name(), n.dir(),
-                    command(config, n, classpath, runId, owner), runId));
+            kind.writeFiles(config, n, layouts, routing);
+            processes.put(n.name(), new ServerProcess(n.name(), n.dir(), kind.command(config, n, runId, owner),
+                    runId));
         }
-        LocalCluster cluster = new LocalCluster(config, runId, List.copyOf(layouts), processes, network, routing,
-                frames);
+        LocalCluster cluster = new LocalCluster(config, kind, runId, List.copyOf(layouts), processes, network,
+                routing, frames);
         registerForShutdown(cluster);
         try {
             if (config.lazyFs()) {
@@ -170,31 +175,6 @@ public final class LocalCluster implements Cluster {
             mounts.put(n.name(), LazyFsMount.mount(n.dir().resolve("data"), List.of(Reaper.RUN_MARKER + runId,
                     Reaper.OWNER_MARKER + owner), n.dir().resolve("lazyfs.log"), Duration.ofSeconds(30)));
         }
-    }
-
-    private static List<String> command(ClusterConfig config, NodeLayout n, ServerClasspath cp, String runId,
-                                        Owner owner) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add(Reaper.RUN_MARKER + runId);
-        cmd.add(Reaper.OWNER_MARKER + owner);
-        cmd.add("-Dzkchaos.node=" + n.name());
-        cmd.addAll(config.serverJvmOptions());
-        // nothing outside the run directory: no hsperfdata in /tmp, temp files (snappy's native lib) in tmp/
-        cmd.add("-XX:-UsePerfData");
-        cmd.add("-Djava.io.tmpdir=" + n.dir().resolve("tmp"));
-        cmd.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
-        cmd.add("-Dlogback.configurationFile=" + n.dir().resolve("logback.xml"));
-        cmd.add("-Dlog4j.configuration=" + n.dir().resolve("log4j.properties").toUri()); // before 3.8
-        cmd.add("-Dzookeeper.log.dir=" + n.dir());
-        cmd.add("-Dzookeeper.admin.enableServer=false");
-        cmd.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
-        config.zooKeeperVersion().ifPresent(v -> cmd.addAll(config.sync().jvmOptions(v)));
-        cmd.add("-cp");
-        cmd.add(cp.asClasspathArgument());
-        cmd.add("org.apache.zookeeper.server.quorum.QuorumPeerMain");
-        cmd.add(n.dir().resolve("zoo.cfg").toString());
-        return cmd;
     }
 
     private static void registerForShutdown(LocalCluster cluster) {
@@ -260,7 +240,7 @@ public final class LocalCluster implements Cluster {
         if (s == NodeState.PAUSED) {
             return new NodeStatus(node, Mode.UNREACHABLE, -1, "paused");
         }
-        return FourLetterWords.srvr(node, n.clientAddress(), FLW_TIMEOUT);
+        return kind.status(node, n, FLW_TIMEOUT);
     }
 
     /** Every node's status, asked in parallel. */

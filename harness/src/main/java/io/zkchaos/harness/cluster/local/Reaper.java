@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #sweep} covers what pid files cannot: a run directory deleted while its processes lived (a test's
  * temporary directory). It looks at every process and ends those that carry the run marker, name a dead owner and
- * either run {@code QuorumPeerMain} or carry {@link JvmProcess}'s role marker. {@link #sweepLazyFs} does the same for
- * the lazy file system's programs and detaches their mounts (and any mount of it whose program is gone).
- * {@link #reapLeftovers} runs all of them (the sweeps unless the system property {@value #SWEEP_PROPERTY} is
- * {@code false}); it is the only entry that starting clusters use.
+ * either run a server's main class ({@code QuorumPeerMain}, or the fle nodes' {@code NodeMain}: {@link ServerKind}) or
+ * carry {@link JvmProcess}'s role marker. {@link #sweepLazyFs} does the same for the lazy file system's programs and
+ * detaches their mounts (and any mount of it whose program is gone). {@link #reapLeftovers} runs all of them (the
+ * sweeps unless the system property {@value #SWEEP_PROPERTY} is {@code false}); it is the only entry that starting
+ * clusters use.
  */
 public final class Reaper {
 
@@ -51,8 +52,8 @@ public final class Reaper {
 
     /** Set to {@code false} to keep {@link LocalCluster#start} from sweeping every process of the machine. */
     public static final String SWEEP_PROPERTY = "zkchaos.reaper.sweep";
-    /** The main class a swept process must run. */
-    static final String SERVER_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+    /** The main classes a swept process must run (one of). */
+    static final List<String> SERVER_MAINS = ServerKind.MAIN_CLASSES;
 
     /** A process the reaper ended; {@code pidFile} is null when {@link #sweep} found it. */
     public record Reaped(long pid, String runId, Path pidFile) {
@@ -161,8 +162,8 @@ public final class Reaper {
     }
 
     /**
-     * Ends every ZooKeeper server and every {@link JvmProcess} on the machine whose command line carries a run
-     * marker accepted by {@code runs} and names an owner that is dead. The pid file, if any, is left to {@link #reap}.
+     * Ends every server (ZooKeeper or fle node) and every {@link JvmProcess} on the machine whose command line carries a
+     * run marker accepted by {@code runs} and names an owner that is dead. The pid file, if any, is left to {@link #reap}.
      *
      * @return the processes that were ended
      */
@@ -176,7 +177,7 @@ public final class Reaper {
             List<String> cmdline = cmdline(p.pid());
             Optional<String> run = cmdline.stream().filter(a -> a.startsWith(RUN_MARKER))
                     .map(a -> a.substring(RUN_MARKER.length())).findFirst();
-            if (run.isEmpty() || !runs.test(run.get()) || !(cmdline.contains(SERVER_MAIN)
+            if (run.isEmpty() || !runs.test(run.get()) || !(cmdline.stream().anyMatch(SERVER_MAINS::contains)
                     || cmdline.stream().anyMatch(a -> a.startsWith(JvmProcess.ROLE_MARKER)))) {
                 continue;
             }

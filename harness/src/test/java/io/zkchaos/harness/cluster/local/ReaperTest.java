@@ -27,11 +27,15 @@ class ReaperTest {
 
     /** A real child JVM carrying the run marker and naming {@code owner} as the harness that started it. */
     private Process startMarkedChild(String runId, Owner owner) throws Exception {
+        return startMarkedChild(runId, owner, ZooKeeperServers.MAIN_CLASS);
+    }
+
+    /** The same, naming {@code serverMain} on its command line: the sweep only ends processes that name one. */
+    private Process startMarkedChild(String runId, Owner owner, String serverMain) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // The server main class as an argument: the sweep only ends processes that name it.
         return new ProcessBuilder(java, Reaper.RUN_MARKER + runId, Reaper.OWNER_MARKER + owner,
                 "-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
-                Sleeper.class.getName(), "60", Reaper.SERVER_MAIN)
+                Sleeper.class.getName(), "60", serverMain)
                 .redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile()).start();
     }
 
@@ -149,6 +153,22 @@ class ReaperTest {
         } finally {
             unmarked.destroyForcibly();
             unmarked.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theSweepRecognisesFleNodesAndNothingElse() throws Exception {
+        String run = "sweep-fle-" + System.nanoTime();
+        child = startMarkedChild(run, deadOwner(), FleServers.MAIN_CLASS);
+        Process other = startMarkedChild(run + "-other", deadOwner(), "some.other.Main");
+        try {
+            List<Reaper.Reaped> swept = Reaper.sweep(r -> r.startsWith(run));
+            assertThat(swept).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("the orphaned fle node ended").isTrue();
+            assertThat(other.isAlive()).as("a marked process that runs no server stays").isTrue();
+        } finally {
+            other.destroyForcibly();
+            other.waitFor(10, TimeUnit.SECONDS);
         }
     }
 

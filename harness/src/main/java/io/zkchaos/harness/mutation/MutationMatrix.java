@@ -1,0 +1,111 @@
+package io.zkchaos.harness.mutation;
+
+import io.zkchaos.harness.mutation.Mutation.Expect;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The mutation matrix (issue 11): for every bug flag of the fle nodes, a scenario that the checkers judge invalid —
+ * or, where the rest of the protocol provably hides the mistake from every client, the row says so, names the
+ * deterministic test in {@code fle} that shows the mistake happening and why no client-visible check can see it.
+ * {@link MutationRunner} adds the correct build in every scenario, which must be valid every time.
+ *
+ * <p>The scenarios use the nemeses every run can use; their timing is chosen for a loaded 2-core machine, never to
+ * make a bug show: where a heal restarts node JVMs, the failover bound is generous (a JVM start there can take
+ * 20 s), since it judges liveness, not speed.
+ */
+public final class MutationMatrix {
+
+    private static final Duration S5 = Duration.ofSeconds(5);
+
+    /** The leader cut off from both followers (its clients still reach it), twice. */
+    static final MutationScenario SET_ISOLATE_LEADER = new MutationScenario("set", "isolate-leader",
+            Duration.ofSeconds(20), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(10));
+
+    /** The same on the register: linearizability of put, cas and sync-get. */
+    static final MutationScenario REGISTER_ISOLATE_LEADER = new MutationScenario("register", "isolate-leader",
+            Duration.ofSeconds(20), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(10));
+
+    /**
+     * The whole ensemble SIGKILLed while clients write, twice; restarted at each heal. Each crash comes after 15 s
+     * healed, so that the ensemble serves (and acknowledges writes) when it goes down even where restarts are slow.
+     */
+    static final MutationScenario SET_KILL_ALL = new MutationScenario("set", "kill-all",
+            Duration.ofSeconds(40), S5, Duration.ofSeconds(15), Duration.ofSeconds(25), Duration.ofSeconds(60));
+
+    /** A majority SIGKILLed, three times, in a seeded choice; restarted at each heal. */
+    static final MutationScenario SET_KILL_MAJORITY = new MutationScenario("set", "kill-majority",
+            Duration.ofSeconds(30), S5, S5, Duration.ofSeconds(25), Duration.ofSeconds(60));
+
+    /** The leader SIGKILLed, three times; the survivors elect, the old leader rejoins at each heal. */
+    static final MutationScenario SET_KILL_LEADER = new MutationScenario("set", "kill-leader",
+            Duration.ofSeconds(30), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(10));
+
+    /** A seeded random sequence of every fault (kills of one, a majority, all; pauses; partitions; slowness). */
+    static final MutationScenario SET_MIXED = new MutationScenario("set", "mixed",
+            Duration.ofSeconds(60), S5, S5, Duration.ofSeconds(25), Duration.ofSeconds(60));
+
+    private static final String ZAB_HIDES_ELECTIONS = " ZAB hides it from every client: a server that decided to "
+            + "follow a server that does not lead cannot sync with it and elects again, and a leader serves only "
+            + "once a quorum has synced with it — so no client sees two leaders of one epoch or loses a write; the "
+            + "mistake costs an election round.";
+
+    private MutationMatrix() {
+    }
+
+    /** Every row, in order: the full matrix ({@code ./zkchaos mutations}, the chaos profile). */
+    public static List<Mutation> full() {
+        return List.of(
+                new Mutation(List.of("commit-before-quorum"), SET_ISOLATE_LEADER, Expect.CAUGHT,
+                        "the isolated leader acknowledges adds no follower has; the majority's leader never had them "
+                                + "(no-lost-commit)"),
+                new Mutation(List.of("commit-before-quorum"), REGISTER_ISOLATE_LEADER, Expect.RARE,
+                        "rare on a register: the isolated leader's acknowledged writes vanish, but a register "
+                                + "forgets — a lost write that the majority's concurrent writes overwrite is "
+                                + "linearizable as written-then-overwritten; only a read that orders it (or a "
+                                + "read-log of the old leader in the second before it steps down) shows it. The set "
+                                + "remembers every element: the row above catches it every time."),
+                new Mutation(List.of("ack-before-durable"), SET_KILL_ALL, Expect.CAUGHT,
+                        "adds acknowledged within the hold before the crash were never written (no-lost-commit)"),
+                new Mutation(List.of("ack-before-durable"), SET_KILL_MAJORITY, Expect.RARE,
+                        "rare under kill-majority: the killed majority loses what it acknowledged in the last second, "
+                                + "but the survivor holds it, writes it within the hold and, having the newest zxid, "
+                                + "is elected when the majority restarts; the write is lost only when the two "
+                                + "restarted nodes elect without the survivor (it is down by then — killed in the next "
+                                + "cycle — or its vote comes late). kill-all, above, loses it every time."),
+                new Mutation(List.of("elect-without-zxid"), SET_MIXED, Expect.RARE,
+                        "rare: votes without zxids let the server with the highest id win even when it lacks "
+                                + "committed proposals; ZAB's discovery fence makes it step back (a follower's "
+                                + "ACKEPOCH shows it behind) and it wins again, round after round — no leader while it "
+                                + "is up, which single-leader's failover bound sees (fle ElectWithoutZxidTest: 5 "
+                                + "servers at 1.9, 1.9, 1.9, 1.8, 1.8 with 1 and 2 down). It needs the highest id to "
+                                + "fall behind within an epoch and then meet an election, and the nemeses seldom set "
+                                + "that up: this build elects the highest id whenever it takes part, so it is rarely "
+                                + "a follower; a follower killed or cut off rejoins its leader without an election; "
+                                + "the followers of a killed leader hold the same proposals; kill-majority kills in "
+                                + "id order, so the highest id is killed last and is never behind."),
+                new Mutation(List.of("no-epoch-fencing"), SET_KILL_MAJORITY, Expect.MASKED,
+                        "masked alone: with a correct election the elected server's history is at least as recent as "
+                                + "any quorum member's, so the fences this flag removes (new epoch = max over a "
+                                + "quorum + 1, a follower refusing an older epoch, a leader stepping back from a "
+                                + "follower ahead of it) never have to act, and nothing a client sees changes. "
+                                + "fle NoEpochFencingTest shows a follower taking an epoch below one it accepted and, "
+                                + "with elect-without-zxid too, a committed write truncated."),
+                new Mutation(List.of("no-finalize-wait"), SET_KILL_LEADER, Expect.MASKED,
+                        "masked: deciding on the first quorum that agrees, two servers decide different leaders in "
+                                + "one round when one vote is late (fle NoFinalizeWaitTest)." + ZAB_HIDES_ELECTIONS),
+                new Mutation(List.of("mix-election-epochs"), SET_KILL_LEADER, Expect.MASKED,
+                        "masked: a stale vote of an earlier round completes a quorum, so one server decides to follow "
+                                + "a dead server while another leads (fle MixElectionEpochsTest)."
+                                + ZAB_HIDES_ELECTIONS));
+    }
+
+    /**
+     * The rows of the integration test ({@code mvn verify}, a few minutes): the bugs every run catches, one
+     * scenario each.
+     */
+    public static List<Mutation> quick() {
+        return full().stream().filter(m -> m.scenario() == SET_ISOLATE_LEADER && m.expect() == Expect.CAUGHT
+                || m.scenario() == SET_KILL_ALL).toList();
+    }
+}
