@@ -44,12 +44,6 @@ public final class Faults {
                 t -> actions(t).killRandom(), t -> actions(t).restartDown());
         add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal",
                 t -> actions(t).killMajority(), t -> actions(t).restartDown());
-        add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
-                        + "restart it on what its disk kept at the heal",
-                t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown());
-        add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
-                        + "--lazyfs); restart them on what their disks kept at the heal",
-                t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown());
         add("kill-all", "SIGKILL every node (the whole ensemble loses power); restart them on their data at the heal",
                 t -> actions(t).killAll(), t -> actions(t).restartDown());
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",
@@ -101,6 +95,13 @@ public final class Faults {
         add("lagging-follower", "SIGKILL a follower (1 or 2 on 5 nodes) while clients write; at the heal bring "
                         + "them back one by one to catch up, sometimes from a new leader",
                 t -> actions(t).stopFollowers(), t -> actions(t).catchUp(SERVE_BOUND, RESTART_DELAY_MAX));
+        // power failures: what the servers had not fsynced is lost (the lazy file system holds it until fsync)
+        add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
+                        + "restart it on what its disk kept at the heal",
+                t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown());
+        add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
+                        + "--lazyfs); restart them on what their disks kept at the heal",
+                t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown());
         // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
                         + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "

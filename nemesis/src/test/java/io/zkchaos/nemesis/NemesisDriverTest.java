@@ -25,7 +25,9 @@ class NemesisDriverTest {
     void everyFaultIsANemesisOfItsOwnAndMixedHasThemAll() {
         assertThat(Nemeses.names()).startsWith("none").endsWith("mixed")
                 .containsAll(Faults.all().stream().map(Fault::name).toList());
-        assertThat(Nemeses.require("mixed").faults()).isEqualTo(Faults.all());
+        assertThat(Nemeses.require("mixed").faults()).isEqualTo(Faults.all().stream()
+                .filter(f -> !f.name().endsWith("-lose-unfsynced")).toList())
+                .as("everything but the power failures that need --lazyfs").hasSize(Faults.all().size() - 2);
         assertThat(Nemeses.require("none").isNone()).isTrue();
         assertThat(Nemeses.require("none").schedule(TIMING)).isEmpty();
         assertThatThrownBy(() -> Nemeses.require("chaos-monkey"))
