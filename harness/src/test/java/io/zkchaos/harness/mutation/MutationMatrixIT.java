@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The short mutation matrix ({@link MutationMatrix#quick()}, a few minutes): the bugs that every run of their
- * scenario shows — a leader committing on its own ack under an isolation, acks before the write under a power loss
- * — are judged invalid, and the correct build in the same scenarios is valid. The full matrix, five seeds a row, is
- * {@code MutationMatrixChaosIT} (-Pchaos) and {@code ./zkchaos mutations}.
+ * The mutation matrix's fastest row in {@code mvn verify} (about a minute): a leader that commits on its own ack is
+ * caught under an isolation, and the correct build in the same scenario is valid. The rest of the quick rows
+ * ({@code ./zkchaos mutations --quick}: acks before the write under a power loss, which restarts every node) and the
+ * full matrix, five seeds a row, are {@code MutationMatrixChaosIT} (-Pchaos) and {@code ./zkchaos mutations}.
  */
 class MutationMatrixIT {
 
@@ -25,11 +25,12 @@ class MutationMatrixIT {
     void theBugsAreCaughtAndTheCorrectBuildIsValidInTheSameScenarios() throws Exception {
         StringWriter progress = new StringWriter();
         List<MutationRow> rows = new MutationRunner(new PrintWriter(progress), store, 1, 1)
-                .run(MutationMatrix.quick());
+                .run(MutationMatrix.quick().stream().filter(m -> m.scenario() == MutationMatrix.SET_ISOLATE_LEADER)
+                        .toList());
         StringWriter table = new StringWriter();
         MutationTable.print(rows, new PrintWriter(table));
         System.out.println(table);
-        assertThat(rows).hasSize(4);
+        assertThat(rows).hasSize(2);
         for (MutationRow r : rows) {
             if (r.correctBuild()) {
                 assertThat(r.verdict()).as("the correct build in %s: %s", r.scenario().label(), r.said())
@@ -40,8 +41,6 @@ class MutationMatrixIT {
             }
         }
         assertThat(rows).filteredOn(r -> r.bugLabel().equals("commit-before-quorum")).singleElement()
-                .satisfies(r -> assertThat(r.said()).startsWith("no-lost-commit:").contains("lost"));
-        assertThat(rows).filteredOn(r -> r.bugLabel().equals("ack-before-durable")).singleElement()
                 .satisfies(r -> assertThat(r.said()).startsWith("no-lost-commit:").contains("lost"));
         assertThat(progress.toString().getBytes(StandardCharsets.UTF_8).length).isPositive();
     }
