@@ -54,33 +54,16 @@ public final class CheckerBench {
      * </ul>
      */
     public static void main(String[] args) {
-        Path data = null;
-        Path writeFiles = null;
-        Path files = null;
-        Path checkFile = null;
-        int ops = 1_000_000;
-        long seed = 1;
-        int runs = 3;
-        int parallelism = Runtime.getRuntime().availableProcessors();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + a + " needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--data" -> data = Path.of(v);
-                case "--write-files" -> writeFiles = Path.of(v);
-                case "--files" -> files = Path.of(v);
-                case "--check-file" -> checkFile = Path.of(v); // a child of --files
-                case "--ops" -> ops = Integer.parseInt(v);
-                case "--seed" -> seed = Long.parseLong(v);
-                case "--runs" -> runs = Integer.parseInt(v);
-                case "--parallelism" -> parallelism = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a
-                        + " (known: --data, --write-files, --files, --ops, --seed, --runs, --parallelism)");
-            }
-        }
+        BenchOptions o = BenchOptions.parse(args, "--data", "--write-files", "--files", "--check-file", "--ops",
+                "--seed", "--runs", "--parallelism");
+        Path data = o.path("--data");
+        Path writeFiles = o.path("--write-files");
+        Path files = o.path("--files");
+        Path checkFile = o.path("--check-file"); // a child of --files
+        int ops = o.intValue("--ops", 1_000_000);
+        long seed = o.longValue("--seed", 1);
+        int runs = o.intValue("--runs", 3);
+        int parallelism = o.intValue("--parallelism", Runtime.getRuntime().availableProcessors());
         if (checkFile != null) {
             FileCheckBench.child(checkFile, parallelism);
         } else if (writeFiles != null) {

@@ -55,20 +55,9 @@ public final class ReadModelBench {
     }
 
     public static void main(String[] args) {
-        int ops = 10_000;
-        long seed = 42;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + a + " needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--ops" -> ops = Integer.parseInt(v);
-                case "--seed" -> seed = Long.parseLong(v);
-                default -> throw new IllegalArgumentException("unknown option " + a + " (known: --ops, --seed)");
-            }
-        }
+        BenchOptions o = BenchOptions.parse(args, "--ops", "--seed");
+        int ops = o.intValue("--ops", 10_000);
+        long seed = o.longValue("--seed", 42);
         System.out.println(run(ops, seed).line());
     }
 

@@ -54,20 +54,9 @@ public final class RecorderBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int threads = 4;
-        int pairs = 50_000;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + a + " needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--threads" -> threads = Integer.parseInt(v);
-                case "--pairs" -> pairs = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a + " (known: --threads, --pairs)");
-            }
-        }
+        BenchOptions o = BenchOptions.parse(args, "--threads", "--pairs");
+        int threads = o.intValue("--threads", 4);
+        int pairs = o.intValue("--pairs", 50_000);
         run(System.out, threads, pairs);
     }
 

@@ -1,5 +1,6 @@
 package io.zkchaos.workloads.bench;
 
+import io.zkchaos.checkers.bench.BenchOptions;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Znodes;
@@ -168,24 +169,11 @@ public final class HerdBench {
     }
 
     public static void main(String[] args) throws Exception {
-        String connect = null;
-        List<Integer> sizes = List.of(10, 50);
-        int failures = 5;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + a + " needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--connect" -> connect = v;
-                case "--candidates" -> sizes = Stream.of(v.split(",")).map(String::trim).map(Integer::parseInt)
-                        .toList();
-                case "--failures" -> failures = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a
-                        + " (known: --connect, --candidates, --failures)");
-            }
-        }
+        BenchOptions o = BenchOptions.parse(args, "--connect", "--candidates", "--failures");
+        String connect = o.text("--connect", null);
+        List<Integer> sizes = o.get("--candidates", v -> Stream.of(v.split(",")).map(String::trim)
+                .map(Integer::parseInt).toList(), List.of(10, 50));
+        int failures = o.intValue("--failures", 5);
         ZooKeeperServerEmbedded server = null;
         Path dir = null;
         try {
