@@ -1,10 +1,5 @@
 package io.zkchaos.nemesis;
 
-import io.zkchaos.nemesis.frame.FrameMoment;
-import io.zkchaos.nemesis.frame.FrameProtocol;
-import io.zkchaos.nemesis.frame.FrameTaps;
-import io.zkchaos.nemesis.frame.FrameTrigger;
-import io.zkchaos.nemesis.frame.TriggerRecord;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
@@ -23,8 +18,10 @@ import io.zkchaos.nemesis.partition.Partitions;
 
 /**
  * The fault actions, imperative: partition shapes applied to the links of a {@link NemesisTarget}, process
- * faults on its nodes, and process faults on its client processes ({@link ClientControl}). Every method acts, then returns what it did as a {@link FaultRecord}. Random choices come from
- * the target's {@link Random}, so a seeded schedule repeats. The named {@link Fault}s of {@link Faults} are built
+ * faults on its nodes (kills, pauses, crash-restart cycles), and process faults on its client processes
+ * ({@link ClientControl}). Every method acts, then returns what it did as a {@link FaultRecord}. Random choices come
+ * from the target's {@link Random}, so a seeded schedule repeats. The faults at moments of a protocol are
+ * {@link SyncFaultActions}. The named {@link Fault}s of {@link Faults} are built
  * from these; tests and library users call them directly.
  *
  * <p>Partition shapes are those of {@link Partitions} (Jepsen's): isolate one node; halves (a minority of the first
@@ -41,14 +38,12 @@ public final class FaultActions {
     private final LinkNetwork links;
     private final Random random;
     private final ClientControl clients;
-    private final NemesisTarget target;
 
     public FaultActions(NemesisTarget target) {
         this.cluster = target.nodes();
         this.links = target.links();
         this.random = target.random();
         this.clients = target.clients();
-        this.target = target;
     }
 
     // ---- partitions (shapes from io.zkchaos.nemesis.partition.Partitions) ----
@@ -397,12 +392,12 @@ public final class FaultActions {
     }
 
     /** A seeded delay of 0..max ms. */
-    private long delayMillis(Duration max) {
+    long delayMillis(Duration max) {
         return max.isZero() || max.isNegative() ? 0 : random.nextLong(max.toMillis() + 1);
     }
 
     /** Sleeps; an interrupt (the run is closing) cuts it short and is kept for the caller to see. */
-    private static void sleep(long ms) {
+    static void sleep(long ms) {
         if (ms <= 0) {
             return;
         }
@@ -410,156 +405,6 @@ public final class FaultActions {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    // ---- protocol-aware faults: frame triggers on the tapped links (see io.zkchaos.nemesis.frame) ----
-
-    /**
-     * Arms a trigger that resets the connection right after a seeded moment of a sync (one of the protocol's
-     * {@link FrameProtocol#syncMoments()}), then provokes a sync ({@link #provokeSync}). The trigger fires once;
-     * {@link #disarmSyncFault} says what it did, or that it never fired (with a probe, as for a crash: a learner
-     * whose sync was cut may hold in memory what it never wrote, which only a restart shows).
-     */
-    public FaultRecord cutDuringSync(String fault, Duration maxLag) {
-        FrameTaps taps = target.requireFrames();
-        FrameMoment m = pick(taps.protocol().syncMoments());
-        FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.CUT,
-                FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
-        return armAndProvoke(taps, t, m, maxLag);
-    }
-
-    /**
-     * Arms a trigger that, right after a seeded sync moment, holds the stream and SIGKILLs one end of it (seeded:
-     * the receiver or the sender), which is started again on its data after a seeded delay of up to
-     * {@code maxRestart}; then provokes a sync. At the end ({@link #disarmSyncFault} with a probe) the learner of
-     * that sync is crash-restarted, so that what it claimed to have made durable is loaded from its disk.
-     */
-    public FaultRecord crashDuringSync(String fault, Duration maxLag, Duration maxDelay, Duration maxRestart) {
-        FrameTaps taps = target.requireFrames();
-        FrameMoment m = pick(taps.protocol().syncMoments());
-        FrameTrigger.Victim victim = random.nextBoolean() ? FrameTrigger.Victim.RECEIVER : FrameTrigger.Victim.SENDER;
-        // half the kills strike at once, the others a little later (the victim has handled the frame)
-        Duration delay = random.nextBoolean() ? Duration.ZERO : Duration.ofMillis(delayMillis(maxDelay));
-        FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.KILL, victim,
-                delay, Duration.ofMillis(delayMillis(maxRestart)));
-        return armAndProvoke(taps, t, m, maxLag);
-    }
-
-    /**
-     * Arms a trigger that stalls the stream (the connection stays open, nothing more passes) after a seeded number of
-     * bytes (up to {@code maxBodyBytes}) of a long frame's body (ZooKeeper: the snapshot of a {@code SNAP} sync),
-     * then provokes a sync. A sync that sends no snapshot leaves it unfired, and its record says so.
-     */
-    public FaultRecord stallDuringBody(String fault, Duration maxLag, long maxBodyBytes) {
-        FrameTaps taps = target.requireFrames();
-        List<FrameMoment> bodies = taps.protocol().syncMoments().stream().filter(FrameMoment::body).toList();
-        if (bodies.isEmpty()) {
-            throw new IllegalStateException(taps.protocol().name() + " has no frame with a long body to stall in");
-        }
-        FrameMoment m = pick(bodies);
-        long bytes = random.nextLong(maxBodyBytes + 1);
-        FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, bytes, FrameTrigger.Action.STALL,
-                FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
-        // a snapshot is sent to a follower that lags (or to any, when the run forces SNAP syncs)
-        return armAndProvoke(taps, t, m, maxLag, true);
-    }
-
-    /**
-     * Ends a protocol-aware fault: disarms its triggers (stalls released, paused nodes resumed), records what each
-     * did or that it never fired; with {@code probe}, crash-restarts the learner of each sync a trigger hit; and
-     * starts every node that is down.
-     */
-    public FaultRecord disarmSyncFault(String fault, boolean probe) {
-        List<TriggerRecord> records = target.requireFrames().disarm(fault);
-        List<String> steps = new ArrayList<>();
-        List<String> acted = new ArrayList<>();
-        for (TriggerRecord r : records) {
-            steps.add(r.summary());
-            if (probe && r.fired()) {
-                // the node that opened the connection is the learner of that sync
-                String learner = "upstream".equals(r.stream()) ? r.sender() : r.receiver();
-                cluster.kill(learner);
-                cluster.start(learner);
-                steps.add("crash-restart the learner " + learner + " on its data");
-                acted.add(learner);
-            }
-        }
-        FaultRecord restarted = restartDown();
-        acted.addAll(restarted.nodes());
-        if (!restarted.nodes().isEmpty()) {
-            steps.add(restarted.description());
-        }
-        return new FaultRecord("heal", String.join("; ", steps), acted.stream().distinct().sorted().toList(),
-                List.of(), new java.util.TreeMap<>(), records);
-    }
-
-    private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag) {
-        return armAndProvoke(taps, t, m, maxLag, false);
-    }
-
-    private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag,
-                                      boolean lagOnly) {
-        taps.arm(t, cluster);
-        List<String> acted = new ArrayList<>();
-        String provoked = provokeSync(taps, maxLag, acted, lagOnly);
-        return new FaultRecord(t.fault(), "armed: " + t.description() + " (moment " + m.name() + "); provoked a "
-                + "sync: " + provoked, acted, List.of(), new java.util.TreeMap<>());
-    }
-
-    /**
-     * Makes a follower sync with its leader, one of four ways (seeded): restart a follower on its data after a
-     * seeded lag of up to {@code maxLag} (clients write meanwhile, so it must catch up: DIFF, or SNAP when far
-     * behind); restart the leader (every follower syncs with the next one, in a new epoch); drop a follower's
-     * protocol connections, so it syncs again from its memory; or let a follower lag and bring it back together
-     * with a crash-restart of the leader, so that it catches up in a new epoch.
-     */
-    private String provokeSync(FrameTaps taps, Duration maxLag, List<String> acted, boolean lagOnly) {
-        Optional<String> leader = cluster.leader();
-        List<String> followers = new ArrayList<>(running());
-        leader.ifPresent(followers::remove);
-        int how = lagOnly ? 0 : random.nextInt(4);
-        if (leader.isEmpty() || followers.isEmpty()) {
-            how = 1;
-        }
-        switch (how) {
-            case 0 -> {
-                String f = pick(followers);
-                // lagging for the sync's sake: at least half the bound when only a lag will do
-                long lag = lagOnly ? maxLag.toMillis() / 2 + delayMillis(maxLag.dividedBy(2)) : delayMillis(maxLag);
-                cluster.kill(f);
-                sleep(lag);
-                cluster.start(f);
-                acted.add(f);
-                return "restarted follower " + f + " on its data after " + lag + " ms";
-            }
-            case 1 -> {
-                String l = leader.orElseGet(() -> pick(running()));
-                cluster.kill(l);
-                cluster.start(l);
-                acted.add(l);
-                return "restarted " + (leader.isPresent() ? "the leader " : "") + l + " on its data";
-            }
-            case 2 -> {
-                String f = pick(followers);
-                List<String> dropped = taps.dropConnections(f);
-                acted.add(f);
-                return "dropped the connections of follower " + f + " " + dropped;
-            }
-            default -> {
-                // a lagging follower comes back while the leader changes: it syncs in a new epoch
-                String f = pick(followers);
-                String l = leader.get();
-                long lag = delayMillis(maxLag);
-                cluster.kill(f);
-                sleep(lag);
-                cluster.kill(l);
-                cluster.start(f);
-                cluster.start(l);
-                acted.add(f);
-                acted.add(l);
-                return "restarted follower " + f + " after " + lag + " ms together with the leader " + l;
-            }
         }
     }
 
@@ -590,7 +435,7 @@ public final class FaultActions {
         return r;
     }
 
-    private List<String> running() {
+    List<String> running() {
         List<String> r = new ArrayList<>(cluster.nodes().stream()
                 .filter(n -> cluster.state(n) == NodeState.RUNNING).toList());
         if (r.isEmpty()) {
@@ -599,7 +444,7 @@ public final class FaultActions {
         return r;
     }
 
-    private <T> T pick(List<T> from) {
+    <T> T pick(List<T> from) {
         return from.get(random.nextInt(from.size()));
     }
 

@@ -106,17 +106,17 @@ public final class Faults {
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
                         + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "
                         + "at the heal crash-restart that follower",
-                t -> actions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
-                t -> actions(t).disarmSyncFault("cut-during-sync", true));
+                t -> syncActions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
+                t -> syncActions(t).disarmSyncFault("cut-during-sync", true));
         add("stall-during-snapshot", "stall a quorum connection (open, nothing passes) after a seeded number of "
                         + "snapshot bytes of a SNAP sync, then provoke a sync",
-                t -> actions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),
-                t -> actions(t).disarmSyncFault("stall-during-snapshot", false));
+                t -> syncActions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),
+                t -> syncActions(t).disarmSyncFault("stall-during-snapshot", false));
         add("crash-during-sync", "SIGKILL the receiver or the sender right after a seeded moment of a follower's "
                         + "sync and restart it; provoke a sync; at the heal crash-restart that follower",
-                t -> actions(t).crashDuringSync("crash-during-sync", SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
+                t -> syncActions(t).crashDuringSync("crash-during-sync", SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
                         RESTART_DELAY_MAX),
-                t -> actions(t).disarmSyncFault("crash-during-sync", true));
+                t -> syncActions(t).disarmSyncFault("crash-during-sync", true));
     }
 
 
@@ -125,6 +125,10 @@ public final class Faults {
 
     private static FaultActions actions(NemesisTarget t) {
         return new FaultActions(t);
+    }
+
+    private static SyncFaultActions syncActions(NemesisTarget t) {
+        return new SyncFaultActions(t);
     }
 
     private static void add(String name, String description, Fault.Action start, Fault.Action stop) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.nemesis.FaultActions;
+import io.zkchaos.nemesis.SyncFaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.frame.FrameTaps;
@@ -216,7 +217,7 @@ class SyncTriggersIT {
 
     @Test
     void theProtocolNemesesArmProvokeAndSayWhatFired() throws Exception {
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(3)));
+        SyncFaultActions faults = new SyncFaultActions(cluster.nemesisTarget(new Random(3)));
         List<FaultRecord> ends = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             FaultRecord start = round == 0 ? faults.cutDuringSync("cut-during-sync", Duration.ofSeconds(1))
