@@ -91,6 +91,9 @@ class FencedStoreIT {
                     ok++;
                 }
             }
+            // The reader's server may not have applied the last writes, acknowledged through other servers, yet
+            // (ZooKeeper's plain reads may be stale): sync first, as the workload's final read does.
+            sessions.get(0).sync(store.path());
             assertThat(store.read(sessions.get(0))).hasSize(ok);
         } finally {
             pool.shutdownNow();
