@@ -1,25 +1,60 @@
 package io.zkchaos.workloads.election;
 
+import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 
 /**
- * Where a candidate process's operations are recorded, one outstanding at a time: an invoke waits until the
- * previous operation of the process is completed. See {@link CandidateLog} for the rules (what a retired process may
- * still record, and where a leader's work goes once its process is retired).
+ * One process's view of the recorder when several threads act for it (the recipe's thread records acquire and
+ * release, a leader's worker records its writes): it keeps at most one operation outstanding, so an invoke waits
+ * until the previous operation of the process is completed. Every operation a caller can have outstanding is bounded
+ * by the request timeout, so the wait is bounded too.
  */
-public interface ProcessLog {
+public final class ProcessLog {
 
-    /** The process number the next operation would be recorded under. */
-    int process();
+    private final HistoryRecorder recorder;
+    private final int process;
+    private Op outstanding;
 
-    /**
-     * Records an invoke of {@code f} once nothing else of the process is outstanding.
-     *
-     * @return the invoke, or null if it was not recorded because the process is retired (see {@link CandidateLog})
-     */
-    Op invoke(String f, Object value);
+    public ProcessLog(HistoryRecorder recorder, int process) {
+        this.recorder = recorder;
+        this.process = process;
+    }
 
-    /** Completes the outstanding operation if it is {@code f} and this log invoked it; returns whether it did. */
-    boolean complete(String f, OpType type, Object value, String error);
+    public int process() {
+        return process;
+    }
+
+    /** Records an invoke once nothing else of this process is outstanding. */
+    public synchronized Op invoke(String f, Object value) {
+        boolean interrupted = false;
+        while (outstanding != null) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true; // the recording must still happen: the history must stay complete
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        outstanding = recorder.invoke(process, f, null, value);
+        return outstanding;
+    }
+
+    /** Completes the outstanding operation if it is {@code f}; returns whether it did. */
+    public synchronized boolean complete(String f, OpType type, Object value, String error) {
+        if (outstanding == null || !outstanding.f().equals(f)) {
+            return false;
+        }
+        recorder.complete(outstanding, type, value, error);
+        outstanding = null;
+        notifyAll();
+        return true;
+    }
+
+    /** Whether {@code f} is outstanding. */
+    public synchronized boolean isOutstanding(String f) {
+        return outstanding != null && outstanding.f().equals(f);
+    }
 }
