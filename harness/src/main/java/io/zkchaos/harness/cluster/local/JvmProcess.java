@@ -3,16 +3,13 @@ package io.zkchaos.harness.cluster.local;
 import io.zkchaos.nemesis.NodeState;
 import java.io.File;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -173,27 +170,7 @@ public final class JvmProcess {
 
     /** The last {@code lines} lines of the log, for error messages. */
     public String logTail(int lines) {
-        Path log = logFile();
-        if (!Files.exists(log)) {
-            return "(no log file " + log + ")";
-        }
-        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
-            long len = f.length();
-            long from = Math.max(0, len - 16_384);
-            f.seek(from);
-            byte[] buf = new byte[(int) (len - from)];
-            f.readFully(buf);
-            Deque<String> tail = new ArrayDeque<>();
-            for (String l : new String(buf, StandardCharsets.UTF_8).split("\n")) {
-                tail.addLast(l);
-                if (tail.size() > lines) {
-                    tail.removeFirst();
-                }
-            }
-            return String.join("\n", tail);
-        } catch (IOException e) {
-            return "(cannot read " + log + ": " + e + ")";
-        }
+        return LogTail.of(logFile(), lines);
     }
 
     private void awaitExit(int seconds) {
