@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * believing it leads ({@code closed}, {@code session-expired}, {@code disconnected}, {@code node-deleted}), ok when
  * done. After a session expiry the process is retired and a new process number with a new session volunteers.
  * With a {@link LeaderTask} (fenced writes) the leader also works while it leads; a release is recorded once that
- * work's current operation completes (one operation outstanding per process).
+ * work's current operation completes (one operation outstanding per process). Once an operation of the process ends
+ * info it records nothing more but the release that closes an open leadership; a write its leader began before it
+ * learned that goes under the next process number of the slot, the one its thread continues as ({@link CandidateLog}).
  */
 public final class ElectionWorkload implements SlottedWorkload {
 
@@ -149,9 +151,10 @@ public final class ElectionWorkload implements SlottedWorkload {
     }
 
     private void candidate(RunContext ctx, int slot, SplittableRandom random, long deadline) {
-        int process = slot;
+        CandidateLog log = new CandidateLog(ctx.recorder(), slot, ctx.concurrency());
         try {
             while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+                int process = log.process();
                 CandidateSession session;
                 LeaderTask.Worker worker = null;
                 try {
@@ -177,14 +180,16 @@ public final class ElectionWorkload implements SlottedWorkload {
                     continue;
                 }
                 try {
-                    runSession(ctx.recorder(), process, session, worker, random, deadline);
+                    runSession(log, session, worker, random, deadline);
                 } finally {
                     if (worker != null) {
                         worker.close();
                     }
                     session.close();
                 }
-                process += ctx.concurrency(); // the session is over: a new process takes the slot
+                // The session is over: a new process takes the slot (skipping one that a stale write of this
+                // session's worker, recorded under it, already retired).
+                log = log.successor().firstLive();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -192,10 +197,9 @@ public final class ElectionWorkload implements SlottedWorkload {
     }
 
     /** Candidacies on one session until it ends, the process must retire, or the run is over. */
-    private void runSession(HistoryRecorder recorder, int process, CandidateSession session,
-                            LeaderTask.Worker worker, SplittableRandom random, long deadline)
-            throws InterruptedException {
-        ProcessLog log = new ProcessLog(recorder, process);
+    private void runSession(CandidateLog log, CandidateSession session, LeaderTask.Worker worker,
+                            SplittableRandom random, long deadline) throws InterruptedException {
+        int process = log.process();
         while (System.nanoTime() < deadline) {
             BlockingQueue<Event> events = new LinkedBlockingQueue<>();
             session.startCandidacy(recordingListener(log, events));
@@ -235,15 +239,17 @@ public final class ElectionWorkload implements SlottedWorkload {
                 if (working) {
                     boolean keepGoing;
                     try {
-                        keepGoing = worker.step(term, log);
+                        // Through the leader thread's log: a write it began before it learned that its process
+                        // was retired is recorded under the process the slot's thread continues as.
+                        keepGoing = worker.step(term, log.leaderThread());
                     } catch (InterruptedException ex) {
                         throw ex;
                     } catch (Exception ex) {
                         LOG.warn("leader task of p{} failed: {}", process, ex.toString());
                         keepGoing = false;
                     }
-                    if (!keepGoing) {
-                        retire = true; // the leader's operation ended info: this process is done
+                    if (!keepGoing || log.isRetired()) {
+                        retire = true; // an operation of this process ended info: it is done
                         break;
                     }
                 }
@@ -255,7 +261,7 @@ public final class ElectionWorkload implements SlottedWorkload {
         }
     }
 
-    private LeaderElection.Listener recordingListener(ProcessLog log, BlockingQueue<Event> events) {
+    private LeaderElection.Listener recordingListener(CandidateLog log, BlockingQueue<Event> events) {
         return new LeaderElection.Listener() {
             @Override
             public void volunteering() {

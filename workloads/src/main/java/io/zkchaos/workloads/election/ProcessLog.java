@@ -1,60 +1,25 @@
 package io.zkchaos.workloads.election;
 
-import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 
 /**
- * One process's view of the recorder when several threads act for it (the recipe's thread records acquire and
- * release, a leader's worker records its writes): it keeps at most one operation outstanding, so an invoke waits
- * until the previous operation of the process is completed. Every operation a caller can have outstanding is bounded
- * by the request timeout, so the wait is bounded too.
+ * Where a candidate process's operations are recorded, one outstanding at a time: an invoke waits until the
+ * previous operation of the process is completed. See {@link CandidateLog} for the rules (what a retired process may
+ * still record, and where a leader's work goes once its process is retired).
  */
-public final class ProcessLog {
+public interface ProcessLog {
 
-    private final HistoryRecorder recorder;
-    private final int process;
-    private Op outstanding;
+    /** The process number the next operation would be recorded under. */
+    int process();
 
-    public ProcessLog(HistoryRecorder recorder, int process) {
-        this.recorder = recorder;
-        this.process = process;
-    }
+    /**
+     * Records an invoke of {@code f} once nothing else of the process is outstanding.
+     *
+     * @return the invoke, or null if it was not recorded because the process is retired (see {@link CandidateLog})
+     */
+    Op invoke(String f, Object value);
 
-    public int process() {
-        return process;
-    }
-
-    /** Records an invoke once nothing else of this process is outstanding. */
-    public synchronized Op invoke(String f, Object value) {
-        boolean interrupted = false;
-        while (outstanding != null) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                interrupted = true; // the recording must still happen: the history must stay complete
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        outstanding = recorder.invoke(process, f, null, value);
-        return outstanding;
-    }
-
-    /** Completes the outstanding operation if it is {@code f}; returns whether it did. */
-    public synchronized boolean complete(String f, OpType type, Object value, String error) {
-        if (outstanding == null || !outstanding.f().equals(f)) {
-            return false;
-        }
-        recorder.complete(outstanding, type, value, error);
-        outstanding = null;
-        notifyAll();
-        return true;
-    }
-
-    /** Whether {@code f} is outstanding. */
-    public synchronized boolean isOutstanding(String f) {
-        return outstanding != null && outstanding.f().equals(f);
-    }
+    /** Completes the outstanding operation if it is {@code f} and this log invoked it; returns whether it did. */
+    boolean complete(String f, OpType type, Object value, String error);
 }

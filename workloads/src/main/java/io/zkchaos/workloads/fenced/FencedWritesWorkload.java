@@ -44,7 +44,10 @@ import org.apache.zookeeper.ZooKeeper;
  *
  * <p>History: everything the election workload records, plus {@code fenced-write} invoke {@code {"token", "value"}}
  * → ok (the store accepted it) / fail (rejected as stale, or never sent) / info (unknown: the process retires after
- * recording the end of its leadership). Values are unique: {@code process × 1 000 000 + n}. Final phase: one
+ * recording the end of its leadership). A write invoked once the writer's process is retired (its acquire ended
+ * info while the leader prepared or waited to write) is recorded under the slot's next process, which the thread
+ * continues as ({@link io.zkchaos.workloads.election.CandidateLog}). Values are unique:
+ * {@code process × 1 000 000 + n}, {@code process} the writer's own. Final phase: one
  * {@code read} whose ok value is the list of accepted {@code {"token", "value"}} entries in store order (after
  * {@code sync()}).
  */
