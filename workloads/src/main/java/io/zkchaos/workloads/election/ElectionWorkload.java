@@ -270,7 +270,12 @@ public final class ElectionWorkload implements SlottedWorkload {
 
             @Override
             public void acquired(Leadership leadership) {
-                log.complete("acquire", OpType.OK, leadership.toValue(), null);
+                if (!log.complete("acquire", OpType.OK, leadership.toValue(), null) && !log.isRetired()) {
+                    // Cannot happen while the recipe volunteers before it leads; if it did, say so loudly: the
+                    // history would miss a leadership, and a later invoke of this process would wait for ever.
+                    LOG.error("candidate p{} leads (token {}) without an acquire outstanding: the history misses "
+                            + "this leadership", log.process(), leadership.token());
+                }
                 events.add(new Event("acquired", leadership));
             }
 

@@ -316,7 +316,10 @@ public final class LeaderElection implements Closeable {
      * run again after every notification and reconnection.
      */
     private void advance() {
-        if (!canAct() || leading != null) {
+        if (!canAct() || leading != null || generation == 0) {
+            // generation 0: not volunteered yet. A session event can reach a new candidacy just before its start
+            // (the session's SyncConnected, delivered late) and run first: it must not create a node or lead
+            // before the listener has heard "volunteering", or the history would show a leader that never asked.
             return;
         }
         try {

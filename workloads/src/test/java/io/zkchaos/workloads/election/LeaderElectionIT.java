@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -169,6 +171,32 @@ class LeaderElectionIT {
         assertThat(counters.notifications()).isZero();
         assertThat(counters.getChildrenCalls()).isEqualTo(2);
         assertThat(events.log).containsExactly("volunteering", "acquired " + term.token());
+    }
+
+    /**
+     * A session event that reaches a new candidacy just before its start (a candidate process's SyncConnected,
+     * delivered by the client's event thread after the session was handed over) runs on the recipe's thread after
+     * the start: it must not make the candidate create a node and lead before it volunteered. It did: the history
+     * then showed the acquire invoked after its ok was refused, a leader nobody knew of, and every other candidate
+     * waiting behind it (a client-process run with no leader for its whole length).
+     */
+    @Test
+    void aSessionEventJustBeforeTheStartDoesNotMakeTheCandidateLeadBeforeItVolunteers() throws Exception {
+        String path = electionPath("event-before-start");
+        for (int i = 0; i < 5; i++) {
+            Events events = new Events();
+            LeaderElection c = candidate(session(e -> { }), path, "c" + i, events, new HerdCounters(),
+                    LeaderElection.Hooks.NONE);
+            c.sessionEvent(new WatchedEvent(Watcher.Event.EventType.None, Watcher.Event.KeeperState.SyncConnected,
+                    null));
+            c.start();
+            Leadership term = events.awaitTermAfter(-1, "candidate c" + i + " leads");
+            assertThat(events.log).as("what candidate c%d told its listener", i)
+                    .containsExactly("volunteering", "acquired " + term.token());
+            assertThat(term.path()).as("its node is named by its candidacy").doesNotContain("n_null-");
+            c.close();
+            events.awaitLine("ended closed");
+        }
     }
 
     @Test
