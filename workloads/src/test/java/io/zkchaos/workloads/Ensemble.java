@@ -2,8 +2,13 @@ package io.zkchaos.workloads;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +18,19 @@ import org.apache.zookeeper.ZooKeeper;
 
 /**
  * A real ZooKeeper ensemble in this JVM (Curator's TestingCluster: real QuorumPeers on loopback ports), with a short
- * tick so sessions can be short. Closing it stops every server and deletes their data dirs.
+ * tick so sessions can be short. Closing it stops every server and deletes their directory.
+ *
+ * <p>Every server's data lives under one directory of this ensemble: Curator starts each server through ZooKeeper's
+ * embedded server, which writes a {@code zookeeper.configuration*.properties} file beside the data directory and never
+ * deletes it. With Curator's default data directories that is the system's temp directory, which collected one file
+ * per server started (about a thousand a day here).
  */
 public final class Ensemble implements AutoCloseable {
 
     /** Tick 200 ms: the minimum session timeout is 2 ticks, so tests can use sessions of a second or two. */
     private static final int TICK_MS = 200;
 
+    private final Path directory;
     private final TestingCluster cluster;
     private final List<InstanceSpec> specs = new ArrayList<>();
 
@@ -50,12 +61,19 @@ public final class Ensemble implements AutoCloseable {
             ports.add(InstanceSpec.getRandomPort());
         }
         java.util.Iterator<Integer> next = ports.iterator();
+        directory = Files.createTempDirectory("zkchaos-ensemble-");
         for (int id = 1; id <= size; id++) {
-            specs.add(new InstanceSpec(null, next.next(), next.next(), next.next(), true, id, TICK_MS, 200,
+            Path data = Files.createDirectory(directory.resolve("n" + id));
+            specs.add(new InstanceSpec(data.toFile(), next.next(), next.next(), next.next(), true, id, TICK_MS, 200,
                     properties));
         }
         cluster = new TestingCluster(specs);
-        cluster.start();
+        try {
+            cluster.start();
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
     }
 
     /** The whole ensemble, sessions of {@code session}, calls bounded by {@code request}. */
@@ -134,6 +152,23 @@ public final class Ensemble implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        cluster.close();
+        try {
+            cluster.close();
+        } finally {
+            deleteRecursively(directory);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the ensemble's directory " + root, e);
+        }
     }
 }
