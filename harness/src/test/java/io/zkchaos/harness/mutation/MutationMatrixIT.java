@@ -4,44 +4,48 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The mutation matrix's fastest row in {@code mvn verify} (about a minute): a leader that commits on its own ack is
- * caught under an isolation, and the correct build in the same scenario is valid. The rest of the quick rows
- * ({@code ./zkchaos mutations --quick}: acks before the write under a power loss, which restarts every node) and the
- * full matrix, five seeds a row, are {@code MutationMatrixChaosIT} (-Pchaos) and {@code ./zkchaos mutations}.
+ * The mutation matrix's fastest row in {@code mvn verify}: a leader that commits on its own ack is caught under an
+ * isolation, and the correct build in the same scenario is valid. The isolated leader acknowledges adds only until its
+ * next tick, when it finds no quorum and steps down; on a loaded machine a run's clients may get no add through in
+ * that window (seen in one loaded run of `.ci/verify-under-load`). So the bug gets up to {@value #SEEDS} seeds and must be caught in one,
+ * the matrix's own rule (a visible bug caught at least once); the correct build must be valid in its run. The rest of
+ * the quick rows ({@code ./zkchaos mutations --quick}: acks before the write under a power loss, which restarts every
+ * node) and the full matrix, five seeds a row, are {@code MutationMatrixChaosIT} (-Pchaos) and
+ * {@code ./zkchaos mutations}.
  */
 class MutationMatrixIT {
+
+    private static final int SEEDS = 4;
 
     @TempDir
     Path store;
 
     @Test
-    void theBugsAreCaughtAndTheCorrectBuildIsValidInTheSameScenarios() throws Exception {
+    void theBugIsCaughtAndTheCorrectBuildIsValidInTheSameScenario() throws Exception {
         StringWriter progress = new StringWriter();
-        List<MutationRow> rows = new MutationRunner(new PrintWriter(progress), store, 1, 1)
-                .run(MutationMatrix.quick().stream().filter(m -> m.scenario() == MutationMatrix.SET_ISOLATE_LEADER)
-                        .toList());
+        List<Mutation> rows = MutationMatrix.quick().stream()
+                .filter(m -> m.scenario() == MutationMatrix.SET_ISOLATE_LEADER).toList();
+        assertThat(rows).hasSize(1);
+        Mutation bug = rows.get(0);
+        assertThat(bug.bugs()).containsExactly("commit-before-quorum");
+        MutationRow caught = new MutationRunner(new PrintWriter(progress), store, SEEDS, 1).runUntilCaught(bug);
+        MutationRow correct = new MutationRunner(new PrintWriter(progress), store, 1, 1)
+                .runCorrectBuild(bug.scenario());
         StringWriter table = new StringWriter();
-        MutationTable.print(rows, new PrintWriter(table));
+        MutationTable.print(List.of(caught, correct), new PrintWriter(table));
         System.out.println(table);
-        assertThat(rows).hasSize(2);
-        for (MutationRow r : rows) {
-            if (r.correctBuild()) {
-                assertThat(r.verdict()).as("the correct build in %s: %s", r.scenario().label(), r.said())
-                        .isEqualTo("valid");
-            } else {
-                assertThat(r.verdict()).as("%s in %s: %s (runs in %s)", r.bugLabel(), r.scenario().label(), r.said(),
-                        store).isEqualTo("caught");
-            }
-        }
-        assertThat(rows).filteredOn(r -> r.bugLabel().equals("commit-before-quorum")).singleElement()
-                .satisfies(r -> assertThat(r.said()).startsWith("no-lost-commit:").contains("lost"));
-        assertThat(progress.toString().getBytes(StandardCharsets.UTF_8).length).isPositive();
+
+        assertThat(caught.caught()).as("%s in %s, seeds %s: %s (runs in %s)", caught.bugLabel(),
+                caught.scenario().label(), caught.seeds(), caught.said(), store).isEqualTo(1);
+        assertThat(caught.said()).startsWith("no-lost-commit:").contains("lost");
+        assertThat(correct.verdict()).as("the correct build in %s: %s", correct.scenario().label(), correct.said())
+                .isEqualTo("valid");
+        assertThat(progress.toString()).contains("seed 1");
     }
 }
