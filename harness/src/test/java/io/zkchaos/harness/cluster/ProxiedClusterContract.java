@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -113,8 +114,13 @@ public abstract class ProxiedClusterContract {
             faults.heal();
             await(old + " rejoins as a follower").atMost(Duration.ofSeconds(20)).until(() ->
                     cluster.status(old).mode() == Mode.FOLLOWER);
-            assertThat(pinned.exists("/minority", false)).isNull();
-            assertThat(pinned.exists("/majority", false)).isNotNull();
+            // The pinned client reconnects to the old leader on its own schedule, which may come after the server
+            // already follows: until then a read ends in ConnectionLoss (seen once in a quiet .ci/run).
+            await("the client pinned to " + old + " reads through it").atMost(Duration.ofSeconds(20))
+                    .ignoreException(KeeperException.ConnectionLossException.class).untilAsserted(() -> {
+                        assertThat(pinned.exists("/minority", false)).isNull();
+                        assertThat(pinned.exists("/majority", false)).isNotNull();
+                    });
         }
     }
 
