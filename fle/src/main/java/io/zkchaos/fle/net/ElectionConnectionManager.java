@@ -61,6 +61,10 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
     private final Map<Long, byte[]> lastMessageSent = new ConcurrentHashMap<>();
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     private final Set<Long> connecting = ConcurrentHashMap.newKeySet();
+    /** Peers a connection was asked for since their connect task last looked (a request is never dropped). */
+    private final Set<Long> connectWanted = ConcurrentHashMap.newKeySet();
+    /** The newest sender thread per peer: the next connection's sender waits for it (see {@link Connection}). */
+    private final Map<Long, Thread> lastSender = new ConcurrentHashMap<>();
     private final ExecutorService connector;
     private volatile Receiver receiver;
     private volatile boolean closed;
@@ -155,20 +159,37 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
         return connections.containsKey(sid);
     }
 
+    /**
+     * Asks for a connection to {@code sid}. A request made while a connect task for that peer runs is not dropped:
+     * the task attempts again. (It was dropped before: a peer hanging up on a smaller SID and calling back while its
+     * previous call-back task was finishing, having just made the connection it now closed, never called back.)
+     */
     private void connectAsync(long sid) {
-        if (closed || !connecting.add(sid)) {
+        if (closed) {
             return;
         }
+        connectWanted.add(sid);
+        if (!connecting.add(sid)) {
+            return; // the running task sees the request
+        }
         try {
-            connector.execute(() -> {
-                try {
-                    connectOne(sid);
-                } finally {
-                    connecting.remove(sid);
-                }
-            });
+            connector.execute(() -> connectWhileWanted(sid));
         } catch (RejectedExecutionException e) {
             connecting.remove(sid);
+        }
+    }
+
+    private void connectWhileWanted(long sid) {
+        try {
+            while (!closed && connectWanted.remove(sid)) {
+                connectOne(sid);
+            }
+        } finally {
+            connecting.remove(sid);
+        }
+        // A request made after the loop's last look but before the task let go of the peer.
+        if (connectWanted.contains(sid)) {
+            connectAsync(sid);
         }
     }
 
@@ -264,8 +285,11 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
         }
     }
 
-    private void startConnection(long sid, Socket s, DataInputStream in, DataOutputStream out) {
-        Connection c = new Connection(sid, s, in, out);
+    // Synchronized: two connections from the same larger peer may be handed over at once, and each new sender
+    // must know the one before it.
+    private synchronized void startConnection(long sid, Socket s, DataInputStream in, DataOutputStream out) {
+        Connection c = new Connection(sid, s, in, out, lastSender.get(sid));
+        lastSender.put(sid, c.sender);
         Connection old = connections.put(sid, c);
         if (old != null) {
             old.close();
@@ -286,10 +310,13 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
         final DataOutputStream out;
         final Thread sender;
         final Thread reader;
+        /** The sender of the connection before this one, which may still hold a message it took from the queue. */
+        final Thread previousSender;
         volatile boolean done;
 
-        Connection(long sid, Socket socket, DataInputStream in, DataOutputStream out) {
+        Connection(long sid, Socket socket, DataInputStream in, DataOutputStream out, Thread previousSender) {
             this.sid = sid;
+            this.previousSender = previousSender;
             this.socket = socket;
             this.in = in;
             this.out = out;
@@ -307,6 +334,12 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
         void sendLoop() {
             BlockingQueue<byte[]> q = queues.get(sid);
             try {
+                // Let the previous sender finish first: a message it took from the queue and wrote into a socket
+                // that was closing is recorded as the last one sent (and so sent again below) only once it is done;
+                // looking earlier could find the queue empty and nothing recorded, and the message lost.
+                if (previousSender != null) {
+                    previousSender.join();
+                }
                 if (q.isEmpty()) {
                     byte[] last = lastMessageSent.get(sid);
                     if (last != null) {

@@ -29,6 +29,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -114,12 +115,14 @@ class ToxicsTest {
     void resetPeerResetsTheConnectionAfterItsTimeout() throws Exception {
         try (Socket s = connect(link.listenAddress())) {
             assertEchoes(s);
-            link.addToxic(Toxic.resetPeer("rst", Stream.UPSTREAM, 100));
+            // Before adding the toxic: its clock may start as it is installed (whole ms would also round 99.9 down).
             long t0 = System.nanoTime();
+            link.addToxic(Toxic.resetPeer("rst", Stream.UPSTREAM, 100));
             s.getOutputStream().write("trigger".getBytes());
             assertThatThrownBy(() -> s.getInputStream().read())
                     .isInstanceOf(SocketException.class).hasMessageContaining("reset");
-            assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThanOrEqualTo(100);
+            assertThat(System.nanoTime() - t0).as("ns from adding the toxic to the reset")
+                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
         }
     }
 
