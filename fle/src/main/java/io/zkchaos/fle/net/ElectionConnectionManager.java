@@ -161,8 +161,8 @@ public final class ElectionConnectionManager implements ElectionTransport, AutoC
 
     /**
      * Asks for a connection to {@code sid}. A request made while a connect task for that peer runs is not dropped:
-     * the task attempts again. (It was dropped before: a peer hanging up on a smaller SID and calling back while its
-     * previous call-back task was finishing, having just made the connection it now closed, never called back.)
+     * the task attempts again. That task may be the call-back that made the very connection the request replaces (a
+     * smaller SID connected again), so dropping the request would leave the pair with no connection.
      */
     private void connectAsync(long sid) {
         if (closed) {
