@@ -73,6 +73,8 @@ class FleClusterIT extends ProcessesUnderRuns {
                     .isEqualTo(c.status().currentEpoch()).isPositive();
         }
         String follower = cluster.nodes().stream().filter(n -> !n.equals(leader)).findFirst().orElseThrow();
+        // The start returns once a quorum serves: leader and one follower; this one may still be syncing.
+        cluster.awaitServing(follower, RECOVERY);
         try (FleClient c = client(follower)) {
             c.put("k", "v1"); // forwarded to the leader through the proxy
             assertThat(c.get("k")).isEqualTo("v1");
