@@ -163,7 +163,8 @@ public final class LocalGroup implements AutoCloseable {
     /** The command line that starts node {@code id}. */
     public List<String> command(int id) {
         return List.of(javaBin, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dzkchaos.fle.group=" + dir, "-cp", classpath, NodeMain.class.getName(), config(id).toString());
+                "-Dzkchaos.fle.group=" + dir, "-D" + NodeMain.STOP_WITH + "=" + ProcessHandle.current().pid(),
+                "-cp", classpath, NodeMain.class.getName(), config(id).toString());
     }
 
     /** Starts node {@code id}; its output is appended to {@link #log(int)}. */

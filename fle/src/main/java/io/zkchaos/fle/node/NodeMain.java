@@ -1,6 +1,7 @@
 package io.zkchaos.fle.node;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,8 +13,16 @@ import org.slf4j.LoggerFactory;
  * bind, {@value NodeStartException#DATA_DIR} for an unusable data dir, and {@value NodeStartException#FATAL} when it
  * stops itself at run time (a storage failure) — each with a message on stderr naming the problem. JVM options such as
  * a process marker ({@code -Dzkchaos.owner=...}) are simply carried along.
+ *
+ * <p>With {@code -D}{@value #STOP_WITH}{@code =<pid>} the node stops (cleanly, as on {@code SIGTERM}) once that
+ * process has ended: a launcher that can die without stopping its nodes, such as a test JVM killed with
+ * {@code SIGKILL}, leaves no node behind. The harness does not need it (its reaper stops the servers of a dead
+ * harness at its next start); {@code LocalGroup} sets it.
  */
 public final class NodeMain {
+
+    /** The system property naming the process whose end stops the node. */
+    public static final String STOP_WITH = "zkchaos.fle.stopWith";
 
     private NodeMain() {
     }
@@ -44,6 +53,13 @@ public final class NodeMain {
             System.err.println("fle node: bad config: " + e.getMessage());
             return NodeStartException.CONFIG;
         }
+        Optional<ProcessHandle> launcher;
+        try {
+            launcher = launcher(System.getProperty(STOP_WITH));
+        } catch (IllegalArgumentException e) {
+            System.err.println("fle node " + config.myId() + ": " + e.getMessage());
+            return NodeStartException.CONFIG;
+        }
         Node node;
         try {
             node = Node.start(config, fatal -> {
@@ -63,11 +79,34 @@ public final class NodeMain {
             log.info("fle node {}: stopping", config.myId());
             node.close();
         }, "fle-node-shutdown"));
+        launcher.ifPresent(p -> p.onExit().thenRun(() -> {
+            log.info("fle node {}: process {} ({}) has ended; stopping", config.myId(), p.pid(), STOP_WITH);
+            System.exit(0);
+        }));
         try {
             forever.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The process named by {@value #STOP_WITH}, if set; it must be running now. */
+    static Optional<ProcessHandle> launcher(String pid) {
+        if (pid == null || pid.isBlank()) {
+            return Optional.empty();
+        }
+        long n;
+        try {
+            n = Long.parseLong(pid.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(STOP_WITH + " must be a process id, was '" + pid + "'");
+        }
+        Optional<ProcessHandle> p = ProcessHandle.of(n).filter(ProcessHandle::isAlive);
+        if (p.isEmpty()) {
+            throw new IllegalArgumentException("the process to stop with (" + STOP_WITH + "=" + n
+                    + ") is not running");
+        }
+        return p;
     }
 }
