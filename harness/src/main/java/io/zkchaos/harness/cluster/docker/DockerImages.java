@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import io.zkchaos.harness.cluster.docker.image.ZkEntryPoint;
 import io.zkchaos.harness.cluster.local.ServerClasspath;
@@ -13,6 +14,8 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *       ({@link ToxiproxyMain}), with the classes this harness runs.</li>
  * </ul>
  * Built images are tagged by a hash of their content ({@code zkchaos/zookeeper:3.9.5-<hash>}) and kept, so the next
- * run finds them. {@code official} requires the official images; {@code built} always uses (and builds) the
+ * run finds them; building one removes the earlier builds of the same kind (same ZooKeeper version) that are older
+ * than {@link #PRUNE_AFTER} and used by no container, so changing code does not pile up images on the engine. {@code official} requires the official images; {@code built} always uses (and builds) the
  * substitutes. The official names can be changed with {@value #ZOOKEEPER_IMAGE_PROPERTY} ({@code {version}} is
  * replaced) and {@value #TOXIPROXY_IMAGE_PROPERTY}.
  */
@@ -45,6 +49,12 @@ final class DockerImages {
     static final String OFFICIAL_TOXIPROXY = "ghcr.io/shopify/toxiproxy:2.12.0";
     /** The label every built image carries. */
     static final String BUILT_LABEL = "io.zkchaos.built";
+
+    /**
+     * How old an earlier build must be before a new build of its kind removes it: younger, it may be another
+     * harness's, just built and about to start.
+     */
+    static final Duration PRUNE_AFTER = Duration.ofHours(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(DockerImages.class);
 
@@ -137,6 +147,7 @@ final class DockerImages {
             return new Image(tag, false, "built earlier from the Maven jars of " + version);
         }
         requireSamePlatform(client);
+        Map<String, String> labels = Map.of(BUILT_LABEL, "zookeeper", "io.zkchaos.zookeeper.version", version);
         long t0 = System.nanoTime();
         try (ScratchImage image = new ScratchImage()) {
             image.addRuntime();
@@ -146,8 +157,9 @@ final class DockerImages {
             image.writeClass(ZkEntryPoint.class, "/opt/zk/entry");
             image.write("/opt/zk/conf/logback.xml", LOGBACK);
             image.write("/opt/zk/conf/log4j.properties", LOG4J);
-            image.build(tag, dockerfile, Map.of(BUILT_LABEL, "zookeeper", "io.zkchaos.zookeeper.version", version));
+            image.build(tag, dockerfile, labels);
         }
+        pruneOlderBuilds(client, labels, tag, PRUNE_AFTER);
         String took = String.format("%.1f s", (System.nanoTime() - t0) / 1e9);
         LOG.info("built {} in {}", tag, took);
         return new Image(tag, false, "built here in " + took + " from the Maven jars of " + version);
@@ -198,9 +210,46 @@ final class DockerImages {
             image.write("/opt/proxy/conf/logback.xml", LOGBACK);
             image.build(tag, dockerfile, Map.of(BUILT_LABEL, "toxiproxy"));
         }
+        pruneOlderBuilds(client, Map.of(BUILT_LABEL, "toxiproxy"), tag, PRUNE_AFTER);
         String took = String.format("%.1f s", (System.nanoTime() - t0) / 1e9);
         LOG.info("built {} in {}", tag, took);
         return new Image(tag, false, "built here in " + took + " from the project's FaultProxy");
+    }
+
+    /**
+     * Removes the images carrying all of {@code labels}, other than {@code keep}, created more than {@code age} ago;
+     * an image a container uses stays (the engine refuses). Never fails: an image it cannot remove is logged.
+     *
+     * @return the tags (or ids, for an untagged image) removed
+     */
+    static List<String> pruneOlderBuilds(DockerClient client, Map<String, String> labels, String keep,
+            Duration age) {
+        long before = Instant.now().minus(age).getEpochSecond();
+        List<String> removed = new ArrayList<>();
+        List<com.github.dockerjava.api.model.Image> images;
+        try {
+            images = client.listImagesCmd().withLabelFilter(labels).exec();
+        } catch (RuntimeException e) {
+            LOG.warn("cannot list the earlier builds to prune ({}): {}", labels, e.toString());
+            return removed;
+        }
+        for (com.github.dockerjava.api.model.Image i : images) {
+            List<String> tags = i.getRepoTags() == null ? List.of() : List.of(i.getRepoTags());
+            if (tags.contains(keep) || i.getCreated() == null || i.getCreated() > before) {
+                continue;
+            }
+            String name = tags.isEmpty() || tags.get(0).startsWith("<none>") ? i.getId() : tags.get(0);
+            try {
+                client.removeImageCmd(i.getId()).withForce(false).exec();
+                removed.add(name);
+                LOG.info("removed {}, an earlier build superseded by {}", name, keep);
+            } catch (ConflictException | NotFoundException e) {
+                LOG.debug("kept {}: {}", name, e.getMessage()); // in use by a container, or removed meanwhile
+            } catch (RuntimeException e) {
+                LOG.warn("cannot remove {}, an earlier build: {}", name, e.toString());
+            }
+        }
+        return removed;
     }
 
     /** What the runtime of a built image depends on: this JDK and the module list. */

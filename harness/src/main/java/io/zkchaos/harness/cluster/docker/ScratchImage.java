@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.images.builder.Transferable;
 
@@ -186,11 +188,15 @@ final class ScratchImage implements AutoCloseable {
         }
     }
 
-    /** The bytes of a file, or of every file under a directory (with their relative names), for {@link #hash}. */
+    /**
+     * The bytes of a file, or of every file under a directory or in a jar (with their names), for {@link #hash}. A
+     * jar counts by its entries, not its bytes: a rebuild of the same classes writes new timestamps into the jar,
+     * and should still find the image built from them.
+     */
     static byte[] contentOf(Path p) {
         try {
             if (!Files.isDirectory(p)) {
-                return Files.readAllBytes(p);
+                return p.getFileName().toString().endsWith(".jar") ? entriesOf(p) : Files.readAllBytes(p);
             }
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             try (Stream<Path> s = Files.walk(p)) {
@@ -203,6 +209,23 @@ final class ScratchImage implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + p, e);
         }
+    }
+
+    private static byte[] entriesOf(Path jar) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            List<? extends ZipEntry> entries = zip.stream().filter(e -> !e.isDirectory())
+                    .sorted(Comparator.comparing(ZipEntry::getName)).toList();
+            for (ZipEntry e : entries) {
+                out.write(e.getName().getBytes(StandardCharsets.UTF_8));
+                try (InputStream in = zip.getInputStream(e)) {
+                    in.transferTo(out);
+                }
+            }
+        } catch (java.util.zip.ZipException e) {
+            return Files.readAllBytes(jar); // not a zip after all: its bytes are its content
+        }
+        return out.toByteArray();
     }
 
     private static String run(List<String> command) {
