@@ -433,7 +433,7 @@ public final class LocalCluster implements Cluster {
         }
         for (ServerProcess p : processes.values()) {
             try {
-                p.kill();
+                p.retire();
             } catch (RuntimeException e) {
                 LOG.warn("killing {} while closing: {}", p.name(), e.toString());
             }

@@ -28,6 +28,8 @@ final class ServerProcess {
     private Process process;
     private NodeState state = NodeState.DOWN;
     private Integer lastExitCode;
+    /** Set when the cluster closes: a start that comes later (a nemesis still running) must not spawn a server. */
+    private boolean retired;
 
     /**
      * @param name    node name, e.g. {@code n1}
@@ -73,6 +75,9 @@ final class ServerProcess {
 
     /** Starts the process if it is down. */
     synchronized void start() {
+        if (retired) {
+            throw new IllegalStateException("cannot start " + name + ": its cluster is closed");
+        }
         refresh();
         if (state != NodeState.DOWN) {
             return;
@@ -103,6 +108,16 @@ final class ServerProcess {
         }
         process.destroyForcibly(); // SIGKILL on Linux; ends a paused process too
         awaitExit(10);
+    }
+
+    /**
+     * Kills the process for good: a {@link #start()} after this fails. Called when the cluster closes; a start in
+     * progress (say, a nemesis restarting the node while a shutdown hook closes the cluster) finishes first and
+     * its process is killed with the rest.
+     */
+    synchronized void retire() {
+        retired = true;
+        kill();
     }
 
     /** SIGTERM (after SIGCONT if paused), SIGKILL if it has not ended within 10 s. */

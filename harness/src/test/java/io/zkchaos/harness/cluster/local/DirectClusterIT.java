@@ -17,7 +17,8 @@ class DirectClusterIT extends ProcessesUnderRuns {
     void killTheLeaderAndANewOneServesWrites() throws Exception {
         ClusterConfig config = ClusterConfig.builder().nodes(3).proxied(false)
                 .runDirectory(runs.resolve("direct")).build();
-        try (LocalCluster cluster = LocalCluster.start(config)) {
+        LocalCluster cluster = LocalCluster.start(config);
+        try {
             String old = cluster.leader().orElseThrow();
             // Direct links: the check that proxied ensembles pass must fail here, or it proves nothing.
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClusterChecks.assertPeersOnlyThroughProxies(
@@ -39,6 +40,14 @@ class DirectClusterIT extends ProcessesUnderRuns {
             cluster.start(old);
             await(old + " follows again").atMost(Duration.ofSeconds(60))
                     .until(() -> cluster.status(old).mode() == NodeStatus.Mode.FOLLOWER);
+        } finally {
+            cluster.close();
         }
+        // A nemesis still running when the cluster closes (a shutdown hook's close, say) must not start a server
+        // that nothing would stop.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> cluster.start("n1"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cannot start n1: its cluster is closed");
+        assertThat(cluster.state("n1")).isEqualTo(NodeState.DOWN);
     }
 }
