@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Built images are tagged by a hash of their content ({@code zkchaos/zookeeper:3.9.5-<hash>}) and kept, so the next
  * run finds them; building one removes the earlier builds of the same kind (same ZooKeeper version) that are older
- * than {@link #PRUNE_AFTER} and used by no container, so changing code does not pile up images on the engine. {@code official} requires the official images; {@code built} always uses (and builds) the
- * substitutes. The official names can be changed with {@value #ZOOKEEPER_IMAGE_PROPERTY} ({@code {version}} is
+ * than {@link #PRUNE_AFTER} and used by no container, so changing code does not pile up images on the engine.
+ * {@code official} requires the official images; {@code built} always uses (and builds) the substitutes. The official names can be changed with {@value #ZOOKEEPER_IMAGE_PROPERTY} ({@code {version}} is
  * replaced) and {@value #TOXIPROXY_IMAGE_PROPERTY}.
  */
 final class DockerImages {
@@ -159,9 +159,9 @@ final class DockerImages {
             image.write("/opt/zk/conf/log4j.properties", LOG4J);
             image.build(tag, dockerfile, labels);
         }
-        pruneOlderBuilds(client, labels, tag, PRUNE_AFTER);
         String took = String.format("%.1f s", (System.nanoTime() - t0) / 1e9);
         LOG.info("built {} in {}", tag, took);
+        pruneOlderBuilds(client, labels, tag, PRUNE_AFTER);
         return new Image(tag, false, "built here in " + took + " from the Maven jars of " + version);
     }
 
@@ -210,9 +210,9 @@ final class DockerImages {
             image.write("/opt/proxy/conf/logback.xml", LOGBACK);
             image.build(tag, dockerfile, Map.of(BUILT_LABEL, "toxiproxy"));
         }
-        pruneOlderBuilds(client, Map.of(BUILT_LABEL, "toxiproxy"), tag, PRUNE_AFTER);
         String took = String.format("%.1f s", (System.nanoTime() - t0) / 1e9);
         LOG.info("built {} in {}", tag, took);
+        pruneOlderBuilds(client, Map.of(BUILT_LABEL, "toxiproxy"), tag, PRUNE_AFTER);
         return new Image(tag, false, "built here in " + took + " from the project's FaultProxy");
     }
 

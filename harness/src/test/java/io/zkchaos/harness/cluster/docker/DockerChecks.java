@@ -15,6 +15,32 @@ final class DockerChecks {
     private DockerChecks() {
     }
 
+    /** Removes what a test made on the engine, by force, ignoring what is already gone; the images last. */
+    static void removeQuietly(DockerClient client, List<String> containers, List<String> networks,
+            List<String> images) {
+        for (String c : containers) {
+            try {
+                client.removeContainerCmd(c).withForce(true).exec();
+            } catch (RuntimeException ignored) {
+                // already gone (reaped, or never started)
+            }
+        }
+        for (String n : networks) {
+            try {
+                client.removeNetworkCmd(n).exec();
+            } catch (RuntimeException ignored) {
+                // already gone
+            }
+        }
+        for (String i : images) {
+            try {
+                client.removeImageCmd(i).withForce(true).exec();
+            } catch (RuntimeException ignored) {
+                // already gone (pruned)
+            }
+        }
+    }
+
     /**
      * No node can reach another node except through the proxy: each node's container is on exactly one network, and
      * the only other container on it is the Toxiproxy container.

@@ -29,20 +29,7 @@ class DockerImagesIT {
 
     @AfterEach
     void removeWhatIsLeft() {
-        for (String c : containers) {
-            try {
-                client.removeContainerCmd(c).withForce(true).exec();
-            } catch (RuntimeException ignored) {
-                // already gone
-            }
-        }
-        for (String i : images) {
-            try {
-                client.removeImageCmd(i).withForce(true).exec();
-            } catch (RuntimeException ignored) {
-                // pruned
-            }
-        }
+        DockerChecks.removeQuietly(client, containers, List.of(), images);
     }
 
     /** A one-file image {@code FROM scratch}, labelled like a build of {@code kind}. */

@@ -32,20 +32,7 @@ class DockerReaperIT {
 
     @AfterEach
     void removeWhatIsLeft() {
-        for (String c : containers) {
-            try {
-                client.removeContainerCmd(c).withForce(true).exec();
-            } catch (RuntimeException ignored) {
-                // reaped
-            }
-        }
-        for (String n : networks) {
-            try {
-                client.removeNetworkCmd(n).exec();
-            } catch (RuntimeException ignored) {
-                // reaped
-            }
-        }
+        DockerChecks.removeQuietly(client, containers, networks, List.of());
     }
 
     private String container(String name, Map<String, String> labels) {
