@@ -89,9 +89,13 @@ final class ExerciseReader {
             }
             startInvoked = null;
             FaultCounts c = faults.get(op.f());
-            if (!(op.value() instanceof Map<?, ?> did)) {
+            if (op.value() == null) {
                 c.couldNotAct++;
                 c.reasons.add("no record of what it did");
+            } else if (!(op.value() instanceof Map<?, ?> did)) {
+                // a record not yet turned into plain data (an in-memory history): it acted, on nodes unseen here
+                c.applied++;
+                open.put(op.f(), op.index());
             } else if (did.containsKey("error")) {
                 if (FAILED.equals(did.get("outcome"))) {
                     c.failed++;
