@@ -1,9 +1,6 @@
 package io.zkchaos.junit;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -27,17 +24,10 @@ class UnopenableClientExample {
         private final ZooKeeper zk;
 
         ConfiguredClient(String connectString, Duration sessionTimeout) throws Exception {
-            CountDownLatch connected = new CountDownLatch(1);
-            zk = new ZooKeeper(connectString, (int) sessionTimeout.toMillis(), e -> {
-                if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                    connected.countDown();
-                }
-            });
+            zk = new ZooKeeper(connectString, (int) sessionTimeout.toMillis(), event -> { });
             try {
-                if (!connected.await(sessionTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("not connected within " + sessionTimeout);
-                }
-                zk.getData(CONFIG, false, null); // NoNode: the application was never configured
+                // waits for the session, then NoNode: the application was never configured
+                zk.getData(CONFIG, false, null);
             } catch (Exception e) {
                 zk.close();
                 throw e;
