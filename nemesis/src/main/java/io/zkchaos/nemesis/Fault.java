@@ -28,8 +28,9 @@ public interface Fault {
          */
         AT_PROTOCOL_MOMENT,
         /**
-         * While it holds no quorum the clients can reach serves (a majority or every server down, every client link
-         * cut): no operation is expected to be acknowledged then.
+         * While it holds, the system is not expected to serve the clients: a majority or every server down, every
+         * client link cut, or a partition in which no majority hears itself both ways (a majorities ring of three
+         * nodes cuts every pair in one direction). No operation need be acknowledged then.
          */
         NO_SERVICE
     }

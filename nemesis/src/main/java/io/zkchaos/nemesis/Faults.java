@@ -63,7 +63,7 @@ public final class Faults {
         add("bridge", "two halves that cannot talk, joined by one node that hears both",
                 t -> actions(t).bridge(), t -> actions(t).heal());
         add("majorities-ring", "every node sees a majority, no two the same majority",
-                t -> actions(t).majoritiesRing(), t -> actions(t).heal());
+                t -> actions(t).majoritiesRing(), t -> actions(t).heal(), Fault.Trait.NO_SERVICE);
         add("client-partition", "cut every client link (clients reach no server) for the fault time: sessions "
                         + "expire when that exceeds the session timeout",
                 t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5, Fault.Trait.NO_SERVICE);

@@ -139,7 +139,7 @@ class NemesisDriverTest {
         assertThat(Nemeses.require("kill-leader").minimum(Optional.empty()).ids()).containsExactly("fault-applied");
         // no quorum serves the clients under these: nothing is expected to be acknowledged meanwhile
         for (String n : List.of("kill-majority", "kill-all", "restart-all", "client-partition",
-                "kill-all-lose-unfsynced")) {
+                "kill-all-lose-unfsynced", "majorities-ring")) {
             assertThat(Nemeses.require(n).minimum(Optional.of(any)).ids()).as(n).containsExactly("fault-applied");
         }
         assertThat(Nemeses.require("stall-during-snapshot").minimum(Optional.of(any)).ids())
