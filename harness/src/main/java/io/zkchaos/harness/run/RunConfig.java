@@ -15,10 +15,17 @@ import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.zkchaos.checkers.DurationText;
+import io.zkchaos.checkers.gen.Gen;
+import io.zkchaos.nemesis.FaultOp;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -61,11 +68,67 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
+        if (nemesis.schedule() != null) {
+            requireScheduleFits(nemesis.schedule(), nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS),
+                    timing.timeLimit());
+        }
         if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
             // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
             // checks built-in names; the fle nodes run only their own.
             cluster.systemUnderTest().requireWorkload(workload.name());
         }
+    }
+
+    /** A schedule's faults must be the nemesis's own (as this run does it) and start within the main phase. */
+    private static void requireScheduleFits(FaultSchedule schedule, NemesisDescriptor nemesis, Duration timeLimit) {
+        Set<String> known = nemesis.faults().stream().map(io.zkchaos.nemesis.Fault::name)
+                .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+        for (String f : schedule.faultNames()) {
+            if (!known.contains(f)) {
+                throw new IllegalArgumentException("schedule: fault '" + f + "' is not one of nemesis '"
+                        + nemesis.name() + "' as this run does it (" + (known.isEmpty() ? "no fault"
+                        : String.join(", ", known)) + "); name the nemesis the schedule came from (--nemesis "
+                        + schedule.nemesis() + ")");
+            }
+        }
+        for (FaultSchedule.Window w : schedule.faults()) {
+            if (w.startMillis() >= timeLimit.toMillis()) {
+                throw new IllegalArgumentException("schedule: fault " + w.fault() + " starts at "
+                        + DurationText.format(Duration.ofMillis(w.startMillis())) + ", not within the main phase "
+                        + "(time-limit " + DurationText.format(timeLimit) + ")");
+            }
+        }
+    }
+
+    /** This run with its faults executed as {@code schedule} says instead of drawn from the seed. */
+    public RunConfig withSchedule(FaultSchedule schedule) {
+        return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(), nemesis.healFor(),
+                schedule), checks, timing, seed, out, storage);
+    }
+
+    /** This run with its run directory under {@code store}. */
+    public RunConfig withOut(Path store) {
+        return new RunConfig(cluster, workload, nemesis, checks, timing, seed, store.toString(), storage);
+    }
+
+    /**
+     * The fault operations of this run: its schedule's, at their times and with their choices, or the nemesis's
+     * seeded cycle; empty for no faults.
+     */
+    public Optional<Gen<FaultOp>> faultOps() {
+        if (nemesis.schedule() != null) {
+            return Optional.of(nemesis.schedule().gen());
+        }
+        return nemesisDescriptor().schedule(nemesisTiming());
+    }
+
+    /**
+     * Reads a run's saved configuration ({@code config.json}).
+     *
+     * @throws IllegalArgumentException when it is missing or not a run configuration, naming the file
+     */
+    public static RunConfig read(Path configFile) {
+        return io.zkchaos.results.Json.readInput(configFile, RunConfig.class, "a run configuration");
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -225,12 +288,20 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param name     the nemesis ({@link Nemeses})
      * @param faultFor how long each fault is held
      * @param healFor  how long the cluster is left healed between faults (and before the first)
+     * @param schedule the faults to execute, at their times and with their choices ({@code --schedule}: an earlier
+     *                 run's {@code schedule.json}, shrunk or edited), instead of the seeded cycle; null for the cycle
      */
-    public record NemesisPart(String name, Duration faultFor, Duration healFor) {
+    public record NemesisPart(String name, Duration faultFor, Duration healFor,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule) {
         public NemesisPart {
             Nemeses.require(name);
             positive(faultFor, "fault-for");
             positive(healFor, "heal-for");
+        }
+
+        /** The seeded cycle. */
+        public NemesisPart(String name, Duration faultFor, Duration healFor) {
+            this(name, faultFor, healFor, null);
         }
 
         public static NemesisPart defaults() {
@@ -330,6 +401,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private String out = "store";
         private boolean lazyfs = StoragePart.defaults().lazyfs();
         private boolean forceSync = StoragePart.defaults().forceSync();
+        private FaultSchedule schedule;
 
         public Builder backend(String v) {
             backend = v;
@@ -497,6 +569,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
+        public Builder schedule(FaultSchedule v) {
+            schedule = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
             if (!customWorkload) {
@@ -505,7 +583,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
-                    new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out,
+                    new NemesisPart(nemesis, faultFor, healFor, schedule), checks, new Timing(timeLimit, recover), seed, out,
                     new StoragePart(lazyfs, forceSync));
         }
     }

@@ -14,6 +14,7 @@ import io.zkchaos.harness.clients.ClientProcesses;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
@@ -149,8 +150,13 @@ public final class Runner {
                     say("client processes work (after " + waited.toMillis() + " ms)");
                 }
                 NemesisDescriptor nemesisType = config.nemesisDescriptor();
-                NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget),
-                        nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder, mainPhase);
+                NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget), config.faultOps(),
+                        config.seed(), recorder, mainPhase);
+                if (config.nemesis().schedule() != null) {
+                    FaultSchedule given = config.nemesis().schedule();
+                    say("nemesis: " + given.faults().size() + " fault(s) as the schedule says (nodes by "
+                            + given.targets().wireName() + "), not drawn from the seed");
+                }
                 ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "progress");
                     t.setDaemon(true);
@@ -179,6 +185,7 @@ public final class Runner {
                     quorumPackets.putAll(packets);
                     dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions(),
                             packets));
+                    dir.writeSchedule(executed(config, nemesis.actions()));
                     if (!packets.isEmpty()) {
                         say("quorum syncs seen: " + SYNC_PACKETS.stream()
                                 .map(t -> t + " " + packets.getOrDefault(t, 0L))
@@ -284,6 +291,15 @@ public final class Runner {
         }
         return "; protocol triggers fired " + ends.stream().filter(io.zkchaos.nemesis.frame.TriggerRecord::fired)
                 .count() + " of " + ends.size() + " armed";
+    }
+
+    /**
+     * The schedule the run executed, as {@code --schedule} takes it: its nodes found as the run's own schedule said
+     * (by role when it had none).
+     */
+    private static FaultSchedule executed(RunConfig config, java.util.List<NemesisDriver.Action> actions) {
+        FaultSchedule s = FaultSchedule.executed(config.nemesis().name(), actions);
+        return config.nemesis().schedule() == null ? s : s.withTargets(config.nemesis().schedule().targets());
     }
 
     /**
