@@ -53,7 +53,7 @@ public record Aim(SortedMap<String, String> roles, List<Choice> choices) {
      *               number, or for a leader query that found none
      * @param number a number drawn (a delay in ms, a count, a coin as 0 or 1), or null
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Choice(String what, List<String> picked, Long number) {
 
         /** The kinds of choice whose {@link #picked} are node names (re-resolved by role on a replay). */

@@ -45,8 +45,7 @@ public final class Shrinker {
 
         /** One line for people: the faults with their times, the main phase, nodes, clients, keys. */
         public String describe() {
-            List<String> faults = schedule.faults().stream().map(w -> w.fault() + " " + seconds(w.startMillis()) + "–"
-                    + (w.endMillis() == FaultSchedule.AT_FINAL_HEAL ? "end" : seconds(w.endMillis())) + " s").toList();
+            List<String> faults = schedule.faults().stream().map(Shrinker::window).toList();
             return faults.size() + " fault(s)" + (faults.isEmpty() ? "" : " (" + String.join(", ", faults) + ")")
                     + ", main phase " + seconds(size.mainPhaseMillis()) + " s, " + size.nodes() + " nodes, "
                     + size.clients() + " clients" + (size.keys() > 0 ? ", " + size.keys() + " keys" : "");
@@ -375,6 +374,12 @@ public final class Shrinker {
             start = end;
         }
         return chunks;
+    }
+
+    /** A fault and its times: {@code isolate-leader 5.0–6.2 s} ({@code end}: the final heal ends it). */
+    static String window(Window w) {
+        return w.fault() + " " + seconds(w.startMillis()) + "–" + (w.endMillis() == FaultSchedule.AT_FINAL_HEAL ? "end"
+                : seconds(w.endMillis())) + " s";
     }
 
     static String seconds(long millis) {

@@ -68,7 +68,7 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
      * @param fired       what its protocol triggers did when they fired (for people; the moment is in {@code start})
      * @param error       why its start could not act, or null (a replay tries it again)
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Window(String fault, long startMillis, long endMillis, String description, List<String> nodes,
                          SortedMap<String, String> roles, Aim start, Aim stop, List<String> fired, String error) {
 

@@ -10,12 +10,8 @@ import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.Verdicts;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -83,15 +79,7 @@ public final class SuiteIndex {
         counts.forEach((v, n) -> parts.add(n + " " + (v.equals("valid") ? "valid" : v.toUpperCase(Locale.ROOT))));
         String countText = rows.size() + " run(s)" + (parts.isEmpty() ? "" : ": " + String.join(", ", parts));
         String html = Templates.render("suite.ftlh", Map.of("page", new Page(title, verdict, word, countText, rows)));
-        Path tmp = indexFile.resolveSibling(indexFile.getFileName() + ".tmp");
-        try {
-            Files.createDirectories(dir);
-            Files.writeString(tmp, html, StandardCharsets.UTF_8);
-            Files.move(tmp, indexFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + indexFile + ": " + e.getMessage(), e);
-        }
-        return indexFile;
+        return Templates.write(indexFile, html);
     }
 
     private static int rank(String verdict) {
@@ -103,7 +91,8 @@ public final class SuiteIndex {
         };
     }
 
-    private static Row row(Path indexDir, RunDirectory run) {
+    /** {@code run} as a row of an index in {@code indexDir} (its verdict, operations, faults, span, link). */
+    static Row row(Path indexDir, RunDirectory run) {
         String scenario = String.valueOf(run.path().getFileName());
         if (Files.isRegularFile(run.configFile())) {
             JsonNode c = ConfigView.flatten(Json.read(run.configFile()));
