@@ -100,7 +100,7 @@ public final class Shrink {
         Path run = result.smallestRun() == null ? null : result.smallestRun().directory();
         out.println("  schedule: " + schedule);
         if (run != null) {
-            out.println("  run:      " + run);
+            out.println("  run:      " + run + " (./zkchaos replay takes it)");
         }
         out.println("  report:   " + report);
         out.println("took " + minutes(TimeUnit.MILLISECONDS.toNanos(millis)));
