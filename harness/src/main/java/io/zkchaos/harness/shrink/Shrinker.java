@@ -254,21 +254,26 @@ public final class Shrinker {
         return current.with(kept, end);
     }
 
-    /** The main phase ends {@link #FLOOR_MILLIS} after the last fault stops, or else half as much sooner. */
+    /**
+     * The main phase ends {@link #FLOOR_MILLIS} after the last fault's stop is done (a stop that waits for nodes to
+     * serve takes a while: the clients must still work after the final heal), or else half as much sooner.
+     */
     private boolean endSooner() throws InterruptedException {
         List<Window> ws = current.schedule().faults();
         if (ws.isEmpty() || ws.get(ws.size() - 1).endMillis() == FaultSchedule.AT_FINAL_HEAL) {
             return false;
         }
-        long lastEnd = ws.get(ws.size() - 1).endMillis();
+        Window last = ws.get(ws.size() - 1);
+        long lastEnd = last.endMillis();
+        long least = FLOOR_MILLIS + last.stopTookMillis();
         long tail = current.size().mainPhaseMillis() - lastEnd;
-        if (tail <= FLOOR_MILLIS) {
+        if (tail <= least) {
             return false;
         }
-        if (attempt(mainPhaseMove(lastEnd + FLOOR_MILLIS), current.with(ws, lastEnd + FLOOR_MILLIS))) {
+        if (attempt(mainPhaseMove(lastEnd + least), current.with(ws, lastEnd + least))) {
             return true;
         }
-        long half = lastEnd + Math.max(FLOOR_MILLIS, tail / 2);
+        long half = lastEnd + Math.max(least, tail / 2);
         return half < current.size().mainPhaseMillis() && attempt(mainPhaseMove(half), current.with(ws, half));
     }
 

@@ -120,6 +120,19 @@ class ShrinkerTest {
     }
 
     @Test
+    void theMainPhaseOutlastsTheLastStopByTheTimeThatStopTook() throws Exception {
+        // a catch-up that waited 4 s for nodes to serve: the clients must still work after the final heal
+        Window slowStop = new Window("lagging-follower", 5000, 10_000, null, null, null, null, null, null, null,
+                4000);
+        Candidate run = new Candidate(new FaultSchedule("mixed", null, List.of(slowStop)), new Size(3, 1, 0, 30_000));
+        Candidate s = shrinker(plantedBug(c -> has(c, "lagging-follower"), new ArrayList<>()), 1, new ArrayList<>())
+                .shrink(run).smallest();
+        Window w = s.schedule().faults().get(0);
+        assertThat(s.size().mainPhaseMillis() - w.endMillis()).isEqualTo(5000);
+        assertThat(w.stopTookMillis()).as("kept as it moves").isEqualTo(4000);
+    }
+
+    @Test
     void itStopsWhenTheBudgetIsSpentWithTheSmallestSoFar() throws Exception {
         List<Candidate> tried = new ArrayList<>();
         Shrinker.Trial trial = plantedBug(c -> has(c, "isolate-leader"), tried);

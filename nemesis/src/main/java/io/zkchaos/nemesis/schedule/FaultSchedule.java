@@ -67,10 +67,13 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
      * @param stop        the choices its stop made, repeated on a replay; null: drawn from the seed
      * @param fired       what its protocol triggers did when they fired (for people; the moment is in {@code start})
      * @param error       why its start could not act, or null (a replay tries it again)
+     * @param stopTookMillis how long its stop took to act (a catch-up waits for nodes to serve): a main phase that
+     *                    ends sooner after it than that ends before the stop is done (0 when not known)
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Window(String fault, long startMillis, long endMillis, String description, List<String> nodes,
-                         SortedMap<String, String> roles, Aim start, Aim stop, List<String> fired, String error) {
+                         SortedMap<String, String> roles, Aim start, Aim stop, List<String> fired, String error,
+                         long stopTookMillis) {
 
         public Window {
             if (fault == null || fault.isBlank()) {
@@ -91,12 +94,13 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
 
         /** A fault with its times only: every choice drawn from the seed. */
         public static Window of(String fault, long startMillis, long endMillis) {
-            return new Window(fault, startMillis, endMillis, null, null, null, null, null, null, null);
+            return new Window(fault, startMillis, endMillis, null, null, null, null, null, null, null, 0);
         }
 
         /** The same fault at other times, with the same choices. */
         public Window at(long start, long end) {
-            return new Window(fault, start, end, description, nodes, roles, this.start, stop, fired, error);
+            return new Window(fault, start, end, description, nodes, roles, this.start, stop, fired, error,
+                    stopTookMillis);
         }
 
         /** How long it is held, or -1 when the final heal ends it. */
@@ -223,6 +227,6 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
         }
         Aim stopAim = stop == null || stop.did() == null ? null : stop.did().aim();
         return new Window(start.fault(), start.beganMillis(), end, did == null ? null : did.description(), nodes,
-                roles, aim, stopAim, fired, start.error());
+                roles, aim, stopAim, fired, start.error(), stop == null ? 0 : stop.atMillis() - stop.beganMillis());
     }
 }

@@ -46,6 +46,7 @@ class FaultScheduleTest {
         assertThat(w.roles()).containsExactly(Map.entry("n2", "leader"));
         assertThat(w.start()).isEqualTo(start);
         assertThat(w.fired()).containsExactly("fired on DIFF");
+        assertThat(w.stopTookMillis()).as("the stop began at 5000 and was done at 5050").isEqualTo(50);
         FaultSchedule.Window unended = s.faults().get(1);
         assertThat(unended.endMillis()).isEqualTo(FaultSchedule.AT_FINAL_HEAL);
         assertThat(unended.error()).isEqualTo("no node leads now");
@@ -56,7 +57,7 @@ class FaultScheduleTest {
     void itsGeneratorStartsAndStopsEachFaultAtItsTimesWithItsAims() {
         Aim aim = new Aim(null, List.of(new Aim.Choice("node", List.of("n3"), null)));
         FaultSchedule s = new FaultSchedule("mixed", Aim.Targets.NAME, List.of(
-                new FaultSchedule.Window("kill-random", 1000, 3000, null, null, null, aim, null, null, null),
+                new FaultSchedule.Window("kill-random", 1000, 3000, null, null, null, aim, null, null, null, 0),
                 FaultSchedule.Window.of("halves", 3000, FaultSchedule.AT_FINAL_HEAL)));
         List<Gens.Timed<FaultOp>> ops = Gens.preview(s.gen(), 0, 10);
         assertThat(ops).extracting(Gens.Timed::atNanos).containsExactly(1_000_000_000L, 3_000_000_000L,
@@ -73,7 +74,7 @@ class FaultScheduleTest {
         FaultSchedule s = new FaultSchedule("kill-random", Aim.Targets.NAME, List.of(new FaultSchedule.Window(
                 "kill-random", 1000, 3000, "kill n3", List.of("n3"), new TreeMap<>(Map.of("n3", "leader")),
                 new Aim(new TreeMap<>(Map.of("n3", "leader")), List.of(new Aim.Choice("node", List.of("n3"), null),
-                        new Aim.Choice("delay-ms", null, 12L))), null, List.of(), null)));
+                        new Aim.Choice("delay-ms", null, 12L))), null, List.of(), null, 40)));
         String text = json.writeValueAsString(s);
         assertThat(text).contains("\"targets\":\"name\"").doesNotContain("\"error\"");
         assertThat(json.readValue(text, FaultSchedule.class)).isEqualTo(s);
