@@ -154,13 +154,13 @@ public final class Shrink {
                         + original.directory().path() + ")");
         ShrinkReport.Side before = ShrinkReport.side(dir, "original", original.directory(),
                 String.join(", ", original.kinds()), faults(result.original().schedule()),
-                seconds(result.original()), size(result.original()), originalRate);
+                seconds(result.original()), result.original().size().describe(), originalRate);
         Shrinker.Candidate s = result.smallest();
         RunDirectory smallestRun = result.smallestRun() == null ? original.directory()
                 : new RunDirectory(result.smallestRun().directory());
         ShrinkReport.Side after = ShrinkReport.side(dir, "shrunk", smallestRun, result.smallestRun() == null
                 ? "(nothing smaller reproduced)" : String.join(", ", result.smallestRun().kinds()),
-                faults(s.schedule()), seconds(s), size(s), confirmed == null ? "not replayed"
+                faults(s.schedule()), seconds(s), s.size().describe(), confirmed == null ? "not replayed"
                         : confirmed.rate() + " replays found it again");
         List<ShrinkReport.Step> steps = new ArrayList<>();
         for (Shrinker.Step st : result.steps()) {
@@ -186,11 +186,6 @@ public final class Shrink {
 
     private static String seconds(Shrinker.Candidate c) {
         return Shrinker.seconds(c.size().mainPhaseMillis()) + " s";
-    }
-
-    private static String size(Shrinker.Candidate c) {
-        return c.size().nodes() + " nodes, " + c.size().clients() + " clients"
-                + (c.size().keys() > 0 ? ", " + c.size().keys() + " keys" : "");
     }
 
     private static String minutes(long nanos) {

@@ -47,8 +47,7 @@ public final class Shrinker {
         public String describe() {
             List<String> faults = schedule.faults().stream().map(Shrinker::window).toList();
             return faults.size() + " fault(s)" + (faults.isEmpty() ? "" : " (" + String.join(", ", faults) + ")")
-                    + ", main phase " + seconds(size.mainPhaseMillis()) + " s, " + size.nodes() + " nodes, "
-                    + size.clients() + " clients" + (size.keys() > 0 ? ", " + size.keys() + " keys" : "");
+                    + ", main phase " + seconds(size.mainPhaseMillis()) + " s, " + size.describe();
         }
 
         Candidate with(List<Window> windows, long mainPhaseMillis) {
@@ -69,6 +68,12 @@ public final class Shrinker {
      * @param mainPhaseMillis the main phase (the time limit)
      */
     public record Size(int nodes, int clients, int keys, long mainPhaseMillis) {
+
+        /** {@code 3 nodes, 1 client, 2 keys}. */
+        public String describe() {
+            return nodes + " nodes, " + clients + (clients == 1 ? " client" : " clients")
+                    + (keys > 0 ? ", " + keys + (keys == 1 ? " key" : " keys") : "");
+        }
 
         Size withMainPhase(long ms) {
             return new Size(nodes, clients, keys, ms);

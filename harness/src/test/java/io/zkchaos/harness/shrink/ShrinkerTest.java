@@ -90,7 +90,7 @@ class ShrinkerTest {
         assertThat(steps.stream().filter(Shrinker.Step::kept).reduce((a, b) -> b).orElseThrow().candidate())
                 .isEqualTo(s);
         assertThat(s.describe()).isEqualTo("1 fault(s) (isolate-leader 1.0–2.0 s), main phase 3.0 s, 3 nodes, "
-                + "1 clients, 1 keys");
+                + "1 client, 1 key");
     }
 
     @Test
