@@ -11,8 +11,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -32,8 +32,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(paramLabel = "RUN_DIR", description = "the run directory (store/<scenario>/<time>, or a latest link)")
-    Path runDir;
+    @Mixin
+    FinishedRunArgs run;
 
     @Option(names = "--times", defaultValue = "3", description = "how many replays (default: ${DEFAULT-VALUE})")
     int times;
@@ -41,9 +41,6 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--targets", paramLabel = "role|name", description = "find the schedule's nodes by role (the "
             + "leader then is the leader now) or by name, whatever the file says (default: as the file says)")
     String targets;
-
-    @Option(names = "--out", paramLabel = "DIR", description = "where the replays go (default: RUN_DIR/replays)")
-    Path out;
 
     @Override
     public Integer call() throws Exception {
@@ -56,12 +53,12 @@ public final class ReplayCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--times must be at least 1, got " + times);
             }
             by = targets == null ? null : Aim.Targets.parse(targets);
-            original = RecordedRun.read(runDir);
+            original = run.read();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return Verdicts.Exit.ERROR;
         }
-        Path dir = out != null ? out : original.directory().path().resolve(Replay.DIRECTORY);
+        Path dir = run.dir(original, Replay.DIRECTORY);
         var schedule = by == null ? original.schedule() : original.schedule().withTargets(by);
         stdout.println("replay " + original.directory().path() + " (" + original.outcome() + ") " + times
                 + " time(s): seed " + original.config().seed() + ", " + schedule.faults().size() + " fault(s) as its "

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -34,8 +34,8 @@ public final class ShrinkCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(paramLabel = "RUN_DIR", description = "the run directory (store/<scenario>/<time>, or a latest link)")
-    Path runDir;
+    @Mixin
+    FinishedRunArgs run;
 
     @Option(names = "--budget", converter = Durations.class, defaultValue = "30m",
             description = "the wall time it may take; then the smallest so far is the result (default: "
@@ -53,9 +53,6 @@ public final class ShrinkCommand implements Callable<Integer> {
     @Option(names = "--finding", split = ",", paramLabel = "CHECKER:KIND", description = "the finding to keep "
             + "(repeatable; any one counts), e.g. no-lost-commit:lost (default: every finding of the run)")
     List<String> findings = new ArrayList<>();
-
-    @Option(names = "--out", paramLabel = "DIR", description = "where everything goes (default: RUN_DIR/shrink)")
-    Path out;
 
     @Override
     public Integer call() throws Exception {
@@ -76,7 +73,7 @@ public final class ShrinkCommand implements Callable<Integer> {
                             + "got '" + f + "'");
                 }
             }
-            original = RecordedRun.read(runDir);
+            original = run.read();
             keep = new LinkedHashSet<>(findings.isEmpty() ? original.kinds() : findings);
             if (keep.isEmpty()) {
                 throw new IllegalArgumentException("nothing to shrink: " + original.directory().path() + " found "
@@ -86,7 +83,7 @@ public final class ShrinkCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return Verdicts.Exit.ERROR;
         }
-        Path dir = out != null ? out : original.directory().path().resolve("shrink");
+        Path dir = run.dir(original, "shrink");
         Shrink.Outcome o;
         try (PrintWriter log = RunLog.open(dir)) {
             o = Shrink.run(original, keep, tries, budget, confirm, dir, stdout, log);

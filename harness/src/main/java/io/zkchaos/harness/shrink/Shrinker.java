@@ -3,6 +3,7 @@ package io.zkchaos.harness.shrink;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.nemesis.schedule.FaultSchedule.Window;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -133,6 +134,8 @@ public final class Shrinker {
     private final Rules rules;
     private final Consumer<Step> onStep;
     private final List<Step> steps = new ArrayList<>();
+    /** Every candidate tried that did not reproduce: ddmin comes back to some, and a real run costs a minute. */
+    private final Set<Candidate> failed = new HashSet<>();
     private Candidate current;
     private TrialRun currentRun;
 
@@ -176,9 +179,12 @@ public final class Shrinker {
         return new Result(original, current, currentRun, steps, spent.getAsBoolean());
     }
 
-    /** Tries {@code c} up to {@code tries} times; keeps it if a try reproduces. */
+    /**
+     * Tries {@code c} up to {@code tries} times and keeps it if a try reproduces; a candidate that did not is not tried
+     * again (it is the whole run, whatever came before, so a second attempt would only spend the budget).
+     */
     private boolean attempt(String move, Candidate c) throws InterruptedException {
-        if (c.equals(current) || spent.getAsBoolean()) {
+        if (c.equals(current) || failed.contains(c) || spent.getAsBoolean()) {
             return false;
         }
         List<TrialRun> runs = new ArrayList<>();
@@ -194,6 +200,8 @@ public final class Shrinker {
         if (kept) {
             current = c;
             currentRun = runs.get(runs.size() - 1);
+        } else {
+            failed.add(c);
         }
         return kept;
     }

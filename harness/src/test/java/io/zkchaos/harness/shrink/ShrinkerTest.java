@@ -84,6 +84,8 @@ class ShrinkerTest {
         assertThat(r.budgetSpent()).isFalse();
         assertThat(steps.stream().mapToInt(st -> st.tries().size()).sum()).as("every try is in a step")
                 .isEqualTo(tried.size());
+        assertThat(steps.stream().map(Shrinker.Step::candidate).distinct().count()).as("no candidate tried twice")
+                .isEqualTo(steps.size());
         assertThat(steps).filteredOn(Shrinker.Step::kept).isNotEmpty()
                 .allMatch(st -> st.tries().get(st.tries().size() - 1).reproduces(LOST));
         // every kept step is smaller than the one before in some way, and the last kept one is the result
@@ -95,8 +97,11 @@ class ShrinkerTest {
 
     @Test
     void aFindingThatNeedsTwoFaultsKeepsBothAndEachHoldNoShorterThanItNeeds() throws Exception {
+        List<Shrinker.Step> steps = new ArrayList<>();
         Shrinker.Result r = shrinker(plantedBug(c -> has(c, "halves") && has(c, "kill-all"), new ArrayList<>()), 1,
-                new ArrayList<>()).shrink(mixedRun());
+                steps).shrink(mixedRun());
+        assertThat(steps.stream().map(Shrinker.Step::candidate).distinct().count())
+                .as("ddmin comes back to candidates that failed: each is tried once").isEqualTo(steps.size());
         assertThat(r.smallest().schedule().faults()).extracting(Window::fault).containsExactly("halves", "kill-all");
         assertThat(r.smallest().schedule().faults()).extracting(Window::holdMillis).containsExactly(1000L, 3000L);
     }
