@@ -20,10 +20,6 @@ import io.zkchaos.fle.election.ServerState;
 public record NodeStatus(long myId, ServerState state, boolean serving, long leader, long currentEpoch,
                          long acceptedEpoch, long lastZxid, long committedZxid, long round) {
 
-    public boolean leading() {
-        return state == ServerState.LEADING && serving;
-    }
-
     @Override
     public String toString() {
         return "n" + myId + " " + state + (serving ? " serving" : " not serving") + ", leader " + leader + ", epoch "
