@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A JVM the harness starts and owns, and the signals the nemesis sends it: the reusable way to run a part of the
- * system (a client process, later the project's own nodes) in a process of its own.
+ * system (a client process, for one) in a process of its own.
  *
  * <p>Its command line carries the markers the {@link Reaper} checks — {@code -Dzkchaos.run=<run id>},
  * {@code -Dzkchaos.owner=<harness pid>@<start>} and {@code -Dzkchaos.process=<role>} — and its pid is in a pid file
