@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.fle.client.FleClient;
 import io.zkchaos.fle.client.FleException;
 import io.zkchaos.harness.cluster.ClusterConfig;
@@ -253,11 +255,5 @@ public final class ElectionBench {
 
     private static long ms(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
-    }
-
-    private static long median(List<Long> xs) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(s.size() / 2);
     }
 }

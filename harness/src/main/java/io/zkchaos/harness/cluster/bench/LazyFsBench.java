@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
@@ -8,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -128,11 +129,5 @@ public final class LazyFsBench {
             throw new IllegalStateException(failed.get() + " creates failed under " + parent);
         }
         return done.get() / ((System.nanoTime() - t0) / 1e9);
-    }
-
-    private static long median(List<Long> xs) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(s.size() / 2);
     }
 }

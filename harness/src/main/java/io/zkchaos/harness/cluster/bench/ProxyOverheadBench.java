@@ -1,7 +1,8 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+import static io.zkchaos.checkers.bench.Stats.percentile;
 import static io.zkchaos.harness.cluster.bench.ClusterBench.config;
-import static io.zkchaos.harness.cluster.bench.ClusterBench.median;
 
 import io.zkchaos.harness.cluster.local.LocalCluster;
 import io.zkchaos.nemesis.net.Link;
@@ -294,20 +295,13 @@ final class ProxyOverheadBench {
     private static String spread(double[] xs, String format) {
         double[] s = xs.clone();
         java.util.Arrays.sort(s);
-        double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-        return String.format(Locale.ROOT, format + " (" + format + ".." + format + ")", median, s[0],
+        return String.format(Locale.ROOT, format + " (" + format + ".." + format + ")", median(s), s[0],
                 s[s.length - 1]);
     }
 
     private static String percentSpread(double[] ratios) {
         double[] pct = java.util.Arrays.stream(ratios).map(r -> 100 * r).toArray();
         return spread(pct, "%.0f%%");
-    }
-
-    private static long percentile(List<Long> xs, double p) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(Math.min(s.size() - 1, (int) (s.size() * p)));
     }
 
     static String loadAverage() {
