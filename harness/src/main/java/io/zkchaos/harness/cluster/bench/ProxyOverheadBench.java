@@ -18,13 +18,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -70,7 +67,7 @@ final class ProxyOverheadBench {
                     sessions.add(zs);
                     int nodes = c.config().nodes();
                     for (int i = 0; i < most; i++) {
-                        zs.add(connect(c.connectString("n" + (i % nodes + 1))));
+                        zs.add(BenchClients.connect(c.connectString("n" + (i % nodes + 1)), Duration.ofSeconds(10)));
                     }
                     try {
                         zs.get(0).create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
@@ -276,20 +273,6 @@ final class ProxyOverheadBench {
             }
         }
         inFlight.acquire(IN_FLIGHT);
-    }
-
-    private static ZooKeeper connect(String cs) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(cs, 10_000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(20, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + cs);
-        }
-        return zk;
     }
 
     private static String spread(double[] xs, String format) {
