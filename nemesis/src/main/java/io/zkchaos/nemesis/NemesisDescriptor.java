@@ -22,6 +22,11 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
         faults = List.copyOf(faults);
     }
 
+    /** Whether this nemesis does nothing. */
+    public boolean isNone() {
+        return faults.isEmpty();
+    }
+
     /** Whether every fault of this nemesis can act on {@code nodes} nodes. */
     public boolean supports(int nodes) {
         return faults.stream().allMatch(f -> f.supports(nodes));

@@ -28,6 +28,7 @@ class NemesisDriverTest {
         assertThat(Nemeses.require("mixed").faults()).isEqualTo(Faults.all().stream()
                 .filter(f -> !f.name().endsWith("-lose-unfsynced")).toList())
                 .as("everything but the power failures that need --lazyfs").hasSize(Faults.all().size() - 2);
+        assertThat(Nemeses.require("none").isNone()).isTrue();
         assertThat(Nemeses.require("none").schedule(TIMING)).isEmpty();
         assertThatThrownBy(() -> Nemeses.require("chaos-monkey"))
                 .hasMessageStartingWith("unknown nemesis 'chaos-monkey'; known: none, kill-leader");
