@@ -106,6 +106,7 @@ public final class Runner {
                 .build();
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
+        Map<String, Long> bugCodePaths;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = observe(cluster, clusterConfig, recorder, dir)) {
@@ -203,6 +204,10 @@ public final class Runner {
                 phases.lap("teardown");
             }
             recorded = recorder.size();
+            bugCodePaths = observer.bugCodePaths(); // the fle nodes' counts, asked once more while they run
+            if (!bugCodePaths.isEmpty()) {
+                say(RunOutcome.bugCodePathsLine(bugCodePaths));
+            }
         }
         phases.lap("stop");
         say("cluster stopped; checking " + recorded + " history entries");
@@ -218,7 +223,8 @@ public final class Runner {
         phases.lap("report");
         RunPhases took = phases.phases();
         say("phases: " + took);
-        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took);
+        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took,
+                bugCodePaths);
     }
 
     /**
