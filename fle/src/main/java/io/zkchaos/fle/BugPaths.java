@@ -31,11 +31,6 @@ public final class BugPaths {
         }
     }
 
-    /** The flags counted. */
-    public Bugs bugs() {
-        return bugs;
-    }
-
     /** Whether {@code b} is switched on. */
     public boolean on(Bug b) {
         return counts.containsKey(b);
