@@ -147,16 +147,17 @@ public record MutationRow(Mutation mutation, MutationScenario scenario, List<Mut
 
     /**
      * What the checkers said: the first invalid run's explanation; for a masked or not triggered row, what the code
-     * path counts show and the row's note; else the first run that was not valid, or the valid checkers.
+     * path counts show and the row's note (what was expected, and why); else the first run that was not valid, or
+     * the valid checkers.
      */
     public String said() {
         String verdict = verdict();
         if (verdict.equals("masked")) {
-            return codePathsRan() + ", no client could see it: " + mutation.note();
+            return codePathsRan() + ", no client could see it; expected " + mutation.note();
         }
         if (verdict.equals("not triggered")) {
-            return (mutation.bugs().size() > 1 ? "not every code path ran in a valid run: "
-                    : "its code path never ran in a valid run: ") + mutation.note();
+            return (mutation.bugs().size() > 1 ? "not every code path ran in a valid run; expected "
+                    : "its code path never ran in a valid run; expected ") + mutation.note();
         }
         return runs.stream().filter(MutationRun::invalid).findFirst()
                 .or(() -> runs.stream().filter(r -> r.validity() == null || !r.valid()).findFirst())

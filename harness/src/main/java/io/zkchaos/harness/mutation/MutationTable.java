@@ -23,7 +23,7 @@ public final class MutationTable {
 
     /** Plain text: fixed columns, what the checkers said last (it is long). */
     public static void print(List<MutationRow> rows, PrintWriter out) {
-        String format = "%-24s %-29s %-6s %-16s %-8s %-16s %s%n";
+        String format = "%-24s %-29s %-6s %-16s %-8s %-18s %s%n";
         out.printf(format, "bug", "scenario (workload × nemesis)", "seeds", "verdict", "invalid", "code path ran",
                 "what the checkers said");
         for (MutationRow r : rows) {

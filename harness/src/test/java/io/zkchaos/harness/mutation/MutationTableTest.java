@@ -56,14 +56,14 @@ class MutationTableTest {
                     run(4, Validity.VALID, "no-lost-commit", "fine", 5));
             assertThat(masked.verdict()).as("%s", expect).isEqualTo("masked");
             assertThat(masked.codePaths()).isEqualTo("5 (0, 5)");
-            assertThat(masked.said()).isEqualTo("its code path ran 5 times, no client could see it: why");
+            assertThat(masked.said()).isEqualTo("its code path ran 5 times, no client could see it; expected why");
             assertThat(masked.asRequired()).isTrue();
 
             MutationRow untested = row(expect, run(3, Validity.VALID, "no-lost-commit", "fine", 0),
                     run(4, Validity.UNKNOWN, "no-lost-commit", "too few operations", 7));
             assertThat(untested.verdict()).as("%s: ran only in a run judged unknown", expect)
                     .isEqualTo("not triggered");
-            assertThat(untested.said()).isEqualTo("its code path never ran in a valid run: why");
+            assertThat(untested.said()).isEqualTo("its code path never ran in a valid run; expected why");
             assertThat(untested.asRequired()).isFalse();
         }
         MutationRow loud = row(Mutation.Expect.MASKED, run(3, Validity.VALID, "x", "fine", 0),
