@@ -111,6 +111,7 @@ public final class Runner {
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         Map<String, Long> quorumPackets = new java.util.HashMap<>();
+        Map<String, Long> bugCodePaths;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = observe(cluster, clusterConfig, recorder, dir)) {
@@ -209,13 +210,15 @@ public final class Runner {
                 phases.lap("teardown");
             }
             recorded = recorder.size();
+            // the fle nodes' counts, asked once more while they run; printed with what the run exercised
+            bugCodePaths = observer.bugCodePaths();
         }
         phases.lap("stop");
         say("cluster stopped; checking " + recorded + " history entries");
         History history = HistoryFiles.read(dir.historyFile());
         CheckResult checked = Checkers.runSafely(checker(config, workloadType), history);
         CheckResult evidence = RunEvidence.judge(config, workloadType, history, syncs(quorumPackets),
-                ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), Map.of());
+                ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), bugCodePaths);
         CheckResult result = Checkers.withPart(checked, evidence);
         if (evidence.details() instanceof EvidenceReport report) {
             dir.writeEvidence(report);
@@ -235,7 +238,8 @@ public final class Runner {
         phases.lap("report");
         RunPhases took = phases.phases();
         say("phases: " + took);
-        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took);
+        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took,
+                bugCodePaths);
     }
 
     /**
