@@ -1,9 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
+import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.fle.client.FleClient;
 import io.zkchaos.fle.client.LogEntry;
 import io.zkchaos.harness.cluster.ClusterConfig;
@@ -22,6 +19,9 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The project's own fle nodes under the local backend, exactly like ZooKeeper servers: each its own JVM with its own
@@ -63,8 +63,8 @@ class FleClusterIT extends ProcessesUnderRuns {
         start();
         assertThat(Files.readString(cluster.runDirectory().resolve("n1").resolve("node.cfg")))
                 .contains("server.2=n2:").contains("myid=1");
-        assertThat(Reaper.cmdline(cluster.pid("n1"))).contains(FleServers.MAIN_CLASS)
-                .contains(Reaper.RUN_MARKER + cluster.runId());
+        assertThat(ProcessMarkers.cmdline(cluster.pid("n1"))).contains(FleServers.MAIN_CLASS)
+                .contains(ProcessMarkers.RUN + cluster.runId()).contains(ProcessMarkers.ROLE + "server");
         String leader = cluster.leader().orElseThrow();
         NodeStatus status = cluster.status(leader);
         assertThat(status.mode()).isEqualTo(Mode.LEADER);

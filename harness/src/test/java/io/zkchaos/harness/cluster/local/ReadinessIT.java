@@ -1,8 +1,5 @@
 package io.zkchaos.harness.cluster.local;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import java.nio.file.Files;
@@ -10,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A server that cannot serve: start fails within its bound, naming the node, the expectation and its log. */
 class ReadinessIT extends ProcessesUnderRuns {
@@ -28,7 +27,7 @@ class ReadinessIT extends ProcessesUnderRuns {
                         .resolve("server.log"))
                 .hasMessageContaining("not-a-number");
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("fails fast, not after the 60 s bound").isLessThan(Duration.ofSeconds(30));
-        try (Stream<Path> pidFiles = Files.find(runs, 4, (p, a) -> p.endsWith(Reaper.PID_FILE))) {
+        try (Stream<Path> pidFiles = Files.find(runs, 4, (p, a) -> p.endsWith("server.pid"))) {
             assertThat(pidFiles).isEmpty();
         }
     }

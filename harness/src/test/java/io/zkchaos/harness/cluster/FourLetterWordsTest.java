@@ -1,8 +1,7 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import org.junit.jupiter.api.Test;
 
