@@ -1,8 +1,7 @@
 package io.zkchaos.harness.process;
 
-import io.zkchaos.harness.process.JvmProcess;
-import io.zkchaos.harness.process.Owner;
-import io.zkchaos.harness.process.Reaper;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The reaper against real child JVMs, marked as {@link JvmProcess} marks them, of dead and of living owners. */
 class ReaperTest {

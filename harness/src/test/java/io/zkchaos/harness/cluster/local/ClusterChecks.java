@@ -1,13 +1,13 @@
 package io.zkchaos.harness.cluster.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.zkchaos.harness.process.ProcessMarkers;
-import io.zkchaos.harness.process.Reaper;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Assertions about what a cluster leaves behind and how its peers are connected. */
 final class ClusterChecks {

@@ -1,6 +1,9 @@
 package io.zkchaos.harness.cluster.local;
 
-import io.zkchaos.harness.process.ProcessMarkers;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.zkchaos.fle.client.FleClient;
 import io.zkchaos.fle.client.LogEntry;
 import io.zkchaos.harness.cluster.ClusterConfig;
@@ -8,6 +11,7 @@ import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.docker.DockerBackend;
+import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.NodeState;
@@ -19,9 +23,6 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The project's own fle nodes under the local backend, exactly like ZooKeeper servers: each its own JVM with its own

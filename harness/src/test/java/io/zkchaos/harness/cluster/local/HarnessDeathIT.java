@@ -1,5 +1,8 @@
 package io.zkchaos.harness.cluster.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.process.Reaper;
 import java.io.BufferedReader;
@@ -13,8 +16,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** Servers die with the harness: through the shutdown hook, or through the reaper when the harness was SIGKILLed. */
 class HarnessDeathIT {

@@ -1,5 +1,8 @@
 package io.zkchaos.harness.cluster.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.zookeeper.ServerClasspath;
@@ -7,8 +10,6 @@ import io.zkchaos.harness.cluster.zookeeper.VersionResolutionException;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The version under test is a setting: a 3.8 server resolved from Maven Central runs; a missing one is named. */
 class OtherVersionIT extends ProcessesUnderRuns {

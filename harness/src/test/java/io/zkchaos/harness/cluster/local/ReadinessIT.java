@@ -1,5 +1,8 @@
 package io.zkchaos.harness.cluster.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import java.nio.file.Files;
@@ -7,8 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A server that cannot serve: start fails within its bound, naming the node, the expectation and its log. */
 class ReadinessIT extends ProcessesUnderRuns {

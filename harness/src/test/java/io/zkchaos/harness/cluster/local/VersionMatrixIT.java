@@ -1,7 +1,11 @@
 package io.zkchaos.harness.cluster.local;
 
+import static org.awaitility.Awaitility.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.FourLetterWords;
+import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -12,8 +16,6 @@ import java.util.stream.Stream;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * One release of every minor line the harness claims (3.4 to 3.9, resolved from Maven Central) starts as a proxied
