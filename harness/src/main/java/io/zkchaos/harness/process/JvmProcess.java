@@ -151,6 +151,9 @@ public final class JvmProcess implements ManagedProcess {
     @Override
     public synchronized void signal(Signal signal) {
         if (!alive()) {
+            if (signal == Signal.KILL || signal == Signal.TERM) {
+                return; // it ended meanwhile: as asked
+            }
             throw new IllegalStateException("cannot send SIG" + signal + " to " + name + ": it is not running");
         }
         switch (signal) {

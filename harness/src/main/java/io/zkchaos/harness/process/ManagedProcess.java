@@ -33,9 +33,10 @@ public interface ManagedProcess {
     boolean alive();
 
     /**
-     * Sends {@code signal} to the running incarnation.
+     * Sends {@code signal} to the running incarnation. {@link Signal#KILL} and {@link Signal#TERM} to one that has just
+     * ended do nothing (it is gone, as they ask).
      *
-     * @throws IllegalStateException if none runs or the signal could not be sent
+     * @throws IllegalStateException if the signal could not be sent, or none runs to stop or continue
      */
     void signal(Signal signal);
 

@@ -86,7 +86,7 @@ public final class LocalCluster implements Cluster {
      * {@link ClusterConfig#startTimeout()}) until a quorum serves. On any failure everything started is stopped.
      *
      * @throws io.zkchaos.harness.cluster.zookeeper.VersionResolutionException if the version cannot be resolved
-     * @throws ClusterNotReadyException                           if no quorum serves in time
+     * @throws ClusterNotReadyException if no quorum serves in time
      */
     public static LocalCluster start(ClusterConfig config, ZooKeeperResolver resolver) {
         Path run = config.runDirectory();
