@@ -1,4 +1,3 @@
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +15,9 @@ import org.w3c.dom.NodeList;
  *
  * <p>Output: one line per failed test ({@code FAILED module kind Class.method: message}), one per test that passed
  * only on a re-run ({@code FLAKY ...}, written by Surefire's {@code rerunFailingTestsCount} as
- * {@code flakyFailure}/{@code flakyError}), and a last line
+ * {@code flakyFailure}/{@code flakyError}), then one per skipped test with its reason
+ * ({@code SKIPPED module kind Class.method: reason}, from the report's {@code <skipped message=...>}: an assumption's
+ * message, or JUnit's "is @Disabled"), and a last line
  * {@code SUMMARY tests=N failures=F errors=E skipped=S flaky=K reports=R} for scripts.
  */
 public final class TestReports {
@@ -36,6 +37,7 @@ public final class TestReports {
         int skipped = 0;
         int flaky = 0;
         List<String> lines = new ArrayList<>();
+        List<String> skips = new ArrayList<>();
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         for (Path report : reports) {
             String module = moduleOf(root, report);
@@ -49,10 +51,20 @@ public final class TestReports {
                 continue;
             }
             NodeList cases = suite.getElementsByTagName("testcase");
+            if (cases.getLength() == 0) {
+                // JUnit aborted the class before any test (an assumption in @BeforeAll): Surefire writes no test
+                // case and no reason, so the class would vanish from every count.
+                skipped++;
+                skips.add("SKIPPED " + module + " " + kind + " " + suite.getAttribute("name") + ": no test of the "
+                        + "class ran and the report gives no reason (an assumption failed in @BeforeAll? gate a class "
+                        + "with Prerequisites.forClass, whose skips are reported per test with the reason)");
+            }
             for (int i = 0; i < cases.getLength(); i++) {
                 Element c = (Element) cases.item(i);
                 tests++;
-                String name = c.getAttribute("classname") + "." + c.getAttribute("name");
+                // a class-level failure (@BeforeAll, an extension) is a test case without a name
+                String name = c.getAttribute("classname")
+                        + (c.getAttribute("name").isEmpty() ? "" : "." + c.getAttribute("name"));
                 Element failure = child(c, "failure");
                 Element error = child(c, "error");
                 if (failure != null || error != null) {
@@ -65,6 +77,9 @@ public final class TestReports {
                     lines.add("FAILED " + module + " " + kind + " " + name + ": " + firstLine(f));
                 } else if (child(c, "skipped") != null) {
                     skipped++;
+                    String why = message(child(c, "skipped"));
+                    skips.add("SKIPPED " + module + " " + kind + " " + name + ": "
+                            + (why.isEmpty() ? "(no reason given)" : why));
                 }
                 for (String tag : List.of("flakyFailure", "flakyError", "rerunFailure", "rerunError")) {
                     Element r = child(c, tag);
@@ -82,6 +97,7 @@ public final class TestReports {
             }
         }
         lines.forEach(System.out::println);
+        skips.forEach(System.out::println);
         System.out.printf("SUMMARY tests=%d failures=%d errors=%d skipped=%d flaky=%d reports=%d%n", tests, failures,
                 errors, skipped, flaky, reports.size());
     }
@@ -110,17 +126,27 @@ public final class TestReports {
         return null;
     }
 
-    /** The failure's message (or the first line of its stack trace), on one line, at most 300 characters. */
-    private static String firstLine(Element f) throws IOException {
-        String text = f.getAttribute("message");
-        if (text == null || text.isBlank()) {
-            text = f.getTextContent() == null ? "" : f.getTextContent().strip();
-        }
+    /** The failure's type and message ({@link #message}). */
+    private static String firstLine(Element f) {
         String type = f.getAttribute("type");
-        String one = text.replaceAll("\\s+", " ").strip();
-        if (one.length() > 300) {
-            one = one.substring(0, 300) + "...";
+        return (type.isBlank() ? "" : type + ": ") + message(f);
+    }
+
+    /**
+     * The message of a failure or skip: its {@code message} attribute, or else the first line of its stack trace
+     * without the exception's type; on one line, at most 300 characters; empty when there is neither.
+     */
+    private static String message(Element f) {
+        String text = f.getAttribute("message");
+        if (text.isBlank()) {
+            String trace = f.getTextContent() == null ? "" : f.getTextContent().strip();
+            text = trace.lines().findFirst().orElse("");
+            String type = f.getAttribute("type");
+            if (!type.isBlank() && text.startsWith(type + ": ")) {
+                text = text.substring(type.length() + 2);
+            }
         }
-        return (type == null || type.isBlank() ? "" : type + ": ") + one;
+        String one = text.replaceAll("\\s+", " ").strip();
+        return one.length() > 300 ? one.substring(0, 300) + "..." : one;
     }
 }

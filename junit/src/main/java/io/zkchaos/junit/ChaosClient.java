@@ -16,7 +16,11 @@ public interface ChaosClient extends AutoCloseable {
     @Override
     void close() throws Exception;
 
-    /** Opens a client for a process; an exception means it could not connect, and it is tried again. */
+    /**
+     * Opens a client for a process; an exception means it could not connect, and it is tried again after 200 ms. A
+     * process whose opens keep failing for longer than {@link ChaosTest#openTimeout} fails the test, with the last
+     * exception as the failure's cause.
+     */
     @FunctionalInterface
     interface Factory {
         ChaosClient open(ChaosProcess process) throws Exception;

@@ -47,7 +47,10 @@ public interface ChaosContext {
      * and again. A step that ends in {@code info} (an exception from inside {@link ChaosProcess#call}) retires the
      * process: its client is closed, and a new process with the next free number (old number + concurrency) opens
      * a new one. So does a step that throws outside an operation (the client's state is unknown). A client that
-     * cannot be opened is tried again after 200 ms while time remains.
+     * cannot be opened is tried again after 200 ms while time remains, for at most {@link ChaosTest#openTimeout}:
+     * a process whose opens have all failed for longer stops the clients and fails the test with the last error, and
+     * so does a run in which no client could be opened at all. The failure is an {@link AssertionError}, which a
+     * {@code catch (Exception e)} in the body lets through.
      *
      * @throws InterruptedException if the test thread is interrupted (the clients are stopped first)
      */

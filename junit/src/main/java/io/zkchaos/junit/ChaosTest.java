@@ -19,7 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link ChaosContext#running()} turns false ({@link ChaosContext#runClients} does that for you). Then the ensemble
  * stops, the history is checked by {@link #checkers}, the HTML report is written, and the test fails, with the
  * checkers' explanation and the report's path, unless the verdict is valid. An exception thrown by the body is the
- * test's error, as usual; the run is still recorded and reported.
+ * test's error, as usual; the run is still recorded and reported. A run that tested nothing fails too: a client
+ * that could not be opened for {@link #openTimeout}, or a body that recorded no operation, or none that was
+ * acknowledged ({@code ok}).
  *
  * <p>Durations are written as people write them: {@code 500ms}, {@code 20s}, {@code 2m}. The system property
  * {@code zkchaos.chaos.time} replaces {@link #time} for every chaos test (a nightly soak stretches them all), and
@@ -89,6 +91,20 @@ public @interface ChaosTest {
     /** The session timeout clients should ask for ({@link ChaosContext#sessionTimeout()}); empty means 4 s. */
     String sessionTimeout() default "";
 
-    /** Whether an {@code unknown} verdict (the checkers could not decide) fails the test too. */
+    /**
+     * How long a process of {@link ChaosContext#runClients} may go on failing to open its client (every
+     * {@link ChaosClient.Factory#open} throwing) before the test fails with the last error as its cause; empty means
+     * the larger of 30 s and the nemesis's fault hold plus three session timeouts. A correct client may be unable to
+     * open while a fault takes the quorum away (a session is created by a quorum write), and needs a few session
+     * timeouts after the heal (a restarted server, an election, the client's own connect back-off); 30 s is what the
+     * harness gives its own first connect on a loaded machine.
+     */
+    String openTimeout() default "";
+
+    /**
+     * Whether an {@code unknown} verdict (the checkers could not decide, or the run did not exercise what the
+     * checkers need) fails the test too; true by default. A body whose clients could not open, or that recorded no
+     * acknowledged operation, fails the test whatever this says.
+     */
     boolean failOnUnknown() default true;
 }

@@ -1,7 +1,6 @@
 package io.zkchaos.harness.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
@@ -12,6 +11,7 @@ import io.zkchaos.harness.cli.Main;
 import io.zkchaos.harness.run.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.harness.testing.Prerequisites;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -23,6 +23,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,16 +42,16 @@ class ReportInChromiumIT {
 
     private static HeadlessChromium browser;
 
+    @RegisterExtension
+    static final ExecutionCondition CHROMIUM = Prerequisites.forClass("chromium", () -> HeadlessChromium.find()
+            .isPresent() ? Optional.empty() : Optional.of("not installed, so the report was NOT opened in a browser "
+            + "(looked for $CHROMIUM, /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome; "
+            + "apt-get install chromium)"));
+
     @BeforeAll
     static void startChromium() {
-        Optional<Path> binary = HeadlessChromium.find();
-        if (binary.isEmpty()) {
-            System.err.println("*** ReportInChromiumIT SKIPPED: no chromium (looked for $CHROMIUM, /usr/bin/chromium,"
-                    + " /usr/bin/chromium-browser, /usr/bin/google-chrome); apt-get install chromium ***");
-        }
-        assumeTrue(binary.isPresent(), "chromium is not installed, so the report was NOT opened in a browser "
-                + "(apt-get install chromium; .ci/run installs it)");
-        browser = HeadlessChromium.start(binary.get(), work.resolve("browser"), Duration.ofMinutes(1));
+        browser = HeadlessChromium.start(HeadlessChromium.find().orElseThrow(), work.resolve("browser"),
+                Duration.ofMinutes(1));
     }
 
     @AfterAll

@@ -6,17 +6,18 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
-import io.zkchaos.harness.cluster.docker.DockerAvailable;
 import io.zkchaos.harness.cluster.docker.DockerEngine;
 import io.zkchaos.harness.cluster.docker.DockerReaper;
+import io.zkchaos.harness.testing.Prerequisites;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A whole run with {@code --backend docker}: the same scenario as {@link RunnerIT}'s, against containers. */
@@ -25,10 +26,8 @@ class DockerRunnerIT {
     @TempDir
     Path store;
 
-    @BeforeAll
-    static void docker() {
-        DockerAvailable.assume();
-    }
+    @RegisterExtension
+    static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
 
     @Test
     void aSetRunUnderLeaderKillsOnContainersIsValidAndLeavesNoContainer() throws Exception {

@@ -8,14 +8,16 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.Operation;
-import io.zkchaos.harness.cluster.lazyfs.LazyFsAssumptions;
+import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.cluster.lazyfs.Mounts;
+import io.zkchaos.harness.testing.Prerequisites;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,10 +31,8 @@ class LostUnsyncedWritesIT {
     @TempDir
     Path store;
 
-    @BeforeAll
-    static void fuseAvailable() {
-        LazyFsAssumptions.assumeAvailable();
-    }
+    @RegisterExtension
+    static final ExecutionCondition LAZY_FS = Prerequisites.forClass("the lazy file system", LazyFs::unavailable);
 
     private RunOutcome run(boolean forceSync) throws Exception {
         RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofSeconds(5)).run(

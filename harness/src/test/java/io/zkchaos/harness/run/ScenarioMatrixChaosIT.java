@@ -3,6 +3,8 @@ package io.zkchaos.harness.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.harness.cluster.lazyfs.LazyFs;
+import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.results.report.SuiteIndex;
@@ -77,7 +79,7 @@ class ScenarioMatrixChaosIT {
     @MethodSource("scenarios")
     void keepsItsPromises(ChaosSuite.Scenario scenario) throws Exception {
         if (scenario.nemesis().endsWith("-lose-unfsynced")) { // these put the data directories on the lazy file system
-            io.zkchaos.harness.cluster.lazyfs.LazyFsAssumptions.assumeAvailable();
+            Prerequisites.require("the lazy file system", LazyFs.unavailable());
         }
         RunConfig config = SUITE.config(scenario);
         PrintWriter progress = new PrintWriter(new PrefixedLines("[" + config.scenario() + "] ",

@@ -22,8 +22,12 @@ import java.util.Locale;
  * @param config        the run
  * @param checkers      the checkers that judge it, by name
  * @param failOnUnknown whether an unknown verdict fails the test
+ * @param openTimeout   how long a client process may go on failing to open before the test fails
  */
-record ChaosSettings(RunConfig config, List<String> checkers, boolean failOnUnknown) {
+record ChaosSettings(RunConfig config, List<String> checkers, boolean failOnUnknown, Duration openTimeout) {
+
+    /** The least {@link #openTimeout} by default: what the harness gives its own first connect on a loaded machine. */
+    static final Duration LEAST_OPEN_TIMEOUT = Duration.ofSeconds(30);
 
     static final String TIME_PROPERTY = "zkchaos.chaos.time";
     static final String SEED_PROPERTY = "zkchaos.chaos.seed";
@@ -93,7 +97,22 @@ record ChaosSettings(RunConfig config, List<String> checkers, boolean failOnUnkn
                         + e.getMessage().replace("--model", "model = ..."), e);
             }
         }
-        return new ChaosSettings(b.build(), checkers, test.failOnUnknown());
+        RunConfig config = b.build();
+        Duration openTimeout = test.openTimeout().isBlank() ? defaultOpenTimeout(config)
+                : duration(test.openTimeout(), "openTimeout");
+        return new ChaosSettings(config, checkers, test.failOnUnknown(), openTimeout);
+    }
+
+    /**
+     * The larger of {@link #LEAST_OPEN_TIMEOUT} and the nemesis's fault hold plus three session timeouts: while a
+     * fault is in force a correct client may not open at all, and after the heal a restarted server, an election and
+     * the client's own connect back-off take a few session timeouts.
+     */
+    static Duration defaultOpenTimeout(RunConfig config) {
+        Duration hold = config.nemesisDescriptor().isNone() ? Duration.ZERO
+                : config.nemesisDescriptor().hold(config.nemesisTiming());
+        Duration afterFault = hold.plus(config.workload().sessionTimeout().multipliedBy(3));
+        return afterFault.compareTo(LEAST_OPEN_TIMEOUT) > 0 ? afterFault : LEAST_OPEN_TIMEOUT;
     }
 
     /** {@code counterIsLinearizable} becomes {@code counter-is-linearizable}. */

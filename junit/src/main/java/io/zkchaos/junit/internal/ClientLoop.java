@@ -1,15 +1,19 @@
 package io.zkchaos.junit.internal;
 
+import io.zkchaos.checkers.DurationText;
 import io.zkchaos.junit.ChaosClient;
 import io.zkchaos.junit.ChaosProcess;
 import io.zkchaos.junit.OperationFailed;
 import io.zkchaos.junit.PendingOperation;
 import io.zkchaos.workloads.Outcomes;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * <p>A step that never returns must not hang the test: after the run's end the loop waits a grace of twice the
  * session timeout plus 10 s, then interrupts the workers, and an operation still in flight after that is recorded
  * {@code info} ("abandoned").
+ *
+ * <p>A client that cannot be opened is tried again every 200 ms, but not for ever: a process slot whose opens have
+ * all failed for longer than the test's open timeout stops every worker and fails the test ({@link NothingTested})
+ * with the last error as its cause; so does a run in which no client could ever be opened.
  */
 final class ClientLoop {
 
@@ -30,8 +38,12 @@ final class ClientLoop {
     private final RunningContext ctx;
     private final ChaosClient.Factory factory;
     /** An Error a client threw (an assertion of the user's own): it ends that worker and fails the test. */
-    private final java.util.concurrent.atomic.AtomicReference<Error> error =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicReference<Error> error = new AtomicReference<>();
+    /** A process slot that could not open its client within the bound: it stops every worker. */
+    private final AtomicReference<NothingTested> stuck = new AtomicReference<>();
+    private final AtomicInteger opened = new AtomicInteger();
+    private final AtomicInteger openFailures = new AtomicInteger();
+    private final AtomicReference<Exception> lastOpenError = new AtomicReference<>();
 
     ClientLoop(RunningContext ctx, ChaosClient.Factory factory) {
         this.ctx = ctx;
@@ -70,21 +82,61 @@ final class ClientLoop {
         if (error.get() != null) {
             throw error.get();
         }
+        if (stuck.get() != null) {
+            throw stuck.get();
+        }
+        if (opened.get() == 0 && openFailures.get() > 0) {
+            Exception last = lastOpenError.get();
+            throw new NothingTested("no client could be opened in the whole run: " + openFailures.get()
+                    + " attempt(s) by " + ctx.concurrency() + " process(es) failed (the open timeout, "
+                    + DurationText.format(ctx.openTimeout()) + ", was not reached before the run ended); the last "
+                    + "failed with: " + openError(last), last);
+        }
+    }
+
+    /** Whether the workers go on: the run lasts, and no slot has failed the test by not opening. */
+    private boolean going() {
+        return ctx.running() && stuck.get() == null && !Thread.currentThread().isInterrupted();
     }
 
     private void work(int slot) {
         int id = slot;
         ChaosClient client = null;
         Process process = new Process(id);
+        long failingSince = -1; // when this slot's current run of failed opens began
+        int attempts = 0;
         try {
-            while (ctx.running() && !Thread.currentThread().isInterrupted()) {
+            while (going()) {
                 if (client == null) {
+                    long attemptStart = System.nanoTime();
                     try {
                         client = factory.open(process);
+                        opened.incrementAndGet();
+                        failingSince = -1;
+                        attempts = 0;
                     } catch (InterruptedException e) {
                         return;
                     } catch (Exception e) {
-                        LOG.debug("process {} could not open its client: {}", id, Outcomes.describe(e));
+                        openFailures.incrementAndGet();
+                        lastOpenError.set(e);
+                        attempts++;
+                        if (failingSince < 0) {
+                            failingSince = attemptStart;
+                            LOG.info("process {} could not open its client ({}); trying again every {} for up to {}",
+                                    id, openError(e), DurationText.format(REOPEN_AFTER),
+                                    DurationText.format(ctx.openTimeout()));
+                        } else {
+                            LOG.debug("process {} could not open its client: {}", id, openError(e));
+                        }
+                        Duration failing = Duration.ofNanos(System.nanoTime() - failingSince);
+                        if (failing.compareTo(ctx.openTimeout()) > 0) {
+                            stuck.compareAndSet(null, new NothingTested("process " + id + " could not open its "
+                                    + "client for " + DurationText.format(failing.truncatedTo(ChronoUnit.MILLIS))
+                                    + ", past the open timeout of " + DurationText.format(ctx.openTimeout())
+                                    + " (@ChaosTest(openTimeout)): " + attempts + " attempt(s), the last failed "
+                                    + "with: " + openError(e), e));
+                            return;
+                        }
                         TimeUnit.MILLISECONDS.sleep(REOPEN_AFTER.toMillis());
                         continue;
                     }
@@ -124,6 +176,11 @@ final class ClientLoop {
                 close(client, id);
             }
         }
+    }
+
+    /** A failed open in a failure's words: the exception's type and message, as the user's code threw it. */
+    private static String openError(Exception e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     private static void close(ChaosClient client, int id) {

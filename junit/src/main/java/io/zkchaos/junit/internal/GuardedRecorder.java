@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The user's recorder over the run's history: Jepsen's rules kept, not hoped for. One operation in flight per
@@ -22,6 +23,11 @@ final class GuardedRecorder implements ChaosRecorder {
     /** Per process: the operation in flight, or {@link #RETIRED}; absent when idle. */
     private final Map<Integer, Object> state = new ConcurrentHashMap<>();
     private static final Object RETIRED = new Object();
+    private final AtomicInteger invoked = new AtomicInteger();
+    private final AtomicInteger ok = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger indeterminate = new AtomicInteger();
+    private volatile String lastError;
 
     GuardedRecorder(HistoryRecorder history) {
         this.history = Objects.requireNonNull(history, "history");
@@ -49,7 +55,13 @@ final class GuardedRecorder implements ChaosRecorder {
                     + ((Pending) before).invoke.f() + "); complete it first");
         }
         p.invoke = history.invoke(process, f, key, value);
+        invoked.incrementAndGet();
         return p;
+    }
+
+    /** How the operations recorded so far ended. */
+    OperationTally tally() {
+        return new OperationTally(invoked.get(), ok.get(), failed.get(), indeterminate.get(), lastError);
     }
 
     /** Whether {@code process} was retired by an info. */
@@ -108,6 +120,14 @@ final class GuardedRecorder implements ChaosRecorder {
                         + " was completed already");
             }
             history.complete(invoke, type, value, error);
+            switch (type) {
+                case OK -> ok.incrementAndGet();
+                case FAIL -> failed.incrementAndGet();
+                default -> indeterminate.incrementAndGet();
+            }
+            if (error != null) {
+                lastError = error;
+            }
             // retire before the process can invoke again: an info ends the process for good
             if (type == OpType.INFO) {
                 state.put(process, RETIRED);

@@ -19,10 +19,16 @@ final class RunningContext implements ChaosContext {
     }
 
     private final int concurrency;
+    private final Duration openTimeout;
     private volatile Live live;
 
-    RunningContext(int concurrency) {
+    /**
+     * @param concurrency how many client processes {@link #runClients} runs
+     * @param openTimeout how long one of them may go on failing to open its client before the test fails
+     */
+    RunningContext(int concurrency, Duration openTimeout) {
         this.concurrency = concurrency;
+        this.openTimeout = openTimeout;
     }
 
     /** The main phase begins: the ensemble serves, the nemesis runs, the clients have {@code ctx.duration()}. */
@@ -41,6 +47,17 @@ final class RunningContext implements ChaosContext {
 
     GuardedRecorder guardedRecorder() {
         return live().recorder();
+    }
+
+    /** How the body's operations ended; none when the body never ran. */
+    OperationTally tally() {
+        Live l = live;
+        return l == null ? OperationTally.NONE : l.recorder().tally();
+    }
+
+    /** How long a client process may go on failing to open before the test fails. */
+    Duration openTimeout() {
+        return openTimeout;
     }
 
     @Override

@@ -28,11 +28,13 @@ import org.opentest4j.AssertionFailedError;
  * annotations say the ensemble, nemesis, timing and checkers. Registered by {@link ZkChaos} and {@link ChaosTest};
  * other test methods of the class run untouched.
  *
- * <p>The verdict: valid passes; invalid fails the test (an {@link AssertionFailedError}) with the checkers'
- * explanation, the run directory and the report's path; unknown fails it too unless
- * {@link ChaosTest#failOnUnknown()} is false. A run the harness could not do (no quorum at start, a port taken) is the
- * test's error, with the harness's message. The report's path is also published as the report entry
- * {@code zkchaos.report}.
+ * <p>A run that tested nothing fails first, whatever its verdict ({@link NothingTested}, with the run's explanation):
+ * a client process that could not open its client for the test's open timeout, no client opened in the whole run,
+ * or a body that recorded no operation, or none that was acknowledged. Then the verdict: valid passes; invalid fails
+ * the test (an {@link AssertionFailedError}) with the checkers' explanation, the run directory and the report's
+ * path; unknown fails it too unless {@link ChaosTest#failOnUnknown()} is false. A run the harness could not do (no
+ * quorum at start, a port taken) is the test's error, with the harness's message. The report's path is also
+ * published as the report entry {@code zkchaos.report}.
  */
 public final class ZkChaosExtension implements ParameterResolver, InvocationInterceptor {
 
@@ -57,8 +59,10 @@ public final class ZkChaosExtension implements ParameterResolver, InvocationInte
 
     private static RunningContext context(ExtensionContext extension) {
         return extension.getStore(NAMESPACE).getOrComputeIfAbsent(CONTEXT,
-                k -> new RunningContext(settings(extension).config().workload().concurrency()),
-                RunningContext.class);
+                k -> {
+                    ChaosSettings settings = settings(extension);
+                    return new RunningContext(settings.config().workload().concurrency(), settings.openTimeout());
+                }, RunningContext.class);
     }
 
     private static ChaosSettings settings(ExtensionContext extension) {
@@ -90,9 +94,9 @@ public final class ZkChaosExtension implements ParameterResolver, InvocationInte
         }
         String name = settings.config().workload().name();
         MethodWorkload workload = new MethodWorkload(name, context, invocation);
-        WorkloadDescriptor descriptor = new WorkloadDescriptor(name, "the body of "
-                + call.getTargetClass().getSimpleName() + "." + call.getExecutable().getName(),
-                options -> workload, settings.checkers());
+        String body = call.getTargetClass().getSimpleName() + "." + call.getExecutable().getName();
+        WorkloadDescriptor descriptor = new WorkloadDescriptor(name, "the body of " + body, options -> workload,
+                settings.checkers());
         PrintWriter progress = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         RunOutcome outcome;
         try {
@@ -106,13 +110,24 @@ public final class ZkChaosExtension implements ParameterResolver, InvocationInte
         extension.publishReportEntry("zkchaos.report", report);
         String explanation = outcome.explanation(settings.config().scenario(), outcome.whatHappened());
         progress.println(explanation);
+        if (workload.failure() instanceof NothingTested nothing) {
+            throw nothing.withExplanation(explanation);
+        }
         if (workload.failure() != null) {
             throw workload.failure();
+        }
+        Optional<String> shortfall = context.tally().shortfall(body);
+        if (shortfall.isPresent()) {
+            throw new NothingTested(shortfall.get() + "\n" + explanation, null);
         }
         CheckResult result = outcome.result();
         if (result.validity() == Validity.INVALID
                 || (result.validity() == Validity.UNKNOWN && settings.failOnUnknown())) {
             throw new AssertionFailedError(explanation);
+        }
+        if (result.validity() == Validity.UNKNOWN) {
+            progress.println("warning: " + body + " passes with an UNKNOWN verdict (@ChaosTest(failOnUnknown = "
+                    + "false)); nothing was shown either way");
         }
     }
 }

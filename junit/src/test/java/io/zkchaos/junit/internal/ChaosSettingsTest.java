@@ -32,6 +32,18 @@ class ChaosSettingsTest {
         void badTime() {
         }
 
+        @ChaosTest(nemesis = "kill-leader", time = "2m", sessionTimeout = "5s", model = "register")
+        void longFaults() {
+        }
+
+        @ChaosTest(openTimeout = "3s", model = "register")
+        void shortOpenTimeout() {
+        }
+
+        @ChaosTest(openTimeout = "0s", model = "register")
+        void zeroOpenTimeout() {
+        }
+
         @ChaosTest(nemesis = "gremlins", model = "register")
         void badNemesis() {
         }
@@ -80,6 +92,18 @@ class ChaosSettingsTest {
         assertThat(c.workload().concurrency()).isEqualTo(RunConfig.WorkloadPart.defaults().concurrency());
         assertThat(c.workload().sessionTimeout()).isEqualTo(RunConfig.WorkloadPart.defaults().sessionTimeout());
         assertThat(c.checks().failoverBound()).isEqualTo(RunConfig.defaultChecks().failoverBound());
+    }
+
+    @Test
+    void theOpenTimeoutIsAtLeast30sAndOutlastsAFaultByThreeSessionTimeouts() throws Exception {
+        // the defaults: a 30 s main phase, faults held 7.5 s, 4 s sessions: 7.5 + 12 s is under the least, 30 s
+        assertThat(settings("counterIsLinearizable").openTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings("named").openTimeout()).isEqualTo(Duration.ofSeconds(30)); // no fault at all
+        // faults held a quarter of 2 minutes: 30 s, then three 5 s sessions
+        assertThat(settings("longFaults").openTimeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(settings("shortOpenTimeout").openTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThatThrownBy(() -> settings("zeroOpenTimeout")).hasMessageContaining("@ChaosTest(openTimeout = \"0s\")")
+                .hasMessageContaining("must be positive");
     }
 
     @Test

@@ -6,14 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
+import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,10 +29,8 @@ class DockerClusterIT {
     @TempDir
     Path runs;
 
-    @BeforeAll
-    static void docker() {
-        DockerAvailable.assume();
-    }
+    @RegisterExtension
+    static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
 
     @Test
     void killPauseAndRestartActOnContainersAndTheDataSurvives() throws Exception {

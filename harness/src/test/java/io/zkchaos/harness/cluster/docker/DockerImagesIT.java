@@ -3,6 +3,7 @@ package io.zkchaos.harness.cluster.docker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
+import io.zkchaos.harness.testing.Prerequisites;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Built images on a real engine: a new build removes the earlier ones of its kind that nothing uses. */
 class DockerImagesIT {
@@ -21,9 +24,11 @@ class DockerImagesIT {
     private final List<String> images = new ArrayList<>();
     private final List<String> containers = new ArrayList<>();
 
+    @RegisterExtension
+    static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
+
     @BeforeAll
     static void docker() {
-        DockerAvailable.assume();
         client = DockerEngine.client();
     }
 

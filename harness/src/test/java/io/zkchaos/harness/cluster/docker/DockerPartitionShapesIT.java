@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.PartitionShapesContract;
-import org.junit.jupiter.api.BeforeAll;
+import io.zkchaos.harness.testing.Prerequisites;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every partition shape on a docker 5-node ensemble ({@link PartitionShapesContract}); skipped without Docker. */
 class DockerPartitionShapesIT extends PartitionShapesContract {
 
-    @BeforeAll
-    static void docker() {
-        DockerAvailable.assume();
-    }
+    @RegisterExtension
+    static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
 
     @Override
     protected Cluster startCluster(ClusterConfig config) {

@@ -3,7 +3,9 @@ package io.zkchaos.harness.cluster.docker;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ProxiedClusterContract;
-import org.junit.jupiter.api.BeforeAll;
+import io.zkchaos.harness.testing.Prerequisites;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The scenarios every backend must pass ({@link ProxiedClusterContract}), on ZooKeeper containers behind a Toxiproxy
@@ -13,10 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class DockerProxiedClusterChaosIT extends ProxiedClusterContract {
 
-    @BeforeAll
-    static void docker() {
-        DockerAvailable.assume();
-    }
+    @RegisterExtension
+    static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
 
     @Override
     protected Cluster startCluster(ClusterConfig config) {

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.dockerjava.api.DockerClient;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.Owner;
+import io.zkchaos.harness.testing.Prerequisites;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The docker backend's reaper, on real containers and networks of the engine: it removes exactly those whose labels
@@ -23,9 +26,11 @@ class DockerReaperIT {
     final List<String> containers = new ArrayList<>();
     final List<String> networks = new ArrayList<>();
 
+    @RegisterExtension
+    static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
+
     @BeforeAll
     static void docker() {
-        DockerAvailable.assume();
         client = DockerEngine.client();
         image = DockerImages.zookeeper(client, "3.9.5", ZooKeeperResolver.fromEnvironment()).name();
     }

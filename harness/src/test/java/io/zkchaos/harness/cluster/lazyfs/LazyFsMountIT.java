@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.Reaper;
+import io.zkchaos.harness.testing.Prerequisites;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,8 +16,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,10 +31,8 @@ class LazyFsMountIT {
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void fuseAvailable() {
-        LazyFsAssumptions.assumeAvailable();
-    }
+    @RegisterExtension
+    static final ExecutionCondition LAZY_FS = Prerequisites.forClass("the lazy file system", LazyFs::unavailable);
 
     @AfterEach
     void noMountLeft() {

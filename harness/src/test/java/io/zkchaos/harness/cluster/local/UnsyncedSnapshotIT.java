@@ -5,15 +5,17 @@ import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.Zk;
-import io.zkchaos.harness.cluster.lazyfs.LazyFsAssumptions;
+import io.zkchaos.harness.cluster.lazyfs.LazyFs;
+import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Random;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the strictest power failure does to ZooKeeper 3.9.5 (every byte not fsynced lost, nothing written back by the
@@ -26,10 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class UnsyncedSnapshotIT extends ProcessesUnderRuns {
 
-    @BeforeAll
-    static void fuseAvailable() {
-        LazyFsAssumptions.assumeAvailable();
-    }
+    @RegisterExtension
+    static final ExecutionCondition LAZY_FS = Prerequisites.forClass("the lazy file system", LazyFs::unavailable);
 
     @Test
     void aPowerFailureBeforeTheFirstSnapshotIsWrittenBackLeavesNoServerThatStarts() throws Exception {
