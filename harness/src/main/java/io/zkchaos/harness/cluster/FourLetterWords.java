@@ -1,7 +1,6 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster;
 
 import io.zkchaos.fle.BugPaths;
-import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,9 +1,8 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import org.junit.jupiter.api.Test;
 
