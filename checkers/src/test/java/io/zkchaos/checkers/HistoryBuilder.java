@@ -62,6 +62,16 @@ public final class HistoryBuilder {
         return this;
     }
 
+    /**
+     * The nemesis' heal of {@code ending} (a fault's name, or {@code all} for the final heal), as the driver records
+     * it: an invoke naming what it ends, an info with what it did.
+     */
+    public HistoryBuilder heal(String ending, Object did, long startMs, long endMs) {
+        ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INVOKE, "heal", null, ending, null, nanos(startMs)));
+        ops.add(new Op(ops.size(), Op.NEMESIS, OpType.INFO, "heal", null, did, null, nanos(endMs)));
+        return this;
+    }
+
     public History build() {
         return History.of(ops);
     }

@@ -65,9 +65,13 @@ public record ZooKeeperVersion(int major, int minor, int patch, String text) imp
         return atLeast(3, 6, 0);
     }
 
-    /** {@code zookeeper.forceSnapshotSync} (the leader syncs every learner by SNAP): 3.5.0. */
+    /**
+     * {@code zookeeper.forceSnapshotSync} honoured (the leader syncs every learner by SNAP): 3.5.5. The property is
+     * declared from 3.5.0, but {@code LearnerHandler} reads it only from 3.5.5: on 3.5.4-beta a run with it set saw
+     * DIFF syncs only.
+     */
     public boolean hasForcedSnapshotSync() {
-        return atLeast(3, 5, 0);
+        return atLeast(3, 5, 5);
     }
 
     /** {@code zookeeper.snapshotSizeFactor} read from a system property (sync from the on-disk log): 3.5.4. */

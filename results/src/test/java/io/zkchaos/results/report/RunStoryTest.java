@@ -48,4 +48,19 @@ class RunStoryTest {
 
         assertThat(RunStory.of(run)).startsWith("faults: none").contains("client operations: 1 (1 ok, 0 fail, 0 info)");
     }
+
+    @Test
+    void aRunThatRecordedWhatItExercisedSaysItInOneLine() {
+        History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("exercised"), map("workload", "register", "nemesis",
+                "isolate-leader"), h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(),
+                Evidence.enough());
+
+        assertThat(RunStory.of(run)).last().isEqualTo("exercised: 412 of 420 client operations acknowledged (210 "
+                + "while a fault was in force, 72 after the final heal); 5 of 6 fault starts applied; protocol "
+                + "triggers fired 2 of 3 armed");
+        assertThat(RunStory.of(RunDirs.write(tmp.resolve("old"), map("workload", "register", "nemesis", "none"), h,
+                CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of())))
+                .noneMatch(line -> line.startsWith("exercised"));
+    }
 }

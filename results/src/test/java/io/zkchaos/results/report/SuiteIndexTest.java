@@ -63,4 +63,49 @@ class SuiteIndexTest {
         assertThat(rows.get(1).select("a")).isEmpty(); // never rendered: no link, but the command that makes one
         assertThat(rows.get(1).text()).contains("./zkchaos report");
     }
+
+    @Test
+    void perNemesisTheFaultsAppliedAndTheOperationsUnderThemAndEveryRunThatRestsOnNothingFlagged() throws Exception {
+        History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 10).ok(1, null, 12).build();
+        CheckerOptions options = CheckerOptions.defaults();
+        RunDirectory enough = RunDirs.write(store.resolve("register-isolate-leader/1"),
+                map("workload", "register", "nemesis", "isolate-leader"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.enough());
+        RunDirectory again = RunDirs.write(store.resolve("register-isolate-leader/2"),
+                map("workload", "register", "nemesis", "isolate-leader"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.enough());
+        RunDirectory tooLittle = RunDirs.write(store.resolve("register-kill-leader/1"),
+                map("workload", "register", "nemesis", "kill-leader"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.tooLittle());
+        RunDirectory old = RunDirs.write(store.resolve("register-none/1"),
+                map("workload", "register", "nemesis", "none"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of());
+
+        Path index = SuiteIndex.write(store.resolve("index.html"), "chaos suite",
+                List.of(enough, again, tooLittle, old));
+
+        Document doc = Jsoup.parse(Files.readString(index));
+        List<Element> coverage = doc.select("#coverage tr:has(td)");
+        assertThat(coverage).extracting(r -> r.select("td").eachText()).containsExactly(
+                // two runs of 3 of 4 and 2 of 2 starts applied, 210 acknowledged under faults each
+                List.of("isolate-leader", "2", "2 of 2", "10 of 12", "420", "0"),
+                List.of("kill-leader", "1", "1 of 1", "0 of 3", "0", "1"),
+                List.of("none", "1", "0 of 1", "0 of 0", "0", "0"));
+        assertThat(coverage.get(1).hasClass("bad")).as("a nemesis that never acted").isTrue();
+        assertThat(coverage.get(0).hasClass("bad")).isFalse();
+        assertThat(coverage.get(2).hasClass("bad")).isFalse();
+
+        assertThat(doc.getElementById("nothing").text()).startsWith("2 run(s) rest on nothing");
+        List<Element> flagged = doc.select("tr.run.rests-on-nothing");
+        assertThat(flagged).extracting(r -> r.child(0).text()).containsExactly("register-kill-leader",
+                "register-none");
+        assertThat(flagged.get(0).selectFirst("td.evidence-cell.short").text()).startsWith("too little: ")
+                .contains("the nemesis never acted: 3 of 3 actions could not act: no leader")
+                .contains("no cas or write was acknowledged in the main phase");
+        assertThat(flagged.get(1).selectFirst("td.evidence-cell.short").text())
+                .isEqualTo("not recorded (no evidence.json)");
+        assertThat(doc.select("tr.run:not(.rests-on-nothing) td.evidence-cell").eachText())
+                .containsExactly("enough (relaxed: acked-after-heal)", "enough (relaxed: acked-after-heal)");
+        assertThat(doc.select("td.evidence-cell.short")).hasSize(2);
+    }
 }
