@@ -96,9 +96,12 @@ class EvidenceIT {
         RunOutcome outcome = new Runner(new PrintWriter(progress), Duration.ofSeconds(2)).run(run.build());
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.UNKNOWN);
         EvidenceReport report = (EvidenceReport) evidence(outcome).details();
-        assertThat(report.unmet()).singleElement().asString()
+        // (on a loaded machine the fault's start, which waits out the follower's lag, may also leave the clients no
+        // time after the final heal: that shortfall may be named too)
+        assertThat(report.unmet()).anySatisfy(u -> assertThat(u)
                 .matches("the fault never happened: protocol triggers fired 0 of [1-9]\\d* armed; quorum syncs "
-                        + "seen: DIFF [1-9]\\d*, SNAP 0, TRUNC 0");
+                        + "seen: DIFF [1-9]\\d*, SNAP \\d+, TRUNC 0"));
+        assertThat(report.met()).contains("fault-applied");
         assertThat(report.exercised().clients(io.zkchaos.checkers.evidence.Phase.MAIN).ok()).isPositive();
         // the same run with that requirement relaxed is not held to it, and says so; (on a loaded machine the two
         // clients may see nothing through while a follower restarts, so that one is relaxed too)
