@@ -114,7 +114,8 @@ public final class SuiteTable {
         return out;
     }
 
-    private static double median(List<Double> values) {
+    /** The median of {@code values}, 0 for none. */
+    static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n == 0 ? 0 : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;

@@ -2,6 +2,7 @@ package io.zkchaos.harness.mutation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zkchaos.harness.run.Shard;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.Test;
  * {@code zkchaos.mutations.seed} (default 1), then the correct build in each scenario. Every visible bug must be
  * caught at least once, every masked one said so, and the correct build valid in every run. The table is printed
  * and written to {@code target/mutations/mutations.md}; the runs stay under {@code target/mutations/runs}.
+ * {@code zkchaos.mutations.shard=K/N} (else {@code zkchaos.chaos.shard}, so that one property shards both matrices)
+ * runs share K of N of the scenarios, each with all its rows ({@link MutationMatrix#share}).
  */
 class MutationMatrixChaosIT {
 
@@ -26,7 +29,11 @@ class MutationMatrixChaosIT {
         int runs = Integer.getInteger("zkchaos.mutations.runs", 5);
         long seed = Long.getLong("zkchaos.mutations.seed", 1L);
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-        List<MutationRow> rows = new MutationRunner(out, OUT.resolve("runs"), runs, seed).run(MutationMatrix.full());
+        String property = System.getProperty("zkchaos.mutations.shard") != null ? "zkchaos.mutations.shard"
+                : "zkchaos.chaos.shard";
+        List<Mutation> share = MutationMatrix.share(MutationMatrix.full(),
+                Shard.parse(property, System.getProperty(property)));
+        List<MutationRow> rows = new MutationRunner(out, OUT.resolve("runs"), runs, seed).run(share);
         MutationTable.print(rows, out);
         Files.createDirectories(OUT);
         Files.writeString(OUT.resolve("mutations.md"), MutationTable.markdown(rows), StandardCharsets.UTF_8);
