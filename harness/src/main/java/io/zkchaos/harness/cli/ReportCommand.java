@@ -5,14 +5,18 @@ import io.zkchaos.results.RunStore;
 import io.zkchaos.results.Verdicts;
 import io.zkchaos.results.report.RunReport;
 import io.zkchaos.results.report.SuiteIndex;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -77,10 +81,12 @@ public final class ReportCommand implements Callable<Integer> {
         if (run.hasHistory()) {
             return RunReport.write(run);
         }
-        List<RunDirectory> runs = runsIn(dir);
-        for (RunDirectory r : runs) {
-            RunReport.write(r);
+        if (Files.isRegularFile(run.configFile())) {
+            throw new IllegalArgumentException("a run without " + RunDirectory.HISTORY + " (it stopped before its "
+                    + "clients began: see its " + RunDirectory.NODES + "/ logs); there is no report to render");
         }
+        List<RunDirectory> runs = runsIn(dir);
+        renderEach(runs);
         return SuiteIndex.write(dir.resolve(RunDirectory.REPORT), "runs in " + dir.toAbsolutePath().normalize(),
                 runs);
     }
@@ -103,20 +109,40 @@ public final class ReportCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(dir + ": " + e.getMessage(), e);
             }
         }
-        for (RunDirectory r : runs.values()) {
-            RunReport.write(r);
-        }
+        renderEach(runs.values());
         return SuiteIndex.write(out.resolve(RunDirectory.REPORT), "runs in " + dirs.size() + " stores: "
                 + dirs.stream().map(d -> d.toAbsolutePath().normalize().toString()).collect(Collectors.joining(", ")),
                 List.copyOf(runs.values()));
     }
 
+    /**
+     * Every run directory in or below {@code dir}: those holding a history ({@link RunStore#find}), and those a run
+     * left with its configuration and no history (its ensemble never served; the index lists it as not checked, so
+     * that a suite's index still names every scenario it tried).
+     */
     private static List<RunDirectory> runsIn(Path dir) {
-        List<RunDirectory> runs = RunStore.find(dir);
+        Map<Path, RunDirectory> runs = new TreeMap<>();
+        RunStore.find(dir).forEach(r -> runs.put(r.path(), r));
+        try (Stream<Path> all = Files.walk(dir, 3)) {
+            all.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+                    .filter(p -> Files.isRegularFile(p.resolve(RunDirectory.CONFIG)))
+                    .forEach(p -> runs.putIfAbsent(p, new RunDirectory(p)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list runs in " + dir + ": " + e.getMessage(), e);
+        }
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("no run directory (one holding " + RunDirectory.HISTORY
                     + ") in or below it");
         }
-        return runs;
+        return List.copyOf(runs.values());
+    }
+
+    /** Renders the report of every run that has a history (one without has nothing to draw). */
+    private static void renderEach(Iterable<RunDirectory> runs) {
+        for (RunDirectory r : runs) {
+            if (r.hasHistory()) {
+                RunReport.write(r);
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * {@code zkchaos.mutations.shard=K/N} (else {@code zkchaos.chaos.shard}, so that one property shards both matrices)
  * runs share K of N of the scenarios, each with all its rows ({@link MutationMatrix#share}).
  */
+@Tag("chaos-matrix") // sharded over machines in CI; -DexcludedGroups=chaos-matrix runs the rest
 class MutationMatrixChaosIT {
 
     private static final Path OUT = Path.of(System.getProperty("zkchaos.mutations.out", "target/mutations"));

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,6 +48,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>On several machines, each runs a share ({@code -Dzkchaos.chaos.shard=K/N}, balanced by expected time) into its
  * own store; {@code ./zkchaos report --merge OUT STORE...} renders one index over them all.
  */
+@Tag("chaos-matrix") // sharded over machines in CI; -DexcludedGroups=chaos-matrix runs the rest
 @Execution(ExecutionMode.CONCURRENT)
 class ScenarioMatrixChaosIT {
 
