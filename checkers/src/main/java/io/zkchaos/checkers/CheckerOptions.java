@@ -13,11 +13,14 @@ import java.time.Duration;
  * @param strict        zk-read-model: stale plain reads fail
  * @param maxOverlap    single-leader: overlaps longer than this fail; null: overlaps are reported, never failed
  * @param failoverBound single-leader: a leader again within this after every heal
+ * @param relax         the ids of the evidence requirements a run is not held to
+ *                      ({@link io.zkchaos.checkers.evidence.Minimum}); {@code all} for none
  */
 public record CheckerOptions(String model, Object init, Duration timeLimit, boolean strict, Duration maxOverlap,
-                             Duration failoverBound) {
+                             Duration failoverBound, java.util.List<String> relax) {
 
     public CheckerOptions {
+        relax = relax == null ? java.util.List.of() : java.util.List.copyOf(relax);
         if (timeLimit != null && (timeLimit.isNegative() || timeLimit.isZero())) {
             throw new IllegalArgumentException("time-limit must be positive, got " + timeLimit);
         }
@@ -29,28 +32,34 @@ public record CheckerOptions(String model, Object init, Duration timeLimit, bool
         }
     }
 
-    /** No model, nil init, no time limit, not strict, overlaps never fail, failover bound 30 s. */
+    /** No model, nil init, no time limit, not strict, overlaps never fail, failover bound 30 s, nothing relaxed. */
     public static CheckerOptions defaults() {
-        return new CheckerOptions(null, null, null, false, null, SingleLeaderChecker.DEFAULT_FAILOVER_BOUND);
+        return new CheckerOptions(null, null, null, false, null, SingleLeaderChecker.DEFAULT_FAILOVER_BOUND,
+                java.util.List.of());
     }
 
     public CheckerOptions withModel(String m, Object i) {
-        return new CheckerOptions(m, i, timeLimit, strict, maxOverlap, failoverBound);
+        return new CheckerOptions(m, i, timeLimit, strict, maxOverlap, failoverBound, relax);
     }
 
     public CheckerOptions withTimeLimit(Duration d) {
-        return new CheckerOptions(model, init, d, strict, maxOverlap, failoverBound);
+        return new CheckerOptions(model, init, d, strict, maxOverlap, failoverBound, relax);
     }
 
     public CheckerOptions withStrict(boolean s) {
-        return new CheckerOptions(model, init, timeLimit, s, maxOverlap, failoverBound);
+        return new CheckerOptions(model, init, timeLimit, s, maxOverlap, failoverBound, relax);
     }
 
     public CheckerOptions withMaxOverlap(Duration d) {
-        return new CheckerOptions(model, init, timeLimit, strict, d, failoverBound);
+        return new CheckerOptions(model, init, timeLimit, strict, d, failoverBound, relax);
+    }
+
+    /** These settings with the evidence requirements {@code ids} relaxed. */
+    public CheckerOptions withRelax(java.util.List<String> ids) {
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, failoverBound, ids);
     }
 
     public CheckerOptions withFailoverBound(Duration d) {
-        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, d);
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, d, relax);
     }
 }

@@ -38,22 +38,38 @@ public final class Checkers {
             @Override
             public CheckResult check(History history) {
                 List<CheckResult> parts = new ArrayList<>(all.size());
-                Validity merged = Validity.VALID;
-                List<String> problems = new ArrayList<>();
-                List<String> findings = new ArrayList<>();
                 for (Checker c : all) {
-                    CheckResult r = runSafely(c, history);
-                    parts.add(r);
-                    merged = merged.merge(r.validity());
-                    if (r.validity() != Validity.VALID) {
-                        problems.add(r.checker() + ": " + r.summary());
-                    }
-                    findings.add(r.checker() + ": " + r.summary());
+                    parts.add(runSafely(c, history));
                 }
-                // Valid runs still say what each checker found (stale reads, overlaps, failover times).
-                String summary = String.join("; ", problems.isEmpty() ? findings : problems);
-                return new CheckResult(name, merged, summary, null, parts);
+                return merged(name, parts);
             }
         };
+    }
+
+    /**
+     * {@code composed} with one more part (the run's evidence, say), its verdict merged in: the parts of a composed
+     * result are kept as they are, a single result becomes the first part.
+     */
+    public static CheckResult withPart(CheckResult composed, CheckResult part) {
+        List<CheckResult> parts = new ArrayList<>(composed.parts().isEmpty() ? List.of(composed) : composed.parts());
+        parts.add(part);
+        return merged(composed.checker(), parts);
+    }
+
+    /** One result over {@code parts}: their merged verdict, and what is wrong (or, if nothing, what each found). */
+    private static CheckResult merged(String name, List<CheckResult> parts) {
+        Validity merged = Validity.VALID;
+        List<String> problems = new ArrayList<>();
+        List<String> findings = new ArrayList<>();
+        for (CheckResult r : parts) {
+            merged = merged.merge(r.validity());
+            if (r.validity() != Validity.VALID) {
+                problems.add(r.checker() + ": " + r.summary());
+            }
+            findings.add(r.checker() + ": " + r.summary());
+        }
+        // Valid runs still say what each checker found (stale reads, overlaps, failover times).
+        String summary = String.join("; ", problems.isEmpty() ? findings : problems);
+        return new CheckResult(name, merged, summary, null, parts);
     }
 }

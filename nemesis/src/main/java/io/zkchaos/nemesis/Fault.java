@@ -1,5 +1,9 @@
 package io.zkchaos.nemesis;
 
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * One kind of fault, by the name the CLI takes: how to start it and how to stop (heal) it. Both act on the system
  * only through the {@link NemesisTarget} and answer with what they really did, as data for the history.
@@ -8,6 +12,28 @@ package io.zkchaos.nemesis;
  * its own and part of {@code mixed}.
  */
 public interface Fault {
+
+    /**
+     * What a fault is like, as data: what it needs of a run and what the clients may expect while it holds. The
+     * run's checks and its evidence rules read these, never the fault's name.
+     */
+    enum Trait {
+        /** Acts on client processes ({@link NemesisTarget#clients()}): only when clients run as processes. */
+        ON_CLIENTS,
+        /** Drops what the servers had not fsynced: needs the lazy file system under every server. */
+        NEEDS_LAZYFS,
+        /**
+         * Acts at a moment of the quorum protocol through frame triggers, which may be armed and never fire: such a
+         * fault happened only if a trigger fired.
+         */
+        AT_PROTOCOL_MOMENT,
+        /**
+         * While it holds, the system is not expected to serve the clients: a majority or every server down, every
+         * client link cut, or a partition in which no majority hears itself both ways (a majorities ring of three
+         * nodes cuts every pair in one direction). No operation need be acknowledged then.
+         */
+        NO_SERVICE
+    }
 
     /** The name the CLI and the history use, e.g. {@code kill-leader}. */
     String name();
@@ -25,25 +51,38 @@ public interface Fault {
     /** Stops the fault: undoes what {@link #start} did. */
     FaultRecord stop(NemesisTarget target);
 
-    /** Whether this fault can act on a system of {@code nodes} nodes (a partition needs at least 3). */
-    default boolean supports(int nodes) {
-        return nodes >= 3;
+    /** What it is like ({@link Trait}); none by default. */
+    default Set<Trait> traits() {
+        return Set.of();
+    }
+
+    /** Whether it has {@code trait}. */
+    default boolean is(Trait trait) {
+        return traits().contains(trait);
     }
 
     /**
-     * Whether this fault acts on client processes ({@link NemesisTarget#clients()}): it can run only when clients
-     * run in processes of their own, and a nemesis that mixes faults leaves it out otherwise.
+     * Whether this fault can act on a system of {@code nodes} nodes: a partition needs at least 3; a fault on client
+     * processes acts on any number.
+     */
+    default boolean supports(int nodes) {
+        return nodes >= (is(Trait.ON_CLIENTS) ? 1 : 3);
+    }
+
+    /**
+     * Whether this fault acts on client processes: it can run only when clients run in processes of their own, and
+     * a nemesis that mixes faults leaves it out otherwise.
      */
     default boolean needsClientProcesses() {
-        return false;
+        return is(Trait.ON_CLIENTS);
     }
 
     /**
      * The shortest time this fault must be held to do what it is for, given the clients' session timeout (a client
      * partition must outlast it for sessions to expire); zero for most faults.
      */
-    default java.time.Duration holdAtLeast(java.time.Duration sessionTimeout) {
-        return java.time.Duration.ZERO;
+    default Duration holdAtLeast(Duration sessionTimeout) {
+        return Duration.ZERO;
     }
 
     /** What a fault does, as a function of the target. */
@@ -53,69 +92,21 @@ public interface Fault {
     }
 
     /** A fault from its parts. */
-    static Fault of(String name, String description, Action start, Action stop) {
-        return of(name, description, start, stop, 0);
-    }
-
-    /**
-     * A fault on client processes ({@link #needsClientProcesses()}), held at least {@code sessionTimeouts} times the
-     * clients' session timeout; it acts on any number of nodes.
-     */
-    static Fault onClients(String name, String description, Action start, Action stop, double sessionTimeouts) {
-        Fault f = of(name, description, start, stop, sessionTimeouts);
-        return new Fault() {
-            @Override
-            public String name() {
-                return f.name();
-            }
-
-            @Override
-            public String description() {
-                return f.description();
-            }
-
-            @Override
-            public FaultRecord start(NemesisTarget target) {
-                return f.start(target);
-            }
-
-            @Override
-            public FaultRecord stop(NemesisTarget target) {
-                return f.stop(target);
-            }
-
-            @Override
-            public boolean supports(int nodes) {
-                return nodes >= 1;
-            }
-
-            @Override
-            public boolean needsClientProcesses() {
-                return true;
-            }
-
-            @Override
-            public java.time.Duration holdAtLeast(java.time.Duration sessionTimeout) {
-                return f.holdAtLeast(sessionTimeout);
-            }
-
-            @Override
-            public String toString() {
-                return name();
-            }
-        };
+    static Fault of(String name, String description, Action start, Action stop, Trait... traits) {
+        return of(name, description, start, stop, 0, traits);
     }
 
     /**
      * A fault from its parts that must be held at least {@code sessionTimeouts} times the clients' session timeout
      * (see {@link #holdAtLeast}).
      */
-    static Fault of(String name, String description, Action start, Action stop, double sessionTimeouts) {
-        record Simple(String name, String description, Action startAction, Action stopAction, double timeouts)
-                implements Fault {
+    static Fault of(String name, String description, Action start, Action stop, double sessionTimeouts,
+                    Trait... traits) {
+        record Simple(String name, String description, Action startAction, Action stopAction, double timeouts,
+                      Set<Trait> traits) implements Fault {
             @Override
-            public java.time.Duration holdAtLeast(java.time.Duration sessionTimeout) {
-                return java.time.Duration.ofNanos((long) (sessionTimeout.toNanos() * timeouts));
+            public Duration holdAtLeast(Duration sessionTimeout) {
+                return Duration.ofNanos((long) (sessionTimeout.toNanos() * timeouts));
             }
 
             @Override
@@ -127,7 +118,13 @@ public interface Fault {
             public FaultRecord stop(NemesisTarget target) {
                 return stopAction.apply(target);
             }
+
+            @Override
+            public String toString() {
+                return name;
+            }
         }
-        return new Simple(name, description, start, stop, sessionTimeouts);
+        Set<Trait> set = traits.length == 0 ? Set.of() : Set.copyOf(EnumSet.of(traits[0], traits));
+        return new Simple(name, description, start, stop, sessionTimeouts, set);
     }
 }

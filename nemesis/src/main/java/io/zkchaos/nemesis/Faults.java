@@ -43,9 +43,9 @@ public final class Faults {
         add("kill-random", "SIGKILL a random node; restart it at the heal",
                 t -> actions(t).killRandom(), t -> actions(t).restartDown());
         add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal",
-                t -> actions(t).killMajority(), t -> actions(t).restartDown());
+                t -> actions(t).killMajority(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
         add("kill-all", "SIGKILL every node (the whole ensemble loses power); restart them on their data at the heal",
-                t -> actions(t).killAll(), t -> actions(t).restartDown());
+                t -> actions(t).killAll(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",
                 t -> actions(t).pauseLeader(), t -> actions(t).resumeAll());
         add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal",
@@ -63,10 +63,10 @@ public final class Faults {
         add("bridge", "two halves that cannot talk, joined by one node that hears both",
                 t -> actions(t).bridge(), t -> actions(t).heal());
         add("majorities-ring", "every node sees a majority, no two the same majority",
-                t -> actions(t).majoritiesRing(), t -> actions(t).heal());
+                t -> actions(t).majoritiesRing(), t -> actions(t).heal(), Fault.Trait.NO_SERVICE);
         add("client-partition", "cut every client link (clients reach no server) for the fault time: sessions "
                         + "expire when that exceeds the session timeout",
-                t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5);
+                t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5, Fault.Trait.NO_SERVICE);
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
                         + " ms on every link, both ways",
                 t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal());
@@ -89,7 +89,7 @@ public final class Faults {
                 t -> actions(t).restartLeader(RESTART_DELAY_MAX), t -> actions(t).restartDown());
         add("restart-all", "the whole ensemble crashes (SIGKILL) and restarts on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms",
-                t -> actions(t).restartAll(RESTART_DELAY_MAX), t -> actions(t).restartDown());
+                t -> actions(t).restartAll(RESTART_DELAY_MAX), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
         add("rolling-restart", "each node in turn: SIGKILL, restart on its data, wait until it serves, next",
                 t -> actions(t).rollingRestart(SERVE_BOUND), t -> actions(t).restartDown());
         add("lagging-follower", "SIGKILL a follower (1 or 2 on 5 nodes) while clients write; at the heal bring "
@@ -98,25 +98,26 @@ public final class Faults {
         // power failures: what the servers had not fsynced is lost (the lazy file system holds it until fsync)
         add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
                         + "restart it on what its disk kept at the heal",
-                t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown());
+                t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS);
         add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
                         + "--lazyfs); restart them on what their disks kept at the heal",
-                t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown());
+                t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS,
+                Fault.Trait.NO_SERVICE);
         // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
                         + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "
                         + "at the heal crash-restart that follower",
                 t -> syncActions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
-                t -> syncActions(t).disarmSyncFault("cut-during-sync", true));
+                t -> syncActions(t).disarmSyncFault("cut-during-sync", true), Fault.Trait.AT_PROTOCOL_MOMENT);
         add("stall-during-snapshot", "stall a quorum connection (open, nothing passes) after a seeded number of "
                         + "snapshot bytes of a SNAP sync, then provoke a sync",
                 t -> syncActions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),
-                t -> syncActions(t).disarmSyncFault("stall-during-snapshot", false));
+                t -> syncActions(t).disarmSyncFault("stall-during-snapshot", false), Fault.Trait.AT_PROTOCOL_MOMENT);
         add("crash-during-sync", "SIGKILL the receiver or the sender right after a seeded moment of a follower's "
                         + "sync and restart it; provoke a sync; at the heal crash-restart that follower",
                 t -> syncActions(t).crashDuringSync("crash-during-sync", SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
                         RESTART_DELAY_MAX),
-                t -> syncActions(t).disarmSyncFault("crash-during-sync", true));
+                t -> syncActions(t).disarmSyncFault("crash-during-sync", true), Fault.Trait.AT_PROTOCOL_MOMENT);
     }
 
 
@@ -131,18 +132,19 @@ public final class Faults {
         return new SyncFaultActions(t);
     }
 
-    private static void add(String name, String description, Fault.Action start, Fault.Action stop) {
-        add(name, description, start, stop, 0);
+    private static void add(String name, String description, Fault.Action start, Fault.Action stop,
+                            Fault.Trait... traits) {
+        add(name, description, start, stop, 0, traits);
     }
 
     private static void add(String name, String description, Fault.Action start, Fault.Action stop,
-                            double holdSessionTimeouts) {
-        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts));
+                            double holdSessionTimeouts, Fault.Trait... traits) {
+        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts, traits));
     }
 
     private static void addClient(String name, String description, Fault.Action start, Fault.Action stop,
                                   double holdSessionTimeouts) {
-        ALL.put(name, Fault.onClients(name, description, start, stop, holdSessionTimeouts));
+        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts, Fault.Trait.ON_CLIENTS));
     }
 
     /** Every built-in fault, in a stable order. */

@@ -16,8 +16,6 @@ public final class Nemeses {
 
     public static final String NONE = "none";
     public static final String MIXED = "mixed";
-    /** The suffix of the faults that drop what the servers had not fsynced (they need the lazy file system). */
-    public static final String LOSE_UNFSYNCED_SUFFIX = "-lose-unfsynced";
 
     private static final Map<String, NemesisDescriptor> ALL = new LinkedHashMap<>();
 
@@ -30,7 +28,7 @@ public final class Nemeses {
         // named on their own they imply it; mixed leaves them out rather than fail to act on most runs.
         ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above but the "
                 + "*-lose-unfsynced ones (the client faults only when clients run as processes)", Faults.all().stream()
-                .filter(f -> !f.name().endsWith(LOSE_UNFSYNCED_SUFFIX)).toList()));
+                .filter(f -> !f.is(Fault.Trait.NEEDS_LAZYFS)).toList()));
     }
 
     private Nemeses() {

@@ -1,11 +1,16 @@
 package io.zkchaos.nemesis;
 
+import io.zkchaos.checkers.evidence.Minimum;
+import io.zkchaos.checkers.evidence.Requirement;
 import io.zkchaos.checkers.gen.Gen;
 import io.zkchaos.nemesis.schedule.Schedules;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A nemesis by the name the CLI takes: the faults its seeded cycle chooses from ({@code none}: no fault at all).
@@ -30,6 +35,48 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
     /** Whether every fault of this nemesis can act on {@code nodes} nodes. */
     public boolean supports(int nodes) {
         return faults.stream().allMatch(f -> f.supports(nodes));
+    }
+
+    /** Whether some fault of this nemesis drops unfsynced writes: it needs the lazy file system under the servers. */
+    public boolean needsLazyFs() {
+        return faults.stream().anyMatch(f -> f.is(Fault.Trait.NEEDS_LAZYFS));
+    }
+
+    /**
+     * What a run under this nemesis must have exercised for its verdict to be evidence
+     * ({@link io.zkchaos.checkers.evidence.Minimum}): nothing for {@code none}; otherwise at least one fault applied;
+     * for faults at a protocol moment, a trigger that fired; and, when the workload names what its clients must get
+     * acknowledged under faults ({@code underFault}: empty for any operation), one such acknowledgement while a fault
+     * that leaves a serving quorum was in force.
+     *
+     * @param underFault the workload's functions to be acknowledged under faults, or empty for no such requirement
+     */
+    public Minimum minimum(Optional<Set<String>> underFault) {
+        if (faults.isEmpty()) {
+            return Minimum.of();
+        }
+        List<Requirement> rs = new ArrayList<>();
+        rs.add(new Requirement.FaultApplied(FAULT_APPLIED));
+        Set<String> atMoments = names(f -> f.is(Fault.Trait.AT_PROTOCOL_MOMENT));
+        if (!atMoments.isEmpty()) {
+            rs.add(new Requirement.TriggerFired(TRIGGER_FIRED, atMoments));
+        }
+        Set<String> serving = names(f -> !f.is(Fault.Trait.NO_SERVICE));
+        if (underFault.isPresent() && !serving.isEmpty()) {
+            rs.add(new Requirement.AcknowledgedUnderFault(ACKED_UNDER_FAULT, underFault.get(), serving));
+        }
+        return new Minimum(rs);
+    }
+
+    /** Requirement ids of {@link #minimum}. */
+    public static final String FAULT_APPLIED = "fault-applied";
+    public static final String TRIGGER_FIRED = "trigger-fired";
+    public static final String ACKED_UNDER_FAULT = "acked-under-fault";
+
+    private Set<String> names(java.util.function.Predicate<Fault> p) {
+        Set<String> s = new LinkedHashSet<>();
+        faults.stream().filter(p).forEach(f -> s.add(f.name()));
+        return s;
     }
 
     /** Whether every fault of this nemesis acts on client processes (it cannot run without them). */

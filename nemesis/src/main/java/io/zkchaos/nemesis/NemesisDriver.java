@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a nemesis schedule on its own thread and records every action in the history as the {@code nemesis}
  * process: an {@code invoke} when the action starts, an {@code info} with what it really did (a {@link FaultRecord})
- * when it is done, or with the error when it could not act (no leader to aim at). Stopping a fault is recorded as
+ * when it is done, or {@code {"error": ..., "outcome": "could-not-act"}} when it could not act (no leader to aim at;
+ * the fault threw {@link IllegalStateException}, or {@link UnsupportedOperationException} for what this system cannot
+ * do) and {@code "failed"} when it broke otherwise. Stopping a fault is recorded as
  * {@code heal}. At the end of the main phase, and at {@link #close()} whatever happened, everything is healed
  * ({@link Nemesis#healAll()}), once.
  *
@@ -39,6 +41,10 @@ public final class NemesisDriver implements AutoCloseable {
      */
     public record Action(long atMillis, String step, String fault, FaultRecord did, String error) {
     }
+
+    /** The {@code outcome} of an action that threw: it could not act now (no leader to aim at) or it broke. */
+    public static final String COULD_NOT_ACT = "could-not-act";
+    public static final String FAILED = "failed";
 
     private final Nemesis nemesis;
     private final HistoryRecorder recorder;
@@ -142,17 +148,28 @@ public final class NemesisDriver implements AutoCloseable {
         recorder.nemesis(OpType.INVOKE, f, faultName);
         FaultRecord did = null;
         String error = null;
+        String outcome = null;
         try {
             did = action.get();
-        } catch (RuntimeException e) {
-            error = e.getMessage() == null ? e.toString() : e.getMessage();
+        } catch (IllegalStateException | UnsupportedOperationException e) {
+            // the faults' contract: it cannot act now (no leader to aim at) or on this system (no protocol taps)
+            error = message(e);
+            outcome = COULD_NOT_ACT;
             LOG.info("nemesis {} {} could not act: {}", step, faultName, error);
+        } catch (RuntimeException e) {
+            error = message(e);
+            outcome = FAILED;
+            LOG.warn("nemesis {} {} failed: {}", step, faultName, error, e);
         }
-        recorder.nemesis(OpType.INFO, f, did != null ? did : Map.of("error", error));
+        recorder.nemesis(OpType.INFO, f, did != null ? did : Map.of("error", error, "outcome", outcome));
         synchronized (this) {
             actions.add(new Action(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), step, faultName,
                     did, error));
         }
+    }
+
+    private static String message(RuntimeException e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
     /**

@@ -61,7 +61,7 @@ class NemesisDriverTest {
 
     @Test
     void aNemesisDoesOnlyItsOwnFaults() {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(3);
+        RecordingSystem s = new RecordingSystem(3);
         Nemesis kill = Nemeses.require("kill-leader").on(s.target(1));
         assertThat(kill.invoke(FaultOp.start("kill-leader")).description()).isEqualTo("kill n2");
         assertThatThrownBy(() -> kill.invoke(FaultOp.start("halves")))
@@ -73,7 +73,7 @@ class NemesisDriverTest {
 
     @Test
     void theDriverRecordsEachActionWithWhatItDidAndAlwaysHealsAtTheEnd() {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(3);
+        RecordingSystem s = new RecordingSystem(3);
         InMemoryRecorder recorder = new InMemoryRecorder();
         // One fault 10 ms in, held 10 ms; the main phase outlasts it, then the final heal.
         Gen<FaultOp> once = io.zkchaos.nemesis.schedule.Schedules.once("pause-leader", Duration.ofMillis(10),
@@ -97,7 +97,7 @@ class NemesisDriverTest {
 
     @Test
     void anActionThatCannotActIsRecordedWithItsReason() {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(3);
+        RecordingSystem s = new RecordingSystem(3);
         s.leader = null;
         InMemoryRecorder recorder = new InMemoryRecorder();
         Gen<FaultOp> once = io.zkchaos.nemesis.schedule.Schedules.once("kill-leader", Duration.ofMillis(1),
@@ -108,7 +108,49 @@ class NemesisDriverTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> driver.actions().size() == 1);
         driver.close(); // before the main phase ends: heals all the same
         assertThat(driver.actions().get(0).error()).contains("no node leads now");
-        assertThat(recorder.history().ops().get(1).value()).isInstanceOf(Map.class);
+        assertThat(recorder.history().ops().get(1).value()).isEqualTo(Map.of("error",
+                driver.actions().get(0).error(), "outcome", NemesisDriver.COULD_NOT_ACT));
         assertThat(driver.actions()).extracting(NemesisDriver.Action::step).containsExactly("start", "final-heal");
+    }
+
+    @Test
+    void anActionThatBreaksIsRecordedAsFailedNotAsCouldNotAct() {
+        Fault broken = Fault.of("broken", "throws", t -> {
+            throw new java.io.UncheckedIOException(new java.io.IOException("proxy gone"));
+        }, t -> FaultRecord.process("broken", "nothing", List.of()));
+        InMemoryRecorder recorder = new InMemoryRecorder();
+        NemesisDriver driver = new NemesisDriver(new NemesisDescriptor("broken", "", List.of(broken))
+                .on(new RecordingSystem(3).target(1)), Optional.of(
+                io.zkchaos.nemesis.schedule.Schedules.once("broken", Duration.ofMillis(1), Duration.ofSeconds(60))),
+                1, recorder, Duration.ofSeconds(60));
+        driver.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> driver.actions().size() == 1);
+        driver.close();
+        assertThat(recorder.history().ops().get(1).value()).isEqualTo(Map.of("error",
+                "java.io.IOException: proxy gone", "outcome", NemesisDriver.FAILED));
+    }
+
+    @Test
+    void eachNemesisDeclaresWhatARunUnderItMustHaveExercised() {
+        java.util.Set<String> any = java.util.Set.of();
+        assertThat(Nemeses.require("none").minimum(Optional.of(any)).requirements()).isEmpty();
+        assertThat(Nemeses.require("kill-leader").minimum(Optional.of(any)).ids())
+                .containsExactly("fault-applied", "acked-under-fault");
+        assertThat(Nemeses.require("kill-leader").minimum(Optional.empty()).ids()).containsExactly("fault-applied");
+        // no quorum serves the clients under these: nothing is expected to be acknowledged meanwhile
+        for (String n : List.of("kill-majority", "kill-all", "restart-all", "client-partition",
+                "kill-all-lose-unfsynced", "majorities-ring")) {
+            assertThat(Nemeses.require(n).minimum(Optional.of(any)).ids()).as(n).containsExactly("fault-applied");
+        }
+        assertThat(Nemeses.require("stall-during-snapshot").minimum(Optional.of(any)).ids())
+                .containsExactly("fault-applied", "trigger-fired", "acked-under-fault");
+        io.zkchaos.checkers.evidence.Requirement.AcknowledgedUnderFault mixed = Nemeses.require("mixed")
+                .minimum(Optional.of(java.util.Set.of("add"))).requirements().stream()
+                .filter(r -> r instanceof io.zkchaos.checkers.evidence.Requirement.AcknowledgedUnderFault)
+                .map(r -> (io.zkchaos.checkers.evidence.Requirement.AcknowledgedUnderFault) r).findFirst()
+                .orElseThrow();
+        assertThat(mixed.functions()).containsExactly("add");
+        assertThat(mixed.faults()).contains("kill-leader", "isolate-leader", "crash-during-sync")
+                .doesNotContain("kill-all", "client-partition", "kill-majority");
     }
 }

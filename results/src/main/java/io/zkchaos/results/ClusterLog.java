@@ -58,6 +58,27 @@ public final class ClusterLog {
         return out;
     }
 
+    /**
+     * How often the leader changed in {@code observations}: each time a server is seen leading an epoch, or another
+     * server leading, after a first leader was seen.
+     */
+    public static long leaderChanges(List<ServerObservation> observations) {
+        String leader = null;
+        long epoch = Long.MIN_VALUE;
+        long changes = 0;
+        for (ServerObservation o : observations) {
+            if (!"leader".equals(o.mode()) || (o.node().equals(leader) && o.epoch() == epoch)) {
+                continue;
+            }
+            if (leader != null) {
+                changes++;
+            }
+            leader = o.node();
+            epoch = o.epoch();
+        }
+        return changes;
+    }
+
     /** Opens {@code file} for appending observations (created if missing). */
     public static Appender append(Path file) {
         try {

@@ -34,6 +34,16 @@ public final class Json {
         }
     }
 
+    /** Reads {@code file} back into the type that wrote it. */
+    public static <T> T read(Path file, Class<T> type) {
+        try {
+            return MAPPER.readValue(file.toFile(), type);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + " as " + type.getSimpleName() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     public static JsonNode read(Path file) {
         try {
             return MAPPER.readTree(file.toFile());

@@ -2,6 +2,7 @@ package io.zkchaos.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.evidence.EvidenceReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ public final class RunDirectory {
     public static final String NEMESIS = "nemesis.json";
     public static final String CLUSTER = "cluster.jsonl";
     public static final String RESULTS = "results.json";
+    public static final String EVIDENCE = "evidence.json";
     public static final String REPORT = "index.html";
     public static final String NODES = "nodes";
 
@@ -88,6 +90,23 @@ public final class RunDirectory {
     /** Reads the saved verdict back as a tree (details are checker-specific). */
     public JsonNode readResults() {
         return Json.read(resultsFile());
+    }
+
+    public Path evidenceFile() {
+        return path.resolve(EVIDENCE);
+    }
+
+    /** Writes what the run exercised and how it measured up to its minimum. */
+    public void writeEvidence(EvidenceReport evidence) {
+        Json.write(evidenceFile(), evidence);
+    }
+
+    /** What the run exercised, if it was recorded (runs checked before it was, or a crashed run, have none). */
+    public java.util.Optional<EvidenceReport> readEvidence() {
+        if (!Files.isRegularFile(evidenceFile())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Json.read(evidenceFile(), EvidenceReport.class));
     }
 
     public boolean hasResults() {

@@ -1,7 +1,12 @@
 package io.zkchaos.workloads;
 
+import io.zkchaos.checkers.evidence.Minimum;
+import io.zkchaos.checkers.evidence.Phase;
+import io.zkchaos.checkers.evidence.Requirement;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -14,9 +19,18 @@ import java.util.function.Function;
  * @param checkers    the names of the checkers (in {@link io.zkchaos.checkers.CheckerCatalog}) that judge a run
  * @param processClients whether its clients can run in processes of their own (its factory makes a
  *                    {@link SlottedWorkload})
+ * @param minimum     what a run of it must have exercised for its verdict to be evidence (its clients' side; the
+ *                    nemesis adds its own, {@code NemesisDescriptor.minimum})
+ * @param underFault  the functions its clients must get acknowledged while a fault that leaves a serving quorum is in
+ *                    force (empty set: any function); empty when it asks none (an election's acquisitions come when
+ *                    leadership changes, not at the nemesis' pace)
  */
 public record WorkloadDescriptor(String name, String description, Function<WorkloadOptions, Workload> factory,
-                                 List<String> checkers, boolean processClients) {
+                                 List<String> checkers, boolean processClients, Minimum minimum,
+                                 Optional<Set<String>> underFault) {
+
+    /** The requirement id of the default minimum: some operation acknowledged in the main phase. */
+    public static final String ACKED_MAIN = "acked-main";
 
     public WorkloadDescriptor {
         Objects.requireNonNull(name, "name");
@@ -26,12 +40,34 @@ public record WorkloadDescriptor(String name, String description, Function<Workl
         if (checkers.isEmpty()) {
             throw new IllegalArgumentException("workload " + name + " names no checker to judge it");
         }
+        Objects.requireNonNull(minimum, "minimum");
+        underFault = underFault.map(Set::copyOf);
+    }
+
+    /**
+     * A workload held to the default minimum (some operation acknowledged in the main phase) and nothing under
+     * faults; {@link #withEvidence} says more.
+     */
+    public WorkloadDescriptor(String name, String description, Function<WorkloadOptions, Workload> factory,
+                              List<String> checkers, boolean processClients) {
+        this(name, description, factory, checkers, processClients, Minimum.of(acknowledged(ACKED_MAIN, Phase.MAIN)),
+                Optional.empty());
     }
 
     /** A workload whose clients run only as threads of the harness. */
     public WorkloadDescriptor(String name, String description, Function<WorkloadOptions, Workload> factory,
                               List<String> checkers) {
         this(name, description, factory, checkers, false);
+    }
+
+    /** This workload with its evidence rules: {@code minimum}, and {@code underFault} as the record says. */
+    public WorkloadDescriptor withEvidence(Minimum minimum, Optional<Set<String>> underFault) {
+        return new WorkloadDescriptor(name, description, factory, checkers, processClients, minimum, underFault);
+    }
+
+    /** At least one client operation of {@code functions} (none named: any) acknowledged in {@code phase}. */
+    public static Requirement acknowledged(String id, Phase phase, String... functions) {
+        return new Requirement.Acknowledged(id, phase, Set.of(functions));
     }
 
     /** Makes the workload. */

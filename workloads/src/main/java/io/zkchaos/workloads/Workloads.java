@@ -18,6 +18,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import io.zkchaos.checkers.evidence.Minimum;
+import io.zkchaos.checkers.evidence.Phase;
+import io.zkchaos.checkers.evidence.Requirement;
 
 /**
  * The workloads by the names the CLI takes, in a stable order. A new workload is one class and one
@@ -65,14 +69,52 @@ public final class Workloads {
 
     private static void add(String name, String description, java.util.function.Function<WorkloadOptions,
             Workload> factory, String... checkers) {
-        ALL.put(name, new WorkloadDescriptor(name, description, factory, List.of(checkers)));
+        ALL.put(name, withEvidence(new WorkloadDescriptor(name, description, factory, List.of(checkers))));
     }
 
     /** A workload whose clients can also run in processes of their own ({@link SlottedWorkload}). */
     private static void addSlotted(String name, String description, java.util.function.Function<WorkloadOptions,
             Workload> factory, String... checkers) {
-        ALL.put(name, new WorkloadDescriptor(name, description, factory, List.of(checkers), true));
+        ALL.put(name, withEvidence(new WorkloadDescriptor(name, description, factory, List.of(checkers), true)));
     }
+
+    /**
+     * What a run of each kind of workload must have exercised (docs/checkers.md, "Evidence"): a register wrote and
+     * read in the main phase and was acknowledged after the final heal, and got something through under a fault; a
+     * set the same for adds, and every final read answered; an election had a leader; fenced writes had a write
+     * accepted. Elections are not held to acknowledgements under faults: leadership changes at its own pace.
+     */
+    public static WorkloadDescriptor withEvidence(WorkloadDescriptor d) {
+        return d.withEvidence(minimumOf(d.checkers()), d.checkers().contains(ZK_READ_MODEL)
+                ? Optional.of(Set.of()) : d.checkers().contains(NO_LOST_COMMIT) ? Optional.of(Set.of("add"))
+                : Optional.empty());
+    }
+
+    /** The minimum of a workload judged by {@code checkers}: each checker says what it needs to have judged. */
+    public static Minimum minimumOf(List<String> checkers) {
+        List<Requirement> rs = new java.util.ArrayList<>();
+        if (checkers.contains(ZK_READ_MODEL)) {
+            rs.add(WorkloadDescriptor.acknowledged("acked-writes", Phase.MAIN, "write", "cas"));
+            rs.add(WorkloadDescriptor.acknowledged("acked-reads", Phase.MAIN, "read", "sync-read"));
+            rs.add(WorkloadDescriptor.acknowledged(ACKED_AFTER_HEAL, Phase.AFTER_HEAL));
+        }
+        if (checkers.contains(NO_LOST_COMMIT)) {
+            rs.add(WorkloadDescriptor.acknowledged("acked-adds", Phase.MAIN, "add"));
+            rs.add(WorkloadDescriptor.acknowledged(ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "add"));
+            rs.add(new Requirement.HarnessReadsDone("final-reads", "read"));
+        }
+        if (checkers.contains(SINGLE_LEADER) && !checkers.contains(ZK_READ_MODEL)
+                && !checkers.contains(NO_LOST_COMMIT)) {
+            rs.add(WorkloadDescriptor.acknowledged("acked-acquires", Phase.MAIN, "acquire"));
+        }
+        if (checkers.contains(FENCED_WRITES)) {
+            rs.add(WorkloadDescriptor.acknowledged("acked-fenced-writes", Phase.ALL, "fenced-write"));
+        }
+        return new Minimum(rs);
+    }
+
+    /** The requirement id of "something acknowledged after the final heal". */
+    public static final String ACKED_AFTER_HEAL = "acked-after-heal";
 
     /** Every name, in order. */
     public static final List<String> NAMES = List.copyOf(ALL.keySet());

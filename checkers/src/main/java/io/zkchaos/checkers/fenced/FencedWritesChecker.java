@@ -87,8 +87,13 @@ public final class FencedWritesChecker implements Checker {
                 .filter(v -> v.kind().equals("accepted-after-higher") || v.kind().equals("log-order"))
                 .map(FencedViolation::value).distinct().count();
         FencedReport report = new FencedReport(accepted, rejected, info, logLength, staleLanded, violations);
-        Validity validity = violations.isEmpty() ? Validity.VALID : Validity.INVALID;
+        // With no write accepted there was nothing a stale leader could have overtaken.
+        Validity validity = !violations.isEmpty() ? Validity.INVALID
+                : accepted == 0 ? Validity.UNKNOWN : Validity.VALID;
         StringBuilder s = new StringBuilder();
+        if (accepted == 0 && violations.isEmpty()) {
+            s.append("No fenced write was accepted: nothing to check. ");
+        }
         if (!violations.isEmpty()) {
             s.append(violations.size()).append(" fencing violation(s): ");
             violations.stream().limit(3).forEach(v -> s.append(v.explanation()).append("; "));

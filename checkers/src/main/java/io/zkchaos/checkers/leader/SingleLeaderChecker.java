@@ -164,7 +164,7 @@ public final class SingleLeaderChecker implements Checker {
         SingleLeaderReport report = new SingleLeaderReport(intervals, tokenViolations, overlaps, maxOverlapNanos,
                 boundNanos, failovers, faultFailovers, violations);
         Validity validity = !violations.isEmpty() ? Validity.INVALID
-                : undecided ? Validity.UNKNOWN : Validity.VALID;
+                : undecided || intervals.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(name(), validity, summary(validity, report), report);
     }
 
@@ -188,6 +188,9 @@ public final class SingleLeaderChecker implements Checker {
             }
             if (r.maxOverlapNanos() >= 0 && r.overlaps().stream().anyMatch(o -> o.lengthNanos() < 0)) {
                 why.add("overlaps without times cannot be held to max-overlap");
+            }
+            if (r.intervals().isEmpty()) {
+                why.add("no acquire was acknowledged, so no leadership can be judged");
             }
             s.append("Undecided: ").append(String.join("; ", why)).append(". ");
         }

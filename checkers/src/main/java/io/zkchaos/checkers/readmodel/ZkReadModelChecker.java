@@ -79,6 +79,10 @@ public final class ZkReadModelChecker implements Checker {
             return CheckResult.of(name(), Validity.UNKNOWN, "No write, cas, read or sync-read in the history: "
                     + "nothing to check (is this a register workload?).", null);
         }
+        if (history.operations().stream().noneMatch(op -> op.isOk() && REGISTER_FUNCTIONS.contains(op.f()))) {
+            return CheckResult.of(name(), Validity.UNKNOWN, "No write, cas, read or sync-read was acknowledged: "
+                    + "nothing to check.", null);
+        }
         CheckResult lin = Checkers.runSafely(linearizability, linearizablePart(history));
         SessionReport sessions = SessionOrder.analyse(history, init);
         ReadModelReport report = new ReadModelReport(strict, sessions.plainReads(), sessions.syncReads(),

@@ -137,7 +137,7 @@ public final class NoLostCommitChecker implements Checker {
         SetReport report = new SetReport(attempted.size(), acked.size(), indeterminate, finals, lost, unexpected,
                 infoPresent, infoAbsent, notCovered, List.copyOf(unreadErrors));
         Validity validity = !lost.isEmpty() || !unexpected.isEmpty() ? Validity.INVALID
-                : finals.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
+                : finals.isEmpty() || acked.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(name(), validity, summary(validity, report), report);
     }
 
@@ -147,8 +147,10 @@ public final class NoLostCommitChecker implements Checker {
 
     private static String summary(Validity validity, SetReport r) {
         StringBuilder s = new StringBuilder();
-        if (validity == Validity.UNKNOWN) {
+        if (validity == Validity.UNKNOWN && r.finalReads().isEmpty()) {
             s.append("No ok read to check ").append(r.acknowledged()).append(" acknowledged add(s) against. ");
+        } else if (validity == Validity.UNKNOWN) {
+            s.append("No add was acknowledged: nothing could be lost, so nothing was checked. ");
         }
         if (!r.lost().isEmpty()) {
             s.append(r.lost().size()).append(" acknowledged add(s) lost: ");

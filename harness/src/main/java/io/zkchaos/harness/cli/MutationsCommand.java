@@ -24,9 +24,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "mutations", mixinStandardHelpOptions = true,
         description = "Run the mutation matrix: each fle bug flag in its scenarios (several seeds), and the correct "
                 + "build in the same scenarios; print the table (bug, scenario, seeds, verdict, runs judged "
-                + "invalid, what the checkers said).",
-        footer = {"", "Exit status: 0 when every visible bug was caught at least once and the correct build was "
-                + "valid in every run, 1 otherwise, 2 on a usage error."})
+                + "invalid, how often the bug's code path ran on the nodes, what the checkers said). A bug no "
+                + "checker caught is 'masked' when its code path ran in runs judged valid, 'not triggered' when it "
+                + "never ran.",
+        footer = {"", "Exit status: 0 when every visible bug was caught at least once, every other bug caught or "
+                + "masked (its code path ran), and the correct build valid in every run; 1 otherwise (a row of "
+                + "harness errors included); 2 on a usage error."})
 public final class MutationsCommand implements Callable<Integer> {
 
     @Spec

@@ -200,6 +200,11 @@ public final class RunCommand implements Callable<Integer> {
             + "acknowledging) or no (default: ${DEFAULT-VALUE})")
     String forceSync;
 
+    @Option(names = "--relax", split = ",", paramLabel = "ID", description = "do not hold the run to this evidence "
+            + "requirement (repeatable; 'all' for none): a run that exercised less than its workload and nemesis ask "
+            + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
+    List<String> relax = new java.util.ArrayList<>();
+
     @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
@@ -238,7 +243,7 @@ public final class RunCommand implements Callable<Integer> {
                     .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)
                     .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                     .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
-                    .failoverBound(failoverBound).build();
+                    .failoverBound(failoverBound).relax(relax).build();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return Verdicts.Exit.ERROR;

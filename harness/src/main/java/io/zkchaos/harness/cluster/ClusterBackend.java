@@ -3,8 +3,9 @@ package io.zkchaos.harness.cluster;
 import java.nio.file.Path;
 
 /**
- * What runs ensembles: the local JVM processes of {@link io.zkchaos.harness.cluster.local.LocalBackend}, and later
- * containers. The runner picks one by name ({@link ClusterBackends}) and never names a backend class.
+ * What runs ensembles: the local JVM processes of {@link io.zkchaos.harness.cluster.local.LocalBackend}, or the
+ * containers of {@link io.zkchaos.harness.cluster.docker.DockerBackend}. The runner picks one by name
+ * ({@link ClusterBackends}) and never names a backend class.
  */
 public interface ClusterBackend {
 

@@ -16,7 +16,7 @@ import java.util.Locale;
  *   <tr><td>{@code auto}</td><td>none</td><td>ZooKeeper's defaults: DIFF within the last 500 committed
  *       transactions, SNAP beyond (3.5+ first try the on-disk log, whose preallocated 64 MB files make it lose to
  *       a small snapshot)</td></tr>
- *   <tr><td>{@code snap}</td><td>{@code zookeeper.forceSnapshotSync=true} (3.5.0+)</td><td>every sync is a SNAP,
+ *   <tr><td>{@code snap}</td><td>{@code zookeeper.forceSnapshotSync=true} (honoured from 3.5.5)</td><td>every sync is a SNAP,
  *       even of a learner that is up to date</td></tr>
  *   <tr><td>{@code diff}</td><td>{@code zookeeper.commitLogCount=1000000} (3.6.0+),
  *       {@code zookeeper.snapshotSizeFactor=1} (3.5.4+), {@code zookeeper.preAllocSize=64} (KB, so the on-disk log's
@@ -52,7 +52,7 @@ public enum SyncMode {
     /**
      * The JVM options that steer a server of {@code version} this way.
      *
-     * @throws IllegalArgumentException when that version has no such switch ({@code snap} before 3.5.0), saying
+     * @throws IllegalArgumentException when that version has no such switch ({@code snap} before 3.5.5), saying
      *                                  what it does instead
      */
     public List<String> jvmOptions(ZooKeeperVersion version) {
@@ -62,9 +62,9 @@ public enum SyncMode {
             }
             case SNAP -> {
                 if (!version.hasForcedSnapshotSync()) {
-                    throw new IllegalArgumentException("sync snap needs ZooKeeper 3.5.0 or later "
-                            + "(zookeeper.forceSnapshotSync); " + version + " syncs a follower by SNAP only when it is "
-                            + "more than 500 transactions behind (use the lagging-follower nemesis)");
+                    throw new IllegalArgumentException("sync snap needs ZooKeeper 3.5.5 or later, the first to "
+                            + "honour zookeeper.forceSnapshotSync; " + version + " syncs a follower by SNAP only when "
+                            + "it is more than 500 transactions behind (use the lagging-follower nemesis)");
                 }
                 out.add("-Dzookeeper.forceSnapshotSync=true");
             }

@@ -4,6 +4,8 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.Checkers;
+import io.zkchaos.checkers.evidence.EvidenceReport;
+import io.zkchaos.checkers.evidence.ExerciseText;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
@@ -15,6 +17,7 @@ import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
+import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.results.report.RunReport;
@@ -77,6 +80,7 @@ public final class Runner {
             throw new IllegalArgumentException("the configuration names workload '" + config.workload().name()
                     + "', the descriptor '" + workloadType.name() + "'");
         }
+        RunEvidence.requireKnown(config, workloadType);
         long t0 = System.nanoTime();
         RunPhases.Clock phases = new RunPhases.Clock();
         ClusterBackend backend = ClusterBackends.require(config.cluster().backend());
@@ -106,6 +110,8 @@ public final class Runner {
                 .build();
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
+        Map<String, Long> quorumPackets = new java.util.HashMap<>();
+        Map<String, Long> bugCodePaths;
         try (Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = observe(cluster, clusterConfig, recorder, dir)) {
@@ -171,6 +177,7 @@ public final class Runner {
                     ticker.shutdownNow();
                     nemesis.close(); // always heals, even when the workload failed
                     Map<String, Long> packets = cluster.frames().map(f -> f.counts()).orElse(Map.of());
+                    quorumPackets.putAll(packets);
                     dir.writeNemesis(new NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions(),
                             packets));
                     if (!packets.isEmpty()) {
@@ -203,11 +210,24 @@ public final class Runner {
                 phases.lap("teardown");
             }
             recorded = recorder.size();
+            // the fle nodes' counts, asked once more while they run; printed with what the run exercised
+            bugCodePaths = observer.bugCodePaths();
         }
         phases.lap("stop");
         say("cluster stopped; checking " + recorded + " history entries");
         History history = HistoryFiles.read(dir.historyFile());
-        CheckResult result = Checkers.runSafely(checker(config, workloadType), history);
+        CheckResult checked = Checkers.runSafely(checker(config, workloadType), history);
+        CheckResult evidence = RunEvidence.judge(config, workloadType, history, syncs(quorumPackets),
+                ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), bugCodePaths);
+        CheckResult result = Checkers.withPart(checked, evidence);
+        if (evidence.details() instanceof EvidenceReport report) {
+            dir.writeEvidence(report);
+            say("exercised:");
+            ExerciseText.lines(report.exercised()).forEach(line -> say("  " + line));
+        }
+        if (!evidence.isValid()) {
+            say("evidence: " + evidence.summary());
+        }
         dir.writeResults(result);
         phases.lap("check");
         try { // the report is written last, from the files above only
@@ -218,7 +238,8 @@ public final class Runner {
         phases.lap("report");
         RunPhases took = phases.phases();
         say("phases: " + took);
-        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took);
+        return new RunOutcome(result, dir, recorded, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), took,
+                bugCodePaths);
     }
 
     /**
@@ -243,6 +264,15 @@ public final class Runner {
     private static Checker checker(RunConfig config, WorkloadDescriptor w) {
         return Checkers.compose(w.name(), w.checkers().stream()
                 .map(name -> CheckerCatalog.create(name, config.checks())).toList());
+    }
+
+    /** The sync kinds among the packets the taps counted (each kind, 0 when unseen); empty without taps. */
+    private static Map<String, Long> syncs(Map<String, Long> packets) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        if (!packets.isEmpty()) {
+            SYNC_PACKETS.forEach(t -> m.put(t, packets.getOrDefault(t, 0L)));
+        }
+        return m;
     }
 
     /** The packets that open a follower's sync with its leader (and the snapshot a SNAP streams). */

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.checkers.bench.Stats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ public final class ScenarioTimes {
                         Collectors.mapping(SuiteLedger.Entry::seconds, Collectors.toList())));
         List<Row> rows = new ArrayList<>();
         byScenario.forEach((k, seconds) -> rows.add(new Row(k.get(0), k.get(1), k.get(2), k.get(3),
-                SuiteTable.median(seconds), seconds.size())));
+                Stats.median(seconds.stream().mapToDouble(Double::doubleValue).toArray()), seconds.size())));
         return new ScenarioTimes(rows);
     }
 
@@ -76,9 +77,9 @@ public final class ScenarioTimes {
                 r -> r.system().equals(system) && r.workload().equals(workload) && r.nemesis().equals(nemesis),
                 r -> r.nemesis().equals(nemesis),
                 r -> true)) {
-            List<Double> found = rows.stream().filter(near).map(Row::seconds).toList();
-            if (!found.isEmpty()) {
-                return SuiteTable.median(found);
+            double[] found = rows.stream().filter(near).mapToDouble(Row::seconds).toArray();
+            if (found.length > 0) {
+                return Stats.median(found);
             }
         }
         return UNKNOWN_SECONDS;

@@ -2,6 +2,7 @@ package io.zkchaos.results.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.results.Json;
@@ -62,6 +63,8 @@ final class Cards {
             fenced(d, b);
         } else if (d.has("longest") && d.has("violations")) {
             log(d, b);
+        } else if (d.has("exercised") && d.has("unmet")) { // evidence: its tables are in "What the run exercised"
+            b.fact("requirements met", TextNode.valueOf(d.path("met").size() + " of " + d.path("required").size()));
         } else if (d.has("type") && d.has("message")) {
             b.findings.add(Text.plain("the checker threw " + d.path("type").asText() + ": "
                     + d.path("message").asText()));

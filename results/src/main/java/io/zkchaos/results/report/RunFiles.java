@@ -3,15 +3,19 @@ package io.zkchaos.results.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
+import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.ServerObservation;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The saved files of one run directory, read back: the only input of a report. Nothing of a live run reaches the
@@ -23,13 +27,17 @@ import java.util.List;
  * @param nemesis   {@code nemesis.json}, or null when missing
  * @param results   {@code results.json}, or null when the history was never checked
  * @param cluster   {@code cluster.jsonl}'s observations, empty when missing
+ * @param evidence  {@code evidence.json}: what the run exercised and how it measured up to its minimum; empty for
+ *                  a run recorded before runs wrote it, a history checked with {@code check --report}, a run that
+ *                  stopped before its checkers ran, or a file that cannot be read (then a note says why)
  * @param notes     what was missing or repaired while reading, for the page
  */
 public record RunFiles(RunDirectory directory, JsonNode config, History history, JsonNode nemesis, JsonNode results,
-                       List<ServerObservation> cluster, List<String> notes) {
+                       List<ServerObservation> cluster, Optional<EvidenceReport> evidence, List<String> notes) {
 
     public RunFiles {
         cluster = List.copyOf(cluster);
+        Objects.requireNonNull(evidence, "evidence");
         notes = List.copyOf(notes);
     }
 
@@ -53,7 +61,18 @@ public record RunFiles(RunDirectory directory, JsonNode config, History history,
         }
         List<ServerObservation> cluster = ClusterLog.read(dir.clusterFile());
         return new RunFiles(dir, ConfigView.flatten(optional(dir.configFile())), history,
-                optional(dir.nemesisFile()), results, cluster, notes);
+                optional(dir.nemesisFile()), results, cluster, readEvidence(dir, notes), notes);
+    }
+
+    /** {@code evidence.json}, typed; one that cannot be read is left out with a note, as the page still renders. */
+    static Optional<EvidenceReport> readEvidence(RunDirectory dir, List<String> notes) {
+        try {
+            return dir.readEvidence();
+        } catch (UncheckedIOException e) {
+            notes.add(RunDirectory.EVIDENCE + " cannot be read, so what the run exercised is not shown: "
+                    + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private static JsonNode optional(Path file) {

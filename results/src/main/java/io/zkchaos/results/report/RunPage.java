@@ -14,12 +14,13 @@ import java.util.List;
  * @param facts     the figures in the header (operations, faults, span, seed, ...)
  * @param cards     every checker's result, the run's first
  * @param faults    every fault window, in order
+ * @param exercised what the run exercised ({@code evidence.json}), or null when the run directory has none
  * @param notes     what was missing, repaired or left out, said on the page
  * @param config    the configuration as name/value rows
  * @param directory the run directory's path
  * @param data      the page's data as JSON, escaped for a script element (see {@link ScriptJson})
  */
 public record RunPage(String title, String verdict, String word, Text headline, List<CheckerCard.Fact> facts,
-                      List<CheckerCard> cards, List<FaultWindow> faults, List<String> notes,
+                      List<CheckerCard> cards, List<FaultWindow> faults, ExercisedView exercised, List<String> notes,
                       List<CheckerCard.Fact> config, String directory, TemplateModel data) {
 }

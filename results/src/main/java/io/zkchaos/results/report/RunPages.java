@@ -67,12 +67,14 @@ final class RunPages {
                     + "on this page; history.jsonl has them whole.");
         }
 
+        ExercisedView exercised = files.evidence().map(ExercisedView::of).orElse(null);
         CheckerCard root = cards.isEmpty() ? null : cards.get(0);
         return new RunPage(title(files), root == null ? "unchecked" : root.verdict(),
                 root == null ? "NOT CHECKED" : root.word(),
                 root == null ? Text.plain("No results.json: the history was recorded but never checked.")
                         : root.summary(),
-                facts(files, history, faults, hasTimes), cards, faults, notes, config(files.config()),
+                facts(files, history, faults, exercised, hasTimes), cards, faults, exercised, notes,
+                config(files.config()),
                 files.directory().path().toString(), ScriptJson.markup(data));
     }
 
@@ -99,7 +101,7 @@ final class RunPages {
     }
 
     private static List<CheckerCard.Fact> facts(RunFiles files, History history, List<FaultWindow> faults,
-                                                boolean hasTimes) {
+                                                ExercisedView exercised, boolean hasTimes) {
         List<CheckerCard.Fact> facts = new ArrayList<>();
         List<Operation> ops = history.operations();
         long ok = ops.stream().filter(Operation::isOk).count();
@@ -110,6 +112,9 @@ final class RunPages {
         long done = faults.stream().filter(f -> !f.failed()).count();
         facts.add(new CheckerCard.Fact("faults", Fmt.count(done)
                 + (done < faults.size() ? " (" + (faults.size() - done) + " could not act)" : "")));
+        if (exercised != null) {
+            facts.add(new CheckerCard.Fact("exercised", exercised.fact()));
+        }
         if (hasTimes && !history.ops().isEmpty()) {
             facts.add(new CheckerCard.Fact("history span",
                     Fmt.span(history.ops().get(history.ops().size() - 1).time())));

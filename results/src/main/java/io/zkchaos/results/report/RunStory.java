@@ -1,13 +1,14 @@
 package io.zkchaos.results.report;
 
+import io.zkchaos.checkers.evidence.ExerciseText;
 import io.zkchaos.results.RunDirectory;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What happened in a run, in a few lines for a terminal: the faults the nemesis really made (with the nodes and
- * times), who the servers said led, and how the client operations ended. The same figures as the report's header,
- * from the same files ({@link RunFiles}), so the terminal and the page never disagree.
+ * times), who the servers said led, how the client operations ended, and what the run exercised. The same figures
+ * as the report's header, from the same files ({@link RunFiles}), so the terminal and the page never disagree.
  */
 public final class RunStory {
 
@@ -17,9 +18,13 @@ public final class RunStory {
     private RunStory() {
     }
 
-    /** The lines, without indentation, for a finished run (its history, and if written its cluster and results). */
+    /**
+     * The lines, without indentation, for a finished run (its history, and if written its cluster, results and
+     * evidence).
+     */
     public static List<String> of(RunDirectory dir) {
-        RunPage page = RunPages.build(RunFiles.read(dir));
+        RunFiles files = RunFiles.read(dir);
+        RunPage page = RunPages.build(files);
         List<String> lines = new ArrayList<>();
         List<FaultWindow> faults = page.faults();
         if (faults.isEmpty()) {
@@ -40,6 +45,7 @@ public final class RunStory {
                 lines.add(fact.name() + ": " + fact.value());
             }
         }
+        files.evidence().ifPresent(e -> lines.add("exercised: " + ExerciseText.summary(e.exercised())));
         return lines;
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
+import io.zkchaos.checkers.evidence.EvidenceReport;
+import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.Operation;
@@ -22,31 +24,43 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The index page of a suite (the chaos matrix, a multi-run benchmark, {@code check --report} over several files):
- * every run with its verdict, operations, faults and history span, and a link to its own report; the runs that need
- * a look (invalid, unknown, unchecked) first. Like the run reports, it is rendered from the run directories' saved
- * files only.
+ * every run with its verdict, operations, faults and history span, whether what it exercised was enough to be
+ * evidence, and a link to its own report; the runs that need a look (invalid, unknown, unchecked) first; and per
+ * nemesis, what its faults did across the runs ({@link SuiteCoverage}). Like the run reports, it is rendered from the
+ * run directories' saved files only.
  */
 public final class SuiteIndex {
 
     /**
      * One run as the index lists it.
      *
-     * @param verdict CSS class: valid, invalid, unknown or unchecked
-     * @param link    the run's report relative to the index, or null when it has none
+     * @param verdict         CSS class: valid, invalid, unknown or unchecked
+     * @param link            the run's report relative to the index, or null when it has none
+     * @param evidence        whether what the run exercised was enough to be evidence: {@code enough}, or why not
+     * @param restsOnNothing  whether its verdict rests on nothing: too little exercised, or not recorded
      */
     public record Row(String scenario, String verdict, String word, String summary, String operations,
-                      String faults, String span, String link, String directory) {
+                      String faults, String span, String link, String directory, String evidence,
+                      boolean restsOnNothing) {
     }
 
     /**
      * The page.
      *
-     * @param verdict the suite's merged verdict (CSS class), {@code unchecked} when a run was never checked
+     * @param verdict  the suite's merged verdict (CSS class), {@code unchecked} when a run was never checked
+     * @param coverage per nemesis, what its faults did across the runs (empty when no run names a nemesis)
+     * @param nothing  how many runs' verdicts rest on nothing
      */
-    public record Page(String title, String verdict, String word, String counts, List<Row> rows) {
+    public record Page(String title, String verdict, String word, String counts, List<SuiteCoverage.Row> coverage,
+                       long nothing, List<Row> rows) {
+    }
+
+    /** A run's row, and what the coverage table takes from it. */
+    private record Scanned(Row row, String nemesis, Optional<EvidenceReport> evidence) {
     }
 
     private SuiteIndex() {
@@ -60,8 +74,13 @@ public final class SuiteIndex {
     public static Path write(Path indexFile, String title, List<RunDirectory> runs) {
         Path dir = indexFile.toAbsolutePath().getParent();
         List<Row> rows = new ArrayList<>();
+        SuiteCoverage coverage = new SuiteCoverage();
         for (RunDirectory run : runs) {
-            rows.add(row(dir, run));
+            Scanned scanned = scan(dir, run);
+            rows.add(scanned.row());
+            if (scanned.nemesis() != null) {
+                coverage.add(scanned.nemesis(), scanned.evidence());
+            }
         }
         rows.sort(Comparator.comparingInt((Row r) -> rank(r.verdict())).thenComparing(Row::scenario)
                 .thenComparing(Row::directory));
@@ -82,7 +101,9 @@ public final class SuiteIndex {
         List<String> parts = new ArrayList<>();
         counts.forEach((v, n) -> parts.add(n + " " + (v.equals("valid") ? "valid" : v.toUpperCase(Locale.ROOT))));
         String countText = rows.size() + " run(s)" + (parts.isEmpty() ? "" : ": " + String.join(", ", parts));
-        String html = Templates.render("suite.ftlh", Map.of("page", new Page(title, verdict, word, countText, rows)));
+        long nothing = rows.stream().filter(Row::restsOnNothing).count();
+        String html = Templates.render("suite.ftlh", Map.of("page", new Page(title, verdict, word, countText,
+                coverage.rows(), nothing, rows)));
         Path tmp = indexFile.resolveSibling(indexFile.getFileName() + ".tmp");
         try {
             Files.createDirectories(dir);
@@ -103,12 +124,14 @@ public final class SuiteIndex {
         };
     }
 
-    private static Row row(Path indexDir, RunDirectory run) {
+    private static Scanned scan(Path indexDir, RunDirectory run) {
         String scenario = String.valueOf(run.path().getFileName());
+        String nemesis = null;
         if (Files.isRegularFile(run.configFile())) {
             JsonNode c = ConfigView.flatten(Json.read(run.configFile()));
             if (c.hasNonNull("workload") && c.hasNonNull("nemesis")) {
-                scenario = c.get("workload").asText() + "-" + c.get("nemesis").asText();
+                nemesis = c.get("nemesis").asText();
+                scenario = c.get("workload").asText() + "-" + nemesis;
             } else if (c.hasNonNull("title")) {
                 scenario = c.get("title").asText();
             }
@@ -116,8 +139,8 @@ public final class SuiteIndex {
         String verdict = "unchecked";
         String word = "NOT CHECKED";
         String summary = "no results.json: the run stopped before its checkers ran";
-        if (run.hasResults()) {
-            JsonNode r = run.readResults();
+        JsonNode r = run.hasResults() ? run.readResults() : null;
+        if (r != null) {
             Validity v = Verdicts.fromJson(r.get("valid"));
             verdict = v.name().toLowerCase(Locale.ROOT);
             word = Verdicts.word(v);
@@ -145,6 +168,37 @@ public final class SuiteIndex {
         }
         String link = Files.isRegularFile(run.reportFile())
                 ? indexDir.relativize(run.reportFile()).toString().replace('\\', '/') : null;
-        return new Row(scenario, verdict, word, summary, operations, faults, span, link, run.path().toString());
+        List<String> unreadable = new ArrayList<>();
+        Optional<EvidenceReport> evidence = RunFiles.readEvidence(run, unreadable);
+        Row row = new Row(scenario, verdict, word, summary, operations, faults, span, link, run.path().toString(),
+                evidence(evidence, unreadable, r), evidence.map(e -> !e.unmet().isEmpty()).orElse(true));
+        return new Scanned(row, nemesis, evidence);
+    }
+
+    /**
+     * {@code enough} (with what the user relaxed), every requirement the run fell short of, or why it has no
+     * {@code evidence.json} to tell.
+     */
+    private static String evidence(Optional<EvidenceReport> evidence, List<String> unreadable, JsonNode results) {
+        if (evidence.isEmpty()) {
+            return unreadable.isEmpty() ? notRecorded(results) : unreadable.get(0);
+        }
+        EvidenceReport e = evidence.get();
+        if (!e.unmet().isEmpty()) {
+            return "too little: " + String.join("; ", e.unmet());
+        }
+        return e.relaxed().isEmpty() ? "enough" : "enough (relaxed: " + String.join(", ", e.relaxed()) + ")";
+    }
+
+    /** Why a run without {@code evidence.json} has none: its evidence part's own word if it has one (it threw). */
+    private static String notRecorded(JsonNode results) {
+        if (results != null) {
+            for (JsonNode part : results.path("parts")) {
+                if (Minimum.CHECKER.equals(part.path("checker").asText())) {
+                    return "not recorded: " + part.path("summary").asText();
+                }
+            }
+        }
+        return "not recorded (no " + RunDirectory.EVIDENCE + ")";
     }
 }

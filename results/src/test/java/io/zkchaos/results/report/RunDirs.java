@@ -4,6 +4,7 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
@@ -26,6 +27,15 @@ final class RunDirs {
     /** A run directory with {@code history} checked by {@code checker}; {@code cluster} may be empty. */
     static RunDirectory write(Path dir, Map<String, Object> config, History history, Checker checker,
                               List<ServerObservation> cluster) {
+        return write(dir, config, history, checker, cluster, null);
+    }
+
+    /**
+     * The same, with the evidence result ({@link io.zkchaos.checkers.evidence.Minimum#judge}) added to the results
+     * and its details written to {@code evidence.json}, as the runner does.
+     */
+    static RunDirectory write(Path dir, Map<String, Object> config, History history, Checker checker,
+                              List<ServerObservation> cluster, CheckResult evidence) {
         RunDirectory run = new RunDirectory(dir);
         run.writeConfig(config);
         HistoryFiles.write(run.historyFile(), history);
@@ -37,7 +47,10 @@ final class RunDirs {
         if (checker != null) {
             CheckResult result = Checkers.compose(String.valueOf(config.getOrDefault("workload", "check")),
                     List.of(checker)).check(history);
-            run.writeResults(result);
+            run.writeResults(evidence == null ? result : Checkers.withPart(result, evidence));
+        }
+        if (evidence != null) {
+            run.writeEvidence((EvidenceReport) evidence.details());
         }
         return run;
     }

@@ -1,10 +1,11 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.checkers.HistoryBuilder.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
@@ -25,11 +26,11 @@ class SuiteIndexTest {
 
     @Test
     void listsEveryRunTheOnesToLookAtFirstWithLinksToTheirReports() throws Exception {
-        History good = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12)
+        History good = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .nemesis("kill-leader", map("fault", "kill-leader", "description", "kill n2"), 20, 21)
-                .nemesis("heal", Hist.healed(), 40, 41)
+                .nemesis("heal", FaultRecords.healed(), 40, 41)
                 .invoke(9, "read", null, 50).ok(9, map("node", "n1", "values", List.of(1L)), 51).build();
-        History bad = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12)
+        History bad = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .invoke(9, "read", null, 50).ok(9, map("node", "n1", "values", List.of()), 51).build();
         RunDirectory a = RunDirs.write(store.resolve("set-kill-leader/20260101T000000.000Z"),
                 map("workload", "set", "nemesis", "kill-leader"), good,
@@ -61,5 +62,50 @@ class SuiteIndexTest {
         assertThat(store.resolve(link)).isRegularFile();
         assertThat(rows.get(1).select("a")).isEmpty(); // never rendered: no link, but the command that makes one
         assertThat(rows.get(1).text()).contains("./zkchaos report");
+    }
+
+    @Test
+    void perNemesisTheFaultsAppliedAndTheOperationsUnderThemAndEveryRunThatRestsOnNothingFlagged() throws Exception {
+        History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 10).ok(1, null, 12).build();
+        CheckerOptions options = CheckerOptions.defaults();
+        RunDirectory enough = RunDirs.write(store.resolve("register-isolate-leader/1"),
+                map("workload", "register", "nemesis", "isolate-leader"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.enough());
+        RunDirectory again = RunDirs.write(store.resolve("register-isolate-leader/2"),
+                map("workload", "register", "nemesis", "isolate-leader"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.enough());
+        RunDirectory tooLittle = RunDirs.write(store.resolve("register-kill-leader/1"),
+                map("workload", "register", "nemesis", "kill-leader"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.tooLittle());
+        RunDirectory old = RunDirs.write(store.resolve("register-none/1"),
+                map("workload", "register", "nemesis", "none"), h,
+                CheckerCatalog.create("zk-read-model", options), List.of());
+
+        Path index = SuiteIndex.write(store.resolve("index.html"), "chaos suite",
+                List.of(enough, again, tooLittle, old));
+
+        Document doc = Jsoup.parse(Files.readString(index));
+        List<Element> coverage = doc.select("#coverage tr:has(td)");
+        assertThat(coverage).extracting(r -> r.select("td").eachText()).containsExactly(
+                // two runs of 3 of 4 and 2 of 2 starts applied, 210 acknowledged under faults each
+                List.of("isolate-leader", "2", "2 of 2", "10 of 12", "420", "0"),
+                List.of("kill-leader", "1", "1 of 1", "0 of 3", "0", "1"),
+                List.of("none", "1", "0 of 1", "0 of 0", "0", "0"));
+        assertThat(coverage.get(1).hasClass("bad")).as("a nemesis that never acted").isTrue();
+        assertThat(coverage.get(0).hasClass("bad")).isFalse();
+        assertThat(coverage.get(2).hasClass("bad")).isFalse();
+
+        assertThat(doc.getElementById("nothing").text()).startsWith("2 run(s) rest on nothing");
+        List<Element> flagged = doc.select("tr.run.rests-on-nothing");
+        assertThat(flagged).extracting(r -> r.child(0).text()).containsExactly("register-kill-leader",
+                "register-none");
+        assertThat(flagged.get(0).selectFirst("td.evidence-cell.short").text()).startsWith("too little: ")
+                .contains("the nemesis never acted: 3 of 3 actions could not act: no leader")
+                .contains("no cas or write was acknowledged in the main phase");
+        assertThat(flagged.get(1).selectFirst("td.evidence-cell.short").text())
+                .isEqualTo("not recorded (no evidence.json)");
+        assertThat(doc.select("tr.run:not(.rests-on-nothing) td.evidence-cell").eachText())
+                .containsExactly("enough (relaxed: acked-after-heal)", "enough (relaxed: acked-after-heal)");
+        assertThat(doc.select("td.evidence-cell.short")).hasSize(2);
     }
 }

@@ -40,7 +40,10 @@ public final class FleWorkloads {
 
     private static void add(String name, String description, Function<WorkloadOptions, Workload> factory,
                             String... checkers) {
-        ALL.put(name, new WorkloadDescriptor(name, description, factory, List.of(checkers)));
+        // The same evidence rules as ZooKeeper's workloads of the name (the fle single-leader's acquisitions are
+        // the harness's own observations, not the clients').
+        ALL.put(name, io.zkchaos.workloads.Workloads.withEvidence(new WorkloadDescriptor(name, description, factory,
+                List.of(checkers))));
     }
 
     /** Every fle workload, in order. */

@@ -4,6 +4,7 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.process.Reaper;
 import java.nio.file.Path;
 
 /**
@@ -35,9 +36,13 @@ public final class DockerBackend implements ClusterBackend {
         return DockerCluster.start(config);
     }
 
-    /** Removes the containers and networks dead harnesses of this machine left on the engine (by label). */
+    /**
+     * Removes the containers and networks dead harnesses of this machine left on the engine (by label), and ends the
+     * processes they left here (a run's client processes: {@link Reaper}).
+     */
     @Override
     public void reapLeftovers(Path storeRoot) {
         DockerReaper.reapLeftovers();
+        Reaper.reapLeftovers(storeRoot);
     }
 }

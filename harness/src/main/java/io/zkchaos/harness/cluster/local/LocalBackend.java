@@ -26,8 +26,9 @@ public final class LocalBackend implements ClusterBackend {
         return LocalCluster.start(config);
     }
 
+    /** Ends the processes and lazy file systems of dead harnesses ({@link LocalCluster#reapLeftovers}). */
     @Override
     public void reapLeftovers(Path storeRoot) {
-        Reaper.reapLeftovers(storeRoot);
+        LocalCluster.reapLeftovers(storeRoot);
     }
 }

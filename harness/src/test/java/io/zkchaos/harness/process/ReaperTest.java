@@ -1,15 +1,17 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The reaper against real child JVMs, marked as {@link JvmProcess} marks them, of dead and of living owners. */
 class ReaperTest {
 
     @TempDir
@@ -25,18 +27,22 @@ class ReaperTest {
         }
     }
 
-    /** A real child JVM carrying the run marker and naming {@code owner} as the harness that started it. */
+    /** A real child JVM marked as {@link JvmProcess} marks one, naming {@code owner} as the harness that started it. */
     private Process startMarkedChild(String runId, Owner owner) throws Exception {
-        return startMarkedChild(runId, owner, ZooKeeperServers.MAIN_CLASS);
+        return startChild(runId, owner, true);
     }
 
-    /** The same, naming {@code serverMain} on its command line: the sweep only ends processes that name one. */
-    private Process startMarkedChild(String runId, Owner owner, String serverMain) throws Exception {
+    /** The same, with or without the role marker: the sweep only ends processes that carry one. */
+    private Process startChild(String runId, Owner owner, boolean roleMarker) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, Reaper.RUN_MARKER + runId, Reaper.OWNER_MARKER + owner,
-                "-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
-                Sleeper.class.getName(), "60", serverMain)
-                .redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(java, ProcessMarkers.RUN + runId, ProcessMarkers.OWNER + owner));
+        if (roleMarker) {
+            cmd.add(ProcessMarkers.ROLE + "client");
+        }
+        cmd.addAll(List.of("-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
+                Sleeper.class.getName(), "60"));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile())
+                .start();
     }
 
     /** An owner that existed and is now dead: a real process that has exited. */
@@ -49,7 +55,7 @@ class ReaperTest {
 
     private Path pidFile(String run, long pid, String runId) throws Exception {
         Path dir = Files.createDirectories(runs.resolve(run).resolve("n1"));
-        Path f = dir.resolve(Reaper.PID_FILE);
+        Path f = dir.resolve("server.pid");
         Reaper.writePidFile(f, pid, runId);
         return f;
     }
@@ -113,26 +119,12 @@ class ReaperTest {
         }
     }
 
-    /** A child as {@link JvmProcess} starts a client: run, owner and role markers, no server main class. */
-    private Process startClientLike(String runId, Owner owner, boolean roleMarker) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new java.util.ArrayList<>(List.of(java, Reaper.RUN_MARKER + runId,
-                Reaper.OWNER_MARKER + owner));
-        if (roleMarker) {
-            cmd.add(JvmProcess.ROLE_MARKER + "client");
-        }
-        cmd.addAll(List.of("-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
-                Sleeper.class.getName(), "60"));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile())
-                .start();
-    }
-
     @Test
     void endsAFrozenClientProcessOfADeadHarnessFromItsPidFile() throws Exception {
-        child = startClientLike("run-e", deadOwner(), true);
-        Signals.send(child.pid(), "STOP", "the test's client"); // frozen: it cannot notice its harness is gone
+        child = startMarkedChild("run-e", deadOwner());
+        Signal.STOP.send(child.pid(), "the test's client"); // frozen: it cannot notice its harness is gone
         Path dir = Files.createDirectories(runs.resolve("e").resolve("clients").resolve("c0"));
-        Path pidFile = dir.resolve(Reaper.CLIENT_PID_FILE);
+        Path pidFile = dir.resolve("client.pid");
         Reaper.writePidFile(pidFile, child.pid(), "run-e");
 
         assertThat(Reaper.reap(runs)).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
@@ -143,13 +135,13 @@ class ReaperTest {
     @Test
     void theSweepEndsOrphanedClientProcessesByTheirRoleMarkerAndNothingUnmarked() throws Exception {
         String run = "sweep-client-" + System.nanoTime();
-        child = startClientLike(run, deadOwner(), true);
-        Process unmarked = startClientLike(run + "-plain", deadOwner(), false);
+        child = startMarkedChild(run, deadOwner());
+        Process unmarked = startChild(run + "-plain", deadOwner(), false);
         try {
             assertThat(Reaper.sweep(r -> r.startsWith(run))).extracting(Reaper.Reaped::pid)
                     .containsExactly(child.pid());
             assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(unmarked.isAlive()).as("neither a server nor a JvmProcess: not ours to end").isTrue();
+            assertThat(unmarked.isAlive()).as("no JvmProcess: not ours to end").isTrue();
         } finally {
             unmarked.destroyForcibly();
             unmarked.waitFor(10, TimeUnit.SECONDS);
@@ -157,19 +149,11 @@ class ReaperTest {
     }
 
     @Test
-    void theSweepRecognisesFleNodesAndNothingElse() throws Exception {
-        String run = "sweep-fle-" + System.nanoTime();
-        child = startMarkedChild(run, deadOwner(), FleServers.MAIN_CLASS);
-        Process other = startMarkedChild(run + "-other", deadOwner(), "some.other.Main");
-        try {
-            List<Reaper.Reaped> swept = Reaper.sweep(r -> r.startsWith(run));
-            assertThat(swept).extracting(Reaper.Reaped::pid).containsExactly(child.pid());
-            assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("the orphaned fle node ended").isTrue();
-            assertThat(other.isAlive()).as("a marked process that runs no server stays").isTrue();
-        } finally {
-            other.destroyForcibly();
-            other.waitFor(10, TimeUnit.SECONDS);
-        }
+    void aFileThatIsNoPidFileIsLeftAlone() throws Exception {
+        Path notes = Files.writeString(Files.createDirectories(runs.resolve("f")).resolve("notes.pid"), "not a pid");
+
+        assertThat(Reaper.reap(runs)).isEmpty();
+        assertThat(notes).as("unreadable: ignored, not deleted").exists();
     }
 
     @Test

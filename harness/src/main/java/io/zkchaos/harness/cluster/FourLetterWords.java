@@ -1,6 +1,6 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster;
 
-import io.zkchaos.harness.cluster.NodeStatus;
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Asks a server about itself with ZooKeeper's four-letter words on its client port (they must be enabled with
@@ -55,6 +57,7 @@ public final class FourLetterWords {
         Mode mode = null;
         long zxid = -1;
         long epoch = -1; // the fle nodes state their currentEpoch; ZooKeeper's epoch is its zxid's high half
+        Map<String, Long> bugPaths = Map.of();
         for (String line : answer.split("\n")) {
             String l = line.trim();
             if (l.startsWith("Mode:")) {
@@ -72,6 +75,8 @@ public final class FourLetterWords {
                 } catch (NumberFormatException e) {
                     epoch = -1;
                 }
+            } else if (l.startsWith(BugPaths.SRVR_LINE)) {
+                bugPaths = bugPaths(l.substring(BugPaths.SRVR_LINE.length()));
             } else if (l.startsWith("Zxid:")) {
                 try {
                     zxid = Long.decode(l.substring(5).trim());
@@ -82,7 +87,7 @@ public final class FourLetterWords {
         }
         if (mode == null) {
             if (answer.contains("not currently serving")) {
-                return new NodeStatus(node, Mode.NOT_SERVING, -1, null);
+                return new NodeStatus(node, Mode.NOT_SERVING, -1, -1, null, bugPaths);
             }
             if (answer.contains("not in the whitelist")) {
                 return new NodeStatus(node, Mode.UNREACHABLE, -1, "srvr is not whitelisted: " + answer.trim());
@@ -90,6 +95,27 @@ public final class FourLetterWords {
             return new NodeStatus(node, Mode.UNREACHABLE, -1,
                     answer.isEmpty() ? "empty srvr answer" : "unreadable srvr answer: " + answer.trim());
         }
-        return epoch >= 0 ? new NodeStatus(node, mode, zxid, epoch, null) : new NodeStatus(node, mode, zxid, null);
+        NodeStatus status = epoch >= 0 ? new NodeStatus(node, mode, zxid, epoch, null)
+                : new NodeStatus(node, mode, zxid, null);
+        return status.withBugPaths(bugPaths);
+    }
+
+    /**
+     * The fle nodes' {@code Bug code paths: ack-before-durable 412, no-epoch-fencing 0} (after the colon). The nodes
+     * write it themselves ({@link BugPaths#show}); a part that cannot be read is left out.
+     */
+    private static Map<String, Long> bugPaths(String counts) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String part : counts.split(",")) {
+            String[] flagCount = part.trim().split("\\s+");
+            if (flagCount.length == 2) {
+                try {
+                    out.put(flagCount[0], Long.parseLong(flagCount[1]));
+                } catch (NumberFormatException e) {
+                    // left out
+                }
+            }
+        }
+        return out;
     }
 }

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.process;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,8 +1,8 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
-import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +45,28 @@ class FourLetterWordsTest {
         assertThat(s.mode()).isEqualTo(Mode.LEADER);
         assertThat(s.zxid()).isEqualTo(0x100000004L);
         assertThat(s.epoch()).isEqualTo(2);
+        assertThat(s.bugPaths()).as("the correct build has no bug line").isEmpty();
+    }
+
+    @Test
+    void anFleNodeWithBugFlagsSaysHowOftenTheirPathsRanServingOrNot() {
+        String counts = "Bug code paths: ack-before-durable 412, no-finalize-wait 0\n";
+        NodeStatus serving = FourLetterWords.parseSrvr("n1", """
+                Zookeeper version: zk-chaos fle node 1
+                Mode: follower
+                Zxid: 0x200000009
+                Epoch: 2
+                """ + counts);
+        assertThat(serving.mode()).isEqualTo(Mode.FOLLOWER);
+        assertThat(serving.bugPaths()).containsOnly(entry("ack-before-durable", 412L),
+                entry("no-finalize-wait", 0L));
+        NodeStatus looking = FourLetterWords.parseSrvr("n1", """
+                Zookeeper version: zk-chaos fle node 1
+                This ZooKeeper instance is not currently serving requests
+                Zxid: 0x200000009
+                """ + counts);
+        assertThat(looking.mode()).isEqualTo(Mode.NOT_SERVING);
+        assertThat(looking.bugPaths()).containsEntry("ack-before-durable", 412L);
     }
 
     @Test

@@ -1,11 +1,11 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.process;
 
 import java.util.Optional;
 
 /**
- * A harness process that started ZooKeeper servers, identified by pid and start time (pids are reused; the pair
- * is not). Written into every server's command line as {@code -Dzkchaos.owner=<pid>@<startMillis>}, and onto every
- * container and network of the Docker backend as a label.
+ * The harness process that started something, identified by pid and start time (pids are reused; the pair is not).
+ * Written into the command line of every process it starts ({@link ProcessMarkers}) as
+ * {@code -Dzkchaos.owner=<pid>@<startMillis>}, and onto every container and network of the Docker backend as a label.
  */
 public record Owner(long pid, long startMillis) {
 

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

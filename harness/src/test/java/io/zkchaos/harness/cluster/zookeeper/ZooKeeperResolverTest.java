@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

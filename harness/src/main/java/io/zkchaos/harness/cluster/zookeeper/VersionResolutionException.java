@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster.zookeeper;
 
 /** A ZooKeeper version whose server jars could not be resolved; the message names the version and where it looked. */
 public final class VersionResolutionException extends RuntimeException {

@@ -1,6 +1,5 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.process;
 
-import io.zkchaos.nemesis.NodeState;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,47 +15,44 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A JVM the harness starts and owns, and the signals the nemesis sends it: the reusable way to run a part of the
- * system (a client process, later the project's own nodes) in a process of its own.
+ * A JVM on this machine that the harness starts and owns: a ZooKeeper server, an fle node, a client process. It lives
+ * in a directory of its own, and a harness killed with SIGKILL leaves nothing the next start cannot end:
  *
- * <p>Its command line carries the markers the {@link Reaper} checks — {@code -Dzkchaos.run=<run id>},
- * {@code -Dzkchaos.owner=<harness pid>@<start>} and {@code -Dzkchaos.process=<role>} — and its pid is in a pid file
- * in its directory while it lives, so a harness killed with SIGKILL leaves nothing the next start cannot end. Every
- * incarnation appends its stderr (and, unless its stdout is {@linkplain Builder#piped() piped} to the harness, its
- * stdout) to one log file.
+ * <ul>
+ *   <li>its command line carries the {@link ProcessMarkers} (run, owner, role) the {@link Reaper} checks;</li>
+ *   <li>while an incarnation runs, its pid and run are in {@code <role>.pid} in its directory;</li>
+ *   <li>every incarnation appends its stderr (and, unless its stdout is {@linkplain Builder#piped() piped} to the
+ *       harness, its stdout) to {@code <role>.log}, after a line naming the start;</li>
+ *   <li>nothing is written outside its directory (no hsperfdata in /tmp, temp files in {@code tmp/}).</li>
+ * </ul>
  *
- * <p>Thread-safe: every method is synchronized, so signals to one process are applied one at a time.
+ * <p>Node faults on it go through a {@link ProcessControl}. Thread-safe: every method is synchronized.
  */
-public final class JvmProcess {
+public final class JvmProcess implements ManagedProcess {
 
-    /** The command-line marker naming what the process is ({@code client}, ...). */
-    public static final String ROLE_MARKER = "-Dzkchaos.process=";
+    /** The extension of a pid file: {@code <role>.pid}, the files the {@link Reaper} reads. */
+    public static final String PID_SUFFIX = ".pid";
 
     private final String name;
     private final Path dir;
     private final List<String> command;
     private final String runId;
-    private final String pidFileName;
-    private final String logFileName;
+    private final String role;
     private final boolean piped;
     private Process process;
-    private NodeState state = NodeState.DOWN;
-    private Integer lastExitCode;
+    private Integer exitCode;
 
     private JvmProcess(Builder b) {
         this.name = b.name;
         this.dir = b.dir;
         this.runId = b.runId;
-        this.pidFileName = b.pidFileName;
-        this.logFileName = b.logFileName;
+        this.role = b.role;
         this.piped = b.piped;
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add(Reaper.RUN_MARKER + b.runId);
-        cmd.add(Reaper.OWNER_MARKER + Owner.current());
-        cmd.add(ROLE_MARKER + b.role);
+        cmd.addAll(ProcessMarkers.arguments(b.runId));
+        cmd.add(ProcessMarkers.ROLE + b.role);
         cmd.addAll(b.jvmOptions);
-        // nothing outside its directory: no hsperfdata in /tmp, temp files in tmp/
         cmd.add("-XX:-UsePerfData");
         cmd.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
         cmd.add("-cp");
@@ -70,6 +67,7 @@ public final class JvmProcess {
         return new Builder(name, dir);
     }
 
+    @Override
     public String name() {
         return name;
     }
@@ -80,41 +78,21 @@ public final class JvmProcess {
     }
 
     public Path logFile() {
-        return dir.resolve(logFileName);
+        return dir.resolve(role + ".log");
     }
 
     public Path pidFile() {
-        return dir.resolve(pidFileName);
-    }
-
-    /** The current pid, or -1 when down. */
-    public synchronized long pid() {
-        refresh();
-        return process == null ? -1 : process.pid();
-    }
-
-    /** What the harness did to the process last (DOWN once it ended by itself). */
-    public synchronized NodeState state() {
-        refresh();
-        return state;
-    }
-
-    /** Exit code of the last incarnation that ended, or null. */
-    public synchronized Integer lastExitCode() {
-        refresh();
-        return lastExitCode;
+        return dir.resolve(role + PID_SUFFIX);
     }
 
     /**
-     * Starts the process if it is down, and returns it (with {@link Builder#piped()}, its stdin and stdout are the
-     * harness's pipes to it).
-     *
-     * @throws UncheckedIOException naming the command when it cannot be started
+     * Starts a new incarnation (called only when none runs): the log gets a line naming the start, the pid file
+     * the new pid.
      */
-    public synchronized Process start() {
-        refresh();
-        if (state != NodeState.DOWN) {
-            return process;
+    @Override
+    public synchronized void start() {
+        if (alive()) {
+            throw new IllegalStateException(name + " runs already (pid " + process.pid() + ")");
         }
         try {
             Files.createDirectories(dir.resolve("tmp"));
@@ -133,67 +111,77 @@ public final class JvmProcess {
             throw new UncheckedIOException("cannot start " + name + ": " + String.join(" ", command), e);
         }
         Reaper.writePidFile(pidFile(), process.pid(), runId);
-        state = NodeState.RUNNING;
-        lastExitCode = null;
+        exitCode = null;
+    }
+
+    /**
+     * The incarnation started last, also once it has ended: with {@link Builder#piped()}, its stdin and stdout are
+     * the harness's pipes to it.
+     *
+     * @throws IllegalStateException if it was never started
+     */
+    public synchronized Process process() {
+        if (process == null) {
+            throw new IllegalStateException(name + " was never started");
+        }
         return process;
     }
 
-    /** SIGKILL (it ends a paused process too), then waits until the process is gone; no-op if it is down. */
-    public synchronized void kill() {
-        refresh();
-        if (state == NodeState.DOWN) {
-            return;
+    @Override
+    public synchronized long pid() {
+        return alive() ? process.pid() : -1;
+    }
+
+    @Override
+    public synchronized boolean alive() {
+        if (process == null) {
+            return false;
         }
-        process.destroyForcibly();
-        awaitExit(10);
-    }
-
-    /** SIGSTOP a running process; no-op otherwise. */
-    public synchronized void pause() {
-        refresh();
-        if (state != NodeState.RUNNING) {
-            return;
+        if (process.isAlive()) {
+            return true;
         }
-        Signals.send(process.pid(), "STOP", name);
-        state = NodeState.PAUSED;
-    }
-
-    /** SIGCONT a paused process; no-op otherwise. */
-    public synchronized void resume() {
-        refresh();
-        if (state != NodeState.PAUSED) {
-            return;
-        }
-        Signals.send(process.pid(), "CONT", name);
-        state = NodeState.RUNNING;
-    }
-
-    /** The last {@code lines} lines of the log, for error messages. */
-    public String logTail(int lines) {
-        return LogTail.of(logFile(), lines);
-    }
-
-    private void awaitExit(int seconds) {
-        try {
-            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-                throw new IllegalStateException(name + " (pid " + process.pid() + ") still alive " + seconds
-                        + " s after SIGKILL");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for " + name + " to exit", e);
-        }
-        refresh();
-    }
-
-    /** Notices a process that ended (by itself, or the kill above); its pid file goes with it. */
-    private void refresh() {
-        if (process != null && !process.isAlive()) {
-            lastExitCode = process.exitValue();
-            process = null;
-            state = NodeState.DOWN;
+        if (exitCode == null) {
+            exitCode = process.exitValue();
             Reaper.deleteQuietly(pidFile());
         }
+        return false;
+    }
+
+    /** SIGKILL and SIGTERM through the JDK, SIGSTOP and SIGCONT with {@code kill}. */
+    @Override
+    public synchronized void signal(Signal signal) {
+        if (!alive()) {
+            if (signal == Signal.KILL || signal == Signal.TERM) {
+                return; // it ended meanwhile: as asked
+            }
+            throw new IllegalStateException("cannot send SIG" + signal + " to " + name + ": it is not running");
+        }
+        switch (signal) {
+            case KILL -> process.destroyForcibly();
+            case TERM -> process.destroy();
+            default -> signal.send(process.pid(), name);
+        }
+    }
+
+    /** Waits without holding this process's lock, so that {@link #alive()} answers meanwhile. */
+    @Override
+    public boolean awaitExit(Duration bound) throws InterruptedException {
+        Process p;
+        synchronized (this) {
+            p = process;
+        }
+        return p == null || p.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS) && !alive();
+    }
+
+    @Override
+    public synchronized Integer exitCode() {
+        alive();
+        return exitCode;
+    }
+
+    @Override
+    public String logTail(int lines) {
+        return LogTail.of(logFile(), lines);
     }
 
     /** What to run and where; {@link #build()} validates. */
@@ -206,8 +194,6 @@ public final class JvmProcess {
         private String mainClass;
         private List<String> jvmOptions = List.of();
         private List<String> args = List.of();
-        private String pidFileName;
-        private String logFileName;
         private boolean piped;
 
         private Builder(String name, Path dir) {
@@ -248,7 +234,7 @@ public final class JvmProcess {
             return this;
         }
 
-        /** Its stdin and stdout are pipes to the harness ({@link JvmProcess#start()} returns them); stderr logs. */
+        /** Its stdin and stdout are pipes to the harness ({@link JvmProcess#process()}); stderr logs. */
         public Builder piped() {
             piped = true;
             return this;
@@ -256,7 +242,7 @@ public final class JvmProcess {
 
         /** @throws IllegalArgumentException naming the missing field */
         public JvmProcess build() {
-            if (role == null || role.isBlank() || !role.matches("[a-z][a-z0-9-]*")) {
+            if (role == null || !role.matches("[a-z][a-z0-9-]*")) {
                 throw new IllegalArgumentException("role must be a lower-case word, got " + role);
             }
             if (runId == null || runId.isBlank()) {
@@ -268,8 +254,6 @@ public final class JvmProcess {
             if (classpath == null || classpath.isBlank()) {
                 throw new IllegalArgumentException("classpath must be set");
             }
-            pidFileName = role + ".pid";
-            logFileName = role + ".log";
             return new JvmProcess(this);
         }
     }

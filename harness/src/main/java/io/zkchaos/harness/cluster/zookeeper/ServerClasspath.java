@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster.zookeeper;
 
 import java.nio.file.Path;
 import java.util.List;

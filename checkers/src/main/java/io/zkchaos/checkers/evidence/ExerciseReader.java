@@ -1,0 +1,183 @@
+package io.zkchaos.checkers.evidence;
+
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.checkers.history.Operation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads what a run exercised from its history (docs/history-conventions.md): the nemesis' actions (process -1: a
+ * fault's start is an {@code invoke} of its name then an {@code info} with what it did or {@code {"error": ...}};
+ * {@code heal} ends a fault, and the heal whose invoke names {@code all} is the final one; frame triggers armed and
+ * fired come in the heals' {@code triggers}) and every client operation, placed against the windows in which the
+ * faults were in force.
+ */
+final class ExerciseReader {
+
+    /** Processes from here up are the harness's own reads after the run, not clients. */
+    static final int HARNESS_PROCESS_BASE = 1_000_000;
+    /** The invoke value of the nemesis' final heal. */
+    static final String FINAL_HEAL = "all";
+    /** The outcome a start's error carries when it broke rather than found nothing to act on. */
+    static final String FAILED = "failed";
+
+    private ExerciseReader() {
+    }
+
+    /** A fault in force from the index its start was done to the index its heal began. */
+    private record Window(String fault, long from, long to) {
+    }
+
+    private static final class FaultCounts {
+        long applied;
+        long couldNotAct;
+        long failed;
+        final Set<String> reasons = new LinkedHashSet<>();
+        long okUnder;
+        long invokedUnder;
+        long armed;
+        long fired;
+    }
+
+    static Exercised read(History history) {
+        Map<String, FaultCounts> faults = new LinkedHashMap<>();
+        List<Window> windows = new ArrayList<>();
+        Map<String, Long> open = new HashMap<>(); // fault -> index its start was done
+        long finalHealDone = -1;
+        String startInvoked = null;
+        boolean healIsFinal = false;
+        long healInvoke = -1;
+        for (Op op : history.nemesisOps()) {
+            if ("trigger".equals(op.f())) {
+                continue; // a fired trigger is counted from the heal that disarms it (armed and fired alike)
+            }
+            if ("heal".equals(op.f())) {
+                if (op.type() == OpType.INVOKE) {
+                    healIsFinal = FINAL_HEAL.equals(op.value());
+                    healInvoke = op.index();
+                    // the fault ends for the clients when its heal begins
+                    if (healIsFinal) {
+                        open.forEach((f, from) -> windows.add(new Window(f, from, op.index())));
+                        open.clear();
+                    } else if (op.value() instanceof String f && open.containsKey(f)) {
+                        windows.add(new Window(f, open.remove(f), op.index()));
+                    }
+                } else {
+                    countTriggers(op.value(), faults);
+                    if (healIsFinal) {
+                        finalHealDone = op.index();
+                    }
+                }
+                continue;
+            }
+            if (op.type() == OpType.INVOKE) {
+                startInvoked = op.f();
+                faults.computeIfAbsent(op.f(), f -> new FaultCounts());
+                continue;
+            }
+            if (!op.f().equals(startInvoked)) {
+                continue; // not a start's completion we saw begin
+            }
+            startInvoked = null;
+            FaultCounts c = faults.get(op.f());
+            if (op.value() == null) {
+                c.couldNotAct++;
+                c.reasons.add("no record of what it did");
+            } else if (!(op.value() instanceof Map<?, ?> did)) {
+                // a record not yet turned into plain data (an in-memory history): it acted, on nodes unseen here
+                c.applied++;
+                open.put(op.f(), op.index());
+            } else if (did.containsKey("error")) {
+                if (FAILED.equals(did.get("outcome"))) {
+                    c.failed++;
+                } else {
+                    c.couldNotAct++;
+                }
+                c.reasons.add(String.valueOf(did.get("error")));
+            } else if (did.get("nodes") instanceof List<?> nodes && nodes.isEmpty()) {
+                c.couldNotAct++;
+                c.reasons.add("acted on no node (" + did.get("description") + ")");
+            } else {
+                c.applied++;
+                open.put(op.f(), op.index());
+            }
+        }
+        long end = history.ops().isEmpty() ? 0 : history.ops().get(history.size() - 1).index() + 1;
+        open.forEach((f, from) -> windows.add(new Window(f, from, end))); // never healed: in force to the end
+        return tally(history, faults, windows, finalHealDone);
+    }
+
+    private static Exercised tally(History history, Map<String, FaultCounts> faults, List<Window> windows,
+                                   long finalHealDone) {
+        Map<String, OpCounts[]> byFunction = new LinkedHashMap<>();
+        Map<String, OpCounts> harness = new TreeMap<>();
+        Set<Integer> retired = new HashSet<>();
+        for (Operation op : history.operations()) {
+            if (op.process() >= HARNESS_PROCESS_BASE) {
+                harness.merge(op.f(), OpCounts.NONE.plus(op), OpCounts::plus);
+                continue;
+            }
+            if (op.isInfo()) {
+                retired.add(op.process());
+            }
+            OpCounts[] c = byFunction.computeIfAbsent(op.f(), f -> new OpCounts[] {
+                    OpCounts.NONE, OpCounts.NONE, OpCounts.NONE, OpCounts.NONE});
+            c[0] = c[0].plus(op);
+            boolean afterHeal = finalHealDone >= 0 && op.invokeIndex() > finalHealDone;
+            if (afterHeal) {
+                c[3] = c[3].plus(op);
+            } else {
+                c[1] = c[1].plus(op);
+            }
+            long completed = op.completeIndex() < 0 ? Long.MAX_VALUE : op.completeIndex();
+            Set<String> under = new HashSet<>();
+            for (Window w : windows) {
+                if (op.invokeIndex() < w.to() && completed > w.from()) {
+                    under.add(w.fault());
+                }
+            }
+            if (!under.isEmpty()) {
+                c[2] = c[2].plus(op);
+                for (String f : under) {
+                    FaultCounts fc = faults.get(f);
+                    fc.invokedUnder++;
+                    if (op.isOk()) {
+                        fc.okUnder++;
+                    }
+                }
+            }
+        }
+        List<FunctionTally> functions = new ArrayList<>();
+        byFunction.forEach((f, c) -> functions.add(new FunctionTally(f, c[0], c[1], c[2], c[3])));
+        List<FaultTally> tallies = new ArrayList<>();
+        faults.forEach((f, c) -> tallies.add(new FaultTally(f, c.applied, c.couldNotAct, c.failed,
+                List.copyOf(c.reasons), c.okUnder, c.invokedUnder, c.armed, c.fired)));
+        return new Exercised(functions, harness, tallies, finalHealDone >= 0, retired.size(), Map.of(), -1,
+                Map.of());
+    }
+
+    /** Counts the frame triggers a heal reports as disarmed: each armed, and whether it fired. */
+    private static void countTriggers(Object healed, Map<String, FaultCounts> faults) {
+        if (!(healed instanceof Map<?, ?> m) || !(m.get("triggers") instanceof List<?> triggers)) {
+            return;
+        }
+        for (Object t : triggers) {
+            if (t instanceof Map<?, ?> trigger && trigger.get("fault") instanceof String fault) {
+                FaultCounts c = faults.computeIfAbsent(fault, f -> new FaultCounts());
+                c.armed++;
+                if (Boolean.TRUE.equals(trigger.get("fired"))) {
+                    c.fired++;
+                }
+            }
+        }
+    }
+}
