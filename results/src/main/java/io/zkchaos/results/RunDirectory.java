@@ -87,9 +87,24 @@ public final class RunDirectory {
         Json.write(resultsFile(), ResultsFile.of(result));
     }
 
-    /** Reads the saved verdict back as a tree (details are checker-specific). */
+    /** Reads the saved verdict back as a tree. */
     public JsonNode readResults() {
         return Json.read(resultsFile());
+    }
+
+    /**
+     * Reads the saved verdict back into the type that wrote it, every checker's details as their {@link
+     * io.zkchaos.checkers.Findings} kind ({@link io.zkchaos.checkers.Findings.Untyped} for details saved without one).
+     *
+     * @throws UncheckedIOException if the file is missing or is not a results file
+     */
+    public CheckResult readCheckResult() {
+        try {
+            return Json.read(resultsFile(), ResultsFile.class).toCheckResult();
+        } catch (IllegalArgumentException e) {
+            throw new UncheckedIOException("cannot read " + resultsFile() + ": " + e.getMessage(),
+                    new IOException(e));
+        }
     }
 
     public Path evidenceFile() {

@@ -21,9 +21,6 @@ class RunStoreTest {
     record Config(String workload, long seed) {
     }
 
-    record Lost(List<Long> values) {
-    }
-
     @Test
     void createsRunDirectoriesWithLatestLinks() throws Exception {
         RunStore store = new RunStore(tmp);
@@ -42,13 +39,13 @@ class RunStoreTest {
         RunDirectory run = new RunStore(tmp).create("register-none", Instant.now());
         run.writeConfig(new Config("register", 42));
         CheckResult result = new CheckResult("all", Validity.INVALID, "lost 2 values", null,
-                List.of(CheckResult.of("no-lost-commit", Validity.INVALID, "lost 2 values", new Lost(List.of(3L, 4L))),
+                List.of(CheckResult.of("no-lost-commit", Validity.INVALID, "lost 2 values", FindingSamples.set()),
                         CheckResult.of("timeline", Validity.UNKNOWN, "ran out of time", null)));
         run.writeResults(result);
         assertThat(Files.readString(run.configFile())).contains("\"seed\" : 42");
         var saved = run.readResults();
         assertThat(saved.get("valid").asBoolean(true)).isFalse();
-        assertThat(saved.get("parts").get(0).get("details").get("values").get(1).asLong()).isEqualTo(4);
+        assertThat(saved.get("parts").get(0).get("details").get("lost").get(0).get("value").asLong()).isEqualTo(7);
         assertThat(saved.get("parts").get(1).get("valid").asText()).isEqualTo("unknown");
         assertThat(run.nodeDir("n1")).isDirectory().startsWith(run.path());
         // Each file is written to FILE.tmp next to it and renamed into place: none may be left over.

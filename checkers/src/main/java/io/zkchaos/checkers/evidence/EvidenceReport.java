@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.evidence;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -12,7 +13,7 @@ import java.util.List;
  * @param unmet     why it fell short, one line per requirement it did not meet
  */
 public record EvidenceReport(Exercised exercised, List<String> required, List<String> relaxed, List<String> met,
-                             List<String> unmet) {
+                             List<String> unmet) implements Findings {
 
     public EvidenceReport {
         required = List.copyOf(required);
