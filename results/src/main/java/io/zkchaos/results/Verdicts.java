@@ -1,6 +1,5 @@
 package io.zkchaos.results;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.Validity;
 import java.util.Locale;
 
@@ -63,12 +62,6 @@ public final class Verdicts {
      *
      * @throws IllegalArgumentException for anything else
      */
-    public static Validity fromJson(JsonNode valid) {
-        return fromJson(valid == null || valid.isNull() ? null
-                : valid.isBoolean() ? (Object) valid.booleanValue() : valid.isTextual() ? valid.textValue() : valid);
-    }
-
-    /** The same, for the value Jackson read ({@link Boolean} or {@link String}). */
     public static Validity fromJson(Object valid) {
         if (valid instanceof Boolean b) {
             return b ? Validity.VALID : Validity.INVALID;

@@ -1,10 +1,14 @@
 package io.zkchaos.results.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.checkers.leader.LeaderInterval;
+import io.zkchaos.checkers.leader.LeaderOverlap;
+import io.zkchaos.checkers.leader.SingleLeaderReport;
 import io.zkchaos.results.ServerObservation;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -404,38 +408,37 @@ final class RunPages {
     }
 
     /** The election's leaderships and overlaps, as the single-leader checker computed them (results.json). */
-    private static Map<String, Object> leaders(JsonNode results, Axis axis) {
-        JsonNode d = findDetails(results);
+    private static Map<String, Object> leaders(CheckResult results, Axis axis) {
+        SingleLeaderReport d = findLeaders(results);
         if (d == null) {
             return null;
         }
         List<Map<String, Object>> intervals = new ArrayList<>();
-        for (JsonNode iv : d.path("intervals")) {
+        for (LeaderInterval iv : d.intervals()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("n", iv.path("node").asText());
-            m.put("p", iv.path("process").asInt());
-            m.put("tok", iv.path("token").asLong());
-            m.put("s", axis.of(iv.path("startNanos").asLong(-1), iv.path("startIndex").asLong()));
-            m.put("e", axis.of(iv.path("endNanos").asLong(-1), iv.path("endIndex").asLong()));
-            m.put("why", iv.path("endReason").asText());
-            m.put("i", iv.path("startIndex").asLong());
+            m.put("n", iv.node());
+            m.put("p", iv.process());
+            m.put("tok", iv.token());
+            m.put("s", axis.of(iv.startNanos(), iv.startIndex()));
+            m.put("e", axis.of(iv.endNanos(), iv.endIndex()));
+            m.put("why", iv.endReason());
+            m.put("i", iv.startIndex());
             intervals.add(m);
         }
         List<Map<String, Object>> overlaps = new ArrayList<>();
-        for (JsonNode o : d.path("overlaps")) {
+        for (LeaderOverlap o : d.overlaps()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            long s = axis.of(o.path("startNanos").asLong(-1), o.path("startIndex").asLong());
-            long len = o.path("lengthNanos").asLong(-1);
-            JsonNode stale = o.path("stale");
-            JsonNode newer = o.path("newer");
+            long s = axis.of(o.startNanos(), o.startIndex());
+            long len = o.lengthNanos();
+            LeaderInterval stale = o.stale();
+            LeaderInterval newer = o.newer();
             long e = axis.hasTimes() && len >= 0 ? s + len / 1000
-                    : axis.of(Math.min(stale.path("endNanos").asLong(-1), newer.path("endNanos").asLong(-1)),
-                    Math.min(stale.path("endIndex").asLong(), newer.path("endIndex").asLong()));
+                    : axis.of(Math.min(stale.endNanos(), newer.endNanos()),
+                    Math.min(stale.endIndex(), newer.endIndex()));
             m.put("s", s);
             m.put("e", e);
-            m.put("text", stale.path("node").asText() + " (token " + stale.path("token").asText() + ") and "
-                    + newer.path("node").asText() + " (token " + newer.path("token").asText() + ") both led for "
-                    + Fmt.span(len));
+            m.put("text", stale.node() + " (token " + stale.token() + ") and " + newer.node() + " (token "
+                    + newer.token() + ") both led for " + Fmt.span(len));
             overlaps.add(m);
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -444,16 +447,16 @@ final class RunPages {
         return out;
     }
 
-    private static JsonNode findDetails(JsonNode r) {
+    /** The first single-leader findings in the tree, depth first, or null. */
+    private static SingleLeaderReport findLeaders(CheckResult r) {
         if (r == null) {
             return null;
         }
-        JsonNode d = r.path("details");
-        if (d.has("intervals") && d.has("overlaps")) {
+        if (r.details() instanceof SingleLeaderReport d) {
             return d;
         }
-        for (JsonNode part : r.path("parts")) {
-            JsonNode found = findDetails(part);
+        for (CheckResult part : r.parts()) {
+            SingleLeaderReport found = findLeaders(part);
             if (found != null) {
                 return found;
             }

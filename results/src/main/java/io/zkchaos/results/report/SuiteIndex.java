@@ -1,6 +1,7 @@
 package io.zkchaos.results.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
@@ -139,12 +140,11 @@ public final class SuiteIndex {
         String verdict = "unchecked";
         String word = "NOT CHECKED";
         String summary = "no results.json: the run stopped before its checkers ran";
-        JsonNode r = run.hasResults() ? run.readResults() : null;
+        CheckResult r = run.hasResults() ? run.readCheckResult() : null;
         if (r != null) {
-            Validity v = Verdicts.fromJson(r.get("valid"));
-            verdict = v.name().toLowerCase(Locale.ROOT);
-            word = Verdicts.word(v);
-            summary = r.path("summary").asText("");
+            verdict = r.validity().name().toLowerCase(Locale.ROOT);
+            word = Verdicts.word(r.validity());
+            summary = r.summary();
         }
         String operations = "?";
         String faults = "?";
@@ -179,7 +179,7 @@ public final class SuiteIndex {
      * {@code enough} (with what the user relaxed), every requirement the run fell short of, or why it has no
      * {@code evidence.json} to tell.
      */
-    private static String evidence(Optional<EvidenceReport> evidence, List<String> unreadable, JsonNode results) {
+    private static String evidence(Optional<EvidenceReport> evidence, List<String> unreadable, CheckResult results) {
         if (evidence.isEmpty()) {
             return unreadable.isEmpty() ? notRecorded(results) : unreadable.get(0);
         }
@@ -191,11 +191,11 @@ public final class SuiteIndex {
     }
 
     /** Why a run without {@code evidence.json} has none: its evidence part's own word if it has one (it threw). */
-    private static String notRecorded(JsonNode results) {
+    private static String notRecorded(CheckResult results) {
         if (results != null) {
-            for (JsonNode part : results.path("parts")) {
-                if (Minimum.CHECKER.equals(part.path("checker").asText())) {
-                    return "not recorded: " + part.path("summary").asText();
+            for (CheckResult part : results.parts()) {
+                if (Minimum.CHECKER.equals(part.checker())) {
+                    return "not recorded: " + part.summary();
                 }
             }
         }

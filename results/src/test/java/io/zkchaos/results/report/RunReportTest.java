@@ -189,6 +189,30 @@ class RunReportTest {
     }
 
     @Test
+    void aResultsFileSavedBeforeFindingsHadAKindStillRendersAsPlainCardsWithANote() throws Exception {
+        History h = new Hist()
+                .invoke(1, "add", 1L, 10).ok(1, null, 12)
+                .invoke(2, "add", 2L, 20).ok(2, null, 25)
+                .invoke(9, "read", null, 100).ok(9, map("node", "n1", "values", List.of(1L)), 100)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("old"), map("workload", "set", "nemesis", "kill-leader"), h,
+                CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
+        assertThat(RunDirs.render(run).select("table.lost tr:has(td)")).as("as this version saves it").hasSize(1);
+        String saved = Files.readString(run.resultsFile());
+        assertThat(saved).contains("\"kind\" : \"set\",");
+        Files.writeString(run.resultsFile(), saved.replace("\"kind\" : \"set\",", ""));
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
+        assertThat(doc.select("article[data-checker=no-lost-commit] .badge.invalid")).hasSize(1);
+        assertThat(doc.select("article[data-checker=no-lost-commit] p.summary").text()).contains("lost");
+        assertThat(doc.select("table.lost")).isEmpty();
+        assertThat(doc.select("article[data-checker=no-lost-commit] pre").text()).contains("\"lost\"");
+        assertThat(doc.getElementById("notes").text()).contains("results.json was written before findings had a kind");
+    }
+
+    @Test
     void twoLeadersAtOnceAreListedAndDrawnAsAnOverlap() throws Exception {
         // p1 leads; its server is paused at 100 ms and its session expires; p2 leads at 200 ms; p1 learns at 900 ms.
         // (A server pause freezes no candidate, so the whole overlap is judged against max-overlap.)
