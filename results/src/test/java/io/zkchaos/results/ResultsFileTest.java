@@ -80,4 +80,12 @@ class ResultsFileTest {
         assertThatThrownBy(run::readCheckResult).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(RunDirectory.RESULTS).hasMessageContaining("maybe");
     }
+
+    @Test
+    void evidenceJsonHoldsTheEvidenceAloneWithoutAKindAsBefore() throws Exception {
+        RunDirectory run = new RunDirectory(tmp);
+        run.writeEvidence(FindingSamples.evidence());
+        assertThat(Files.readString(run.evidenceFile())).startsWith("{\n  \"exercised\" :").doesNotContain("kind");
+        assertThat(run.readEvidence()).contains(FindingSamples.evidence());
+    }
 }
