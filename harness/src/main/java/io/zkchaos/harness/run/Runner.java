@@ -18,6 +18,7 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.ClusterLog;
+import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.results.report.RunReport;
@@ -87,7 +88,7 @@ public final class Runner {
         RunStore store = new RunStore(config.outDirectory());
         backend.reapLeftovers(store.root());
         RunDirectory dir = store.create(config.scenario(), Instant.now());
-        dir.writeConfig(config);
+        dir.writeConfig(config.saved());
         say("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
 
         ClusterConfig.Builder clusterBuilder = ClusterConfig.builder();
@@ -296,6 +297,11 @@ public final class Runner {
      */
     public record NemesisSchedule(String nemesis, long seed, java.util.List<NemesisDriver.Action> actions,
                                   Map<String, Long> quorumPackets) {
+
+        /** A run's {@code nemesis.json}, read back into the type that wrote it. */
+        public static NemesisSchedule read(RunDirectory dir) {
+            return Json.read(dir.nemesisFile(), NemesisSchedule.class);
+        }
     }
 
     private static Target target(Cluster cluster, RunConfig config) {

@@ -1,6 +1,5 @@
 package io.zkchaos.results.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
@@ -78,7 +77,7 @@ final class RunPages {
                 root == null ? Text.plain("No results.json: the history was recorded but never checked.")
                         : root.summary(),
                 facts(files, history, faults, exercised, hasTimes), cards, faults, exercised, notes,
-                config(files.config()),
+                files.config() == null ? List.of() : ConfigView.rows(files.config()),
                 files.directory().path().toString(), ScriptJson.markup(data));
     }
 
@@ -94,14 +93,8 @@ final class RunPages {
     }
 
     private static String title(RunFiles files) {
-        JsonNode c = files.config();
-        if (c != null && c.hasNonNull("workload") && c.hasNonNull("nemesis")) {
-            return c.get("workload").asText() + "-" + c.get("nemesis").asText();
-        }
-        if (c != null && c.hasNonNull("title")) {
-            return c.get("title").asText();
-        }
-        return String.valueOf(files.directory().path().getFileName());
+        return files.config() != null ? files.config().title()
+                : String.valueOf(files.directory().path().getFileName());
     }
 
     private static List<CheckerCard.Fact> facts(RunFiles files, History history, List<FaultWindow> faults,
@@ -129,14 +122,8 @@ final class RunPages {
         if (!leaders.isEmpty()) {
             facts.add(new CheckerCard.Fact("ZooKeeper leaders", leaders));
         }
-        JsonNode c = files.config();
-        if (c != null) {
-            boolean fle = "fle".equals(c.path("system").asText());
-            for (String k : List.of("nodes", "system", "bugs", "zookeeper", "seed", "checker", "model", "history")) {
-                if (c.hasNonNull(k) && !(fle && k.equals("zookeeper"))) {
-                    facts.add(new CheckerCard.Fact(k, c.get(k).asText()));
-                }
-            }
+        if (files.config() != null) {
+            facts.addAll(ConfigView.facts(files.config()));
         }
         return facts;
     }
@@ -157,18 +144,6 @@ final class RunPages {
             }
         }
         return String.join(" → ", steps);
-    }
-
-    private static List<CheckerCard.Fact> config(JsonNode c) {
-        List<CheckerCard.Fact> rows = new ArrayList<>();
-        if (c == null) {
-            return rows;
-        }
-        for (Map.Entry<String, JsonNode> e : c.properties()) {
-            JsonNode v = e.getValue();
-            rows.add(new CheckerCard.Fact(e.getKey(), v.isValueNode() ? v.asText() : v.toString()));
-        }
-        return rows;
     }
 
     /** Client operations as columns (compact for 100,000 operations); returns how many values were clipped. */

@@ -1,6 +1,5 @@
 package io.zkchaos.results.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
@@ -10,8 +9,9 @@ import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.Operation;
-import io.zkchaos.results.Json;
+import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunSettings;
 import io.zkchaos.results.Verdicts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -128,14 +128,10 @@ public final class SuiteIndex {
     private static Scanned scan(Path indexDir, RunDirectory run) {
         String scenario = String.valueOf(run.path().getFileName());
         String nemesis = null;
-        if (Files.isRegularFile(run.configFile())) {
-            JsonNode c = ConfigView.flatten(Json.read(run.configFile()));
-            if (c.hasNonNull("workload") && c.hasNonNull("nemesis")) {
-                nemesis = c.get("nemesis").asText();
-                scenario = c.get("workload").asText() + "-" + nemesis;
-            } else if (c.hasNonNull("title")) {
-                scenario = c.get("title").asText();
-            }
+        ConfigFile config = RunFiles.readConfig(run, new ArrayList<>()); // why not: the run's own page says
+        if (config != null) {
+            scenario = config.title();
+            nemesis = config instanceof RunSettings s ? s.nemesis().name() : null;
         }
         String verdict = "unchecked";
         String word = "NOT CHECKED";

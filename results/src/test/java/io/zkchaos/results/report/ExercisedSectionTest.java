@@ -1,6 +1,5 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
@@ -28,7 +27,7 @@ class ExercisedSectionTest {
             .build();
 
     private RunDirectory run(String name, String nemesis, io.zkchaos.checkers.CheckResult evidence) {
-        return RunDirs.write(tmp.resolve(name), map("workload", "register", "nemesis", nemesis), HISTORY,
+        return RunDirs.write(tmp.resolve(name), RunDirs.run("register", nemesis), HISTORY,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(), evidence);
     }
 
