@@ -3,11 +3,12 @@ package io.zkchaos.harness.run;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
+import io.zkchaos.harness.cluster.Capabilities;
+import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
-import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
@@ -56,11 +57,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // its faults drop what was not fsynced: they imply the lazy file system
             storage = new StoragePart(true, storage.forceSync());
         }
-        if (storage.lazyfs() && !cluster.backend().equals(ClusterBackends.DEFAULT)) {
-            throw new IllegalArgumentException("lazyfs: only the local backend puts the data directories on the "
-                    + "lazy file system; backend is " + cluster.backend());
-        }
-        if (!nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS).supports(cluster.nodes())) {
+        // What the backend can do for the system, the lazy file system and the nemesis: one check
+        // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
+        Capabilities.requireCluster(cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
+        Capabilities.forBackend(nemesis.descriptor(), cluster.clusterBackend(), cluster.systemUnderTest());
+        clusterConfig(cluster, workload, nemesis, storage, seed, null);
+        if (!nemesisDescriptor(nemesis, workload, cluster).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
@@ -69,6 +71,40 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // checks built-in names; the fle nodes run only their own.
             cluster.systemUnderTest().requireWorkload(workload.name());
         }
+    }
+
+    /**
+     * The backend's configuration of this run's ensemble, its servers' files under {@code nodesDirectory}: the one
+     * place a run's parts become a {@link ClusterConfig} (which validates every rule of an ensemble).
+     */
+    public ClusterConfig clusterConfig(Path nodesDirectory) {
+        return clusterConfig(cluster, workload, nemesis, storage, seed, nodesDirectory);
+    }
+
+    private static ClusterConfig clusterConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis,
+                                               StoragePart storage, long seed, Path nodesDirectory) {
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        if (!storage.forceSync()) {
+            b.serverConfig("forceSync", "no");
+        }
+        NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
+        return b.lazyFs(storage.lazyfs())
+                .nodes(cluster.nodes())
+                .version(cluster.zookeeper())
+                .sync(cluster.sync())
+                .runDirectory(nodesDirectory)
+                // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
+                // servers grant, and must outlive a client pause that expires the election session.
+                .maxSessionTimeout(longest(longest(workload.sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
+                        nemesis.descriptor().hold(timing).multipliedBy(2)))
+                .seed(seed)
+                .system(cluster.systemUnderTest())
+                .bugs(cluster.bugFlags())
+                .build();
+    }
+
+    private static Duration longest(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -85,11 +121,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     }
 
     /**
-     * The nemesis as this run does it: without the client faults when clients are threads ({@code mixed} mixes the
-     * others); validated by the constructor.
+     * The nemesis as this run does it: without the client faults when clients are threads, without the faults the
+     * backend cannot do for the system ({@code mixed} mixes the others); validated by the constructor.
      */
     public NemesisDescriptor nemesisDescriptor() {
-        return nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS);
+        return nemesisDescriptor(nemesis, workload, cluster);
+    }
+
+    /** The nemesis' faults that this run's clients and backend allow ({@link Capabilities}). */
+    private static NemesisDescriptor nemesisDescriptor(NemesisPart nemesis, WorkloadPart workload,
+                                                       ClusterPart cluster) {
+        return Capabilities.forBackend(nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS),
+                cluster.clusterBackend(), cluster.systemUnderTest());
     }
 
     /**
@@ -113,20 +156,19 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             }
             Objects.requireNonNull(zookeeper, "zookeeper version");
             sync = sync == null ? SyncMode.AUTO : sync;
-            SyncMode mode = sync;
-            ZooKeeperVersion.parse(zookeeper).ifPresent(mode::jvmOptions); // names a switch the version lacks
-            system = system == null ? SystemUnderTest.ZOOKEEPER.id() : system;
-            SystemUnderTest s = SystemUnderTest.parse(system);
-            system = s.id();
+            system = SystemUnderTest.parse(system == null ? SystemUnderTest.ZOOKEEPER.id() : system).id();
             bugs = bugs == null ? List.of() : List.copyOf(bugs);
-            if (!bugs.isEmpty() && s != SystemUnderTest.FLE) {
+            if (!bugs.isEmpty() && !system.equals(SystemUnderTest.FLE.id())) {
+                // the rule itself is ClusterConfig's; this says it in the CLI's words
                 throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
-                        + s.id() + " runs as released, got --bug " + String.join(",", bugs));
+                        + system + " runs as released, got --bug " + String.join(",", bugs));
             }
             bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
-            if (s == SystemUnderTest.FLE && backend.equals("docker")) {
-                throw new IllegalArgumentException("system: " + DockerBackend.UNSUPPORTED_SYSTEM);
-            }
+        }
+
+        /** The backend, typed. */
+        public ClusterBackend clusterBackend() {
+            return ClusterBackends.require(backend);
         }
 
         /** ZooKeeper on {@code backend}. */
@@ -135,8 +177,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
 
         public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(),
-                    List.of());
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
+                    SystemUnderTest.ZOOKEEPER.id(), List.of());
         }
 
         /** The system, typed. */
@@ -266,14 +308,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
     }
 
-    /**
-     * The checkers' settings for runs. They differ from {@code check}'s defaults on purpose: a run's failover bound
-     * is session timeout + initLimit × tickTime + margin (an orphaned node ahead in the election queue must expire
-     * first), 10 s with the default 4 s sessions; and the read-model search gets a 60 s budget.
-     */
+    /** The checkers' settings of a run: {@link CheckerOptions#forRuns()}, where every default is written. */
     public static CheckerOptions defaultChecks() {
-        return CheckerOptions.defaults().withFailoverBound(Duration.ofSeconds(10)).withTimeLimit(
-                Duration.ofSeconds(60));
+        return CheckerOptions.forRuns();
     }
 
     /**

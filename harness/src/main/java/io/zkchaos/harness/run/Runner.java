@@ -91,24 +91,7 @@ public final class Runner {
         dir.writeConfig(config.saved());
         say("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
 
-        ClusterConfig.Builder clusterBuilder = ClusterConfig.builder();
-        if (!config.storage().forceSync()) {
-            clusterBuilder.serverConfig("forceSync", "no");
-        }
-        ClusterConfig clusterConfig = clusterBuilder
-                .lazyFs(config.storage().lazyfs())
-                .nodes(config.cluster().nodes())
-                .version(config.cluster().zookeeper())
-                .sync(config.cluster().sync())
-                .runDirectory(dir.path().resolve(RunDirectory.NODES))
-                // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
-                // servers grant, and must outlive a client pause that expires the election session.
-                .maxSessionTimeout(max(max(config.workload().sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
-                        config.nemesisDescriptor().hold(config.nemesisTiming()).multipliedBy(2)))
-                .seed(config.seed())
-                .system(config.cluster().systemUnderTest())
-                .bugs(config.cluster().bugFlags())
-                .build();
+        ClusterConfig clusterConfig = config.clusterConfig(dir.path().resolve(RunDirectory.NODES));
         Workload workload = workloadType.create(config.workload().options());
         long recorded;
         Map<String, Long> quorumPackets = new java.util.HashMap<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ class ExercisedSectionTest {
     @TempDir
     Path tmp;
 
-    private static final History HISTORY = new Hist()
+    private static final History HISTORY = new HistoryBuilder()
             .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
             .invoke(2, "read", "r0", null, 20).ok(2, 1L, 25)
             .build();

@@ -1,6 +1,6 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.checkers.HistoryBuilder.map;
 import static io.zkchaos.results.report.RunDirs.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
@@ -46,13 +47,13 @@ class RunReportTest {
 
     @Test
     void aValidRunShowsItsVerdictFaultsAndWhoLedAccordingToTheServers() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
                 .invoke(2, "read", "r0", null, 20).ok(2, 1L, 25)
-                .nemesis("isolate-leader", Hist.isolate("n3", "n1", "n2"), 100, 110)
+                .nemesis("isolate-leader", FaultRecords.isolate("n3", "n1", "n2"), 100, 110)
                 .invoke(1, "write", "r0", 2L, 120).ok(1, null, 300)
                 .invoke(2, "read", "r0", null, 310).ok(2, 2L, 320)
-                .nemesis("heal", Hist.healed(), 400, 405)
+                .nemesis("heal", FaultRecords.healed(), 400, 405)
                 .invoke(1, "cas", "r0", List.of(2L, 3L), 410).ok(1, null, 420)
                 .build();
         RunDirectory run = RunDirs.write(tmp.resolve("run"), RunDirs.run("register", "isolate-leader", 11, 3),
@@ -111,7 +112,7 @@ class RunReportTest {
 
     @Test
     void aRunsConfigurationGivesItsFiguresAndEverySetting() {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
         RunSettings settings = new RunSettings("set-kill-leader",
                 new RunSettings.Cluster("local", 5, "3.8.4", "AUTO", "zookeeper", List.of()),
                 new RunSettings.Workload("set", 4, Map.of("keys", 3L, "rate", 100.0), Duration.ofSeconds(4),
@@ -133,7 +134,7 @@ class RunReportTest {
 
     @Test
     void aRunsConfigurationSavedBeforeItNamedItsCommandAndScenarioIsReadAsARuns() throws Exception {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
         RunDirectory run = RunDirs.write(tmp.resolve("older"), RunDirs.run("set", "kill-leader"), h, null,
                 List.of());
         Files.writeString(run.configFile(), """
@@ -153,7 +154,7 @@ class RunReportTest {
 
     @Test
     void aConfigurationThatIsNeitherARunsNorAChecksIsLeftOutWithANote() throws Exception {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
         RunDirectory run = RunDirs.write(tmp.resolve("flat"), RunDirs.run("set", "none"), h, null, List.of());
         Files.writeString(run.configFile(), "{\"workload\": \"set\", \"nemesis\": \"none\", \"nodes\": 3}");
         Document doc = RunDirs.render(run);
@@ -164,7 +165,7 @@ class RunReportTest {
 
     @Test
     void aRunOfTheFleNodesSaysSoAndNamesItsBugsNotAZooKeeperVersion() {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
         RunSettings fle = RunDirs.run("set", "kill-all");
         fle = new RunSettings("fle+ack-before-durable-set-kill-all", new RunSettings.Cluster("local", 3, "3.9.5",
                 "AUTO", "fle", List.of("ack-before-durable")), fle.workload(), fle.nemesis(), fle.checks(),
@@ -178,7 +179,7 @@ class RunReportTest {
     @Test
     void aLinearizabilityFailureShowsTheFailingOperationItsConcurrentOnesThePrefixAndTheStates() throws Exception {
         // Knossos's rethink-fail-minimal: write 0; then a read and a write of 4 run concurrently; the read says 3.
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(0, "write", 0L, 0).ok(0, null, 1)
                 .invoke(1, "read", null, 2).invoke(2, "write", 4L, 3).ok(1, 3L, 4).ok(2, null, 5)
                 .build();
@@ -203,12 +204,12 @@ class RunReportTest {
 
     @Test
     void lostCommitsAreListedWithTheirTimesAndTheServersThatLackThem() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .invoke(2, "add", 2L, 20).ok(2, null, 25)
                 .invoke(1, "add", 3L, 30).info(1, 40)
                 .invoke(3, "add", 4L, 50).fail(3, 55)
-                .nemesis("heal", Hist.healed(), 60, 61)
+                .nemesis("heal", FaultRecords.healed(), 60, 61)
                 .invoke(9, "read", null, 100).ok(9, map("node", "n1", "values", List.of(1L, 2L, 3L)), 100)
                 .invoke(9, "read", null, 101).ok(9, map("node", "n2", "values", List.of(1L, 4L)), 101)
                 .invoke(9, "read", null, 102).ok(9, map("node", "n3", "values", List.of(1L, 99L)), 102)
@@ -231,7 +232,7 @@ class RunReportTest {
 
     @Test
     void aResultsFileSavedBeforeFindingsHadAKindStillRendersAsPlainCardsWithANote() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .invoke(2, "add", 2L, 20).ok(2, null, 25)
                 .invoke(9, "read", null, 100).ok(9, map("node", "n1", "values", List.of(1L)), 100)
@@ -257,12 +258,12 @@ class RunReportTest {
     void twoLeadersAtOnceAreListedAndDrawnAsAnOverlap() throws Exception {
         // p1 leads; its server is paused at 100 ms and its session expires; p2 leads at 200 ms; p1 learns at 900 ms.
         // (A server pause freezes no candidate, so the whole overlap is judged against max-overlap.)
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
                 .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
                 .nemesis("pause", map("fault", "pause", "description", "pause n3", "nodes", List.of("n3")), 100, 101)
                 .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 200)
-                .nemesis("heal", Hist.healed(), 850, 860)
+                .nemesis("heal", FaultRecords.healed(), 850, 860)
                 .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
                 .build();
         RunDirectory run = RunDirs.write(tmp.resolve("election"), RunDirs.run("election", "pause-leader"), h,
@@ -290,13 +291,13 @@ class RunReportTest {
     void anOverlapWhileTheStaleLeadersOwnProcessWasFrozenIsReportedNotFailed() throws Exception {
         // The same, but the nemesis froze p1's own process (a client pause names the candidate): of the 700 ms
         // only the 50 ms after the heal count against max-overlap.
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
                 .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
                 .nemesis("pause-leader-client", map("fault", "pause-leader-client", "description", "pause p1",
                         "nodes", List.of("p1")), 100, 101)
                 .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 200)
-                .nemesis("heal", Hist.healed(), 850, 860)
+                .nemesis("heal", FaultRecords.healed(), 850, 860)
                 .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
                 .build();
         RunDirectory run = RunDirs.write(tmp.resolve("frozen"), RunDirs.run("election", "pause-leader-client"),
@@ -310,7 +311,7 @@ class RunReportTest {
 
     @Test
     void aStaleReadShowsTheReadTheWriteItMissedAndTheSession() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "x", 1L, 0).ok(1, null, 10)
                 .invoke(1, "write", "x", 2L, 20).ok(1, null, 30)
                 .invoke(1, "cas", "x", List.of(2L, 3L), 40).ok(1, null, 50)
@@ -332,7 +333,7 @@ class RunReportTest {
     void valuesFromTheHistoryAreTextNeverMarkup() throws Exception {
         String script = "<script>alert(1)</script>";
         String img = "<img src=x onerror=alert(2)>";
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "<i class=\"pwn\">k</i>", script, 0).ok(1, null, 10)
                 .invoke(2, "read", "<i class=\"pwn\">k</i>", null, 20).ok(2, script, 25)
                 .nemesis("partition", map("fault", "partition", "description", img, "nodes", List.of("n1")), 30, 31)
@@ -377,7 +378,7 @@ class RunReportTest {
 
     @Test
     void aRunThatWasNeverCheckedStillRendersAndSaysSo() throws Exception {
-        History h = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
+        History h = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
         RunDirectory run = RunDirs.write(tmp.resolve("crashed"), RunDirs.run("set", "none"), h, null,
                 List.of());
 
@@ -408,7 +409,7 @@ class RunReportTest {
     @Test
     void longValuesAreCutShortOnThePageAndCounted() throws Exception {
         List<Long> many = new ArrayList<>(LongStream.rangeClosed(1, 2_000).boxed().toList());
-        History h = new Hist().invoke(1, "read", null, 0).ok(1, map("node", "n1", "values", many), 5).build();
+        History h = new HistoryBuilder().invoke(1, "read", null, 0).ok(1, map("node", "n1", "values", many), 5).build();
         RunDirectory run = RunDirs.write(tmp.resolve("long"), RunDirs.check("long"), h, null, List.of());
 
         Document doc = RunDirs.render(run);

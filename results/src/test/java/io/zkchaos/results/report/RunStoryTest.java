@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Path;
@@ -20,12 +21,12 @@ class RunStoryTest {
 
     @Test
     void tellsTheFaultsWhoLedAndHowTheOperationsEnded() {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
-                .nemesis("isolate-leader", Hist.isolate("n3", "n1", "n2"), 100, 110)
+                .nemesis("isolate-leader", FaultRecords.isolate("n3", "n1", "n2"), 100, 110)
                 .invoke(1, "write", "r0", 2L, 120).info(1, 300)
                 .invoke(6, "read", "r0", null, 310).ok(6, 2L, 320)
-                .nemesis("heal", Hist.healed(), 400, 405)
+                .nemesis("heal", FaultRecords.healed(), 400, 405)
                 .build();
         RunDirectory run = RunDirs.write(tmp.resolve("run"), RunDirs.run("register", "isolate-leader"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
@@ -40,7 +41,7 @@ class RunStoryTest {
 
     @Test
     void aRunWithoutFaultsSaysSo() {
-        History h = new Hist().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
+        History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
         RunDirectory run = RunDirs.write(tmp.resolve("quiet"), RunDirs.run("register", "none"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of());
 
@@ -49,7 +50,7 @@ class RunStoryTest {
 
     @Test
     void aRunThatRecordedWhatItExercisedSaysItInOneLine() {
-        History h = new Hist().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
+        History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
         RunDirectory run = RunDirs.write(tmp.resolve("exercised"), RunDirs.run("register", "isolate-leader"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(), Evidence.enough());
 
