@@ -98,7 +98,7 @@ public final class RunDirectory {
         Json.write(resultsFile(), ResultsFile.of(result));
     }
 
-    /** Reads the saved verdict back as a tree. */
+    /** Reads the saved verdict back as a tree, for a look at the file itself ({@link #readCheckResult()}: typed). */
     public JsonNode readResults() {
         return Json.read(resultsFile());
     }

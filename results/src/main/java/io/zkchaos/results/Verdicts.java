@@ -1,5 +1,6 @@
 package io.zkchaos.results;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.Validity;
 import java.util.Locale;
 
@@ -70,5 +71,11 @@ public final class Verdicts {
             return Validity.UNKNOWN;
         }
         throw new IllegalArgumentException("\"valid\" must be true, false or \"unknown\", got " + valid);
+    }
+
+    /** The same, for {@code valid} read as a tree ({@link RunDirectory#readResults()}). */
+    public static Validity fromJson(JsonNode valid) {
+        return fromJson(valid == null || valid.isNull() ? null : valid.isBoolean() ? (Object) valid.booleanValue()
+                : valid.isTextual() ? valid.textValue() : valid);
     }
 }

@@ -12,12 +12,14 @@ class VerdictsTest {
     void wordsExitStatusesAndTheSavedFormAgree() {
         for (Validity v : Validity.values()) {
             assertThat(Verdicts.fromJson(v.toJson())).isEqualTo(v);
+            assertThat(Verdicts.fromJson(Json.MAPPER.valueToTree(v.toJson()))).isEqualTo(v);
         }
         assertThat(Verdicts.exitStatus(Validity.VALID)).isEqualTo(0);
         assertThat(Verdicts.exitStatus(Validity.INVALID)).isEqualTo(1);
         assertThat(Verdicts.exitStatus(Validity.UNKNOWN)).isEqualTo(3);
         assertThat(Verdicts.Exit.ERROR).isEqualTo(2);
         assertThatThrownBy(() -> Verdicts.fromJson("maybe")).hasMessageContaining("maybe");
+        assertThatThrownBy(() -> Verdicts.fromJson(Json.MAPPER.valueToTree(3))).hasMessageContaining("3");
     }
 
     @Test
