@@ -12,6 +12,8 @@ import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunSettings;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
@@ -19,14 +21,15 @@ import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
  * One scenario run, fully described, composed of its parts: the same configuration and seed give the same operation
- * choices, fault choices and fault timings. Immutable; saved as {@code config.json} at the start of every run. Each
- * part validates itself and names the field (as the CLI spells it) that is wrong; each part's defaults are in its
- * {@code defaults()} and nowhere else (the CLI shows them from there).
+ * choices, fault choices and fault timings. Immutable; saved as {@code config.json} ({@link #saved()}) at the start
+ * of every run. Each part validates itself and names the field (as the CLI spells it) that is wrong; each part's
+ * defaults are in its {@code defaults()} and nowhere else (the CLI shows them from there).
  *
  * @param cluster  what runs the system under test
  * @param workload what the clients do
@@ -318,6 +321,23 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         String system = cluster.systemUnderTest() == SystemUnderTest.ZOOKEEPER ? ""
                 : cluster.system() + cluster.bugs().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
         return system + workload.name() + "-" + nemesis.name();
+    }
+
+    /**
+     * This configuration as {@code config.json} saves it, for the report to read with the same type: every value
+     * plain data, so the file keeps its shape when the types here change.
+     */
+    @SuppressWarnings("unchecked")
+    public RunSettings saved() {
+        return new RunSettings(scenario(),
+                new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
+                        cluster.system(), cluster.bugs()),
+                new RunSettings.Workload(workload.name(), workload.concurrency(),
+                        Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
+                        workload.requestTimeout(), workload.clients().name()),
+                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor()), checks,
+                new RunSettings.Timing(timing.timeLimit(), timing.recover()), seed, out,
+                new RunSettings.Storage(storage.lazyfs(), storage.forceSync()));
     }
 
     public Path outDirectory() {

@@ -131,7 +131,7 @@ final class RunLoop {
         RunStore store = new RunStore(config.outDirectory());
         backend.reapLeftovers(store.root());
         dir = store.create(config.scenario(), Instant.now());
-        dir.writeConfig(config);
+        dir.writeConfig(config.saved());
         say.accept("run " + config.scenario() + " seed " + config.seed() + " in " + dir.path());
     }
 

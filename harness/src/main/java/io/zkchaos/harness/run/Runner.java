@@ -6,6 +6,8 @@ import io.zkchaos.checkers.Checkers;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.nemesis.NemesisDriver;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -82,6 +84,11 @@ public final class Runner {
      */
     public record NemesisSchedule(String nemesis, long seed, java.util.List<NemesisDriver.Action> actions,
                                   Map<String, Long> quorumPackets) {
+
+        /** A run's {@code nemesis.json}, read back into the type that wrote it. */
+        public static NemesisSchedule read(RunDirectory dir) {
+            return Json.read(dir.nemesisFile(), NemesisSchedule.class);
+        }
     }
 
     private void say(String line) {

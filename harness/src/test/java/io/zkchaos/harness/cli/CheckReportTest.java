@@ -5,7 +5,12 @@ import static io.zkchaos.harness.cli.CheckCommandTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.linear.LinearizabilityDetails;
+import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.results.CheckSettings;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +33,16 @@ class CheckReportTest {
         assertThat(r.lines().get(1)).isEqualTo("  report: " + out.toAbsolutePath().normalize().resolve("index.html"));
         RunDirectory run = new RunDirectory(out);
         assertThat(HistoryFiles.read(run.historyFile()).size()).isEqualTo(8);
-        assertThat(run.readResults().get("valid").asBoolean()).isFalse();
-        assertThat(run.configFile()).content().contains("\"checker\" : \"linearizable\"")
-                .contains("\"model\" : \"cas-register\"").contains("rethink-fail-minimal.edn");
+        CheckResult result = run.readCheckResult();
+        assertThat(result.validity()).isEqualTo(Validity.INVALID);
+        assertThat(result.details()).isInstanceOfSatisfying(LinearizabilityDetails.class,
+                d -> assertThat(d.counterexample().operation().invokeIndex()).isEqualTo(2));
+        assertThat(run.readConfig()).get().isInstanceOfSatisfying(CheckSettings.class, c -> {
+            assertThat(c.title()).isEqualTo("rethink-fail-minimal.edn");
+            assertThat(c.checker()).isEqualTo("linearizable");
+            assertThat(c.model()).isEqualTo("cas-register");
+            assertThat(c.history()).endsWith("rethink-fail-minimal.edn");
+        });
         assertThat(run.reportFile()).content().contains("INVALID").contains("id=\"linearizability\"");
     }
 
@@ -99,7 +111,8 @@ class CheckReportTest {
                 data("knossos/cas-register/bad/cas-failure.edn"), data("knossos/cas-register/good/memstress3-0.edn"));
         // a run whose ensemble never served: its configuration and server logs, no history
         Path neverServed = Files.createDirectories(shard2.resolve("set-halves/20260101T000000.000Z"));
-        new RunDirectory(neverServed).writeConfig(java.util.Map.of("workload", "set", "nemesis", "halves"));
+        new RunDirectory(neverServed).writeConfig(RunConfig.builder().workload("set").nemesis("halves")
+                .out(shard2).build().saved());
         Path merged = dir.resolve("merged");
 
         CheckCommandTest.Run r = run("report", "--merge", merged.toString(), shard1.toString(), shard2.toString(),

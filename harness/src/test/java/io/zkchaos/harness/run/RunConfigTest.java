@@ -4,17 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
 import io.zkchaos.workloads.WorkloadOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunConfigTest {
 
@@ -123,16 +125,26 @@ class RunConfigTest {
     }
 
     @Test
-    void theSavedConfigurationShowsEachPart() throws Exception {
+    void theSavedConfigurationShowsEachPartAndIsReadBackAsWritten(@TempDir Path tmp) throws Exception {
         RunConfig c = RunConfig.builder().workload("election").nemesis("mixed").seed(5).out(Path.of("/tmp/s"))
                 .failoverBound(Duration.ofSeconds(12)).build();
-        ObjectMapper json = io.zkchaos.results.Json.MAPPER; // what writes config.json
-        JsonNode tree = json.readTree(json.writeValueAsString(c));
-        assertThat(tree.fieldNames()).toIterable()
-                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out", "storage");
+        RunDirectory dir = new RunDirectory(tmp);
+        dir.writeConfig(c.saved());
+        JsonNode tree = Json.MAPPER.readTree(dir.configFile().toFile());
+        assertThat(tree.fieldNames()).toIterable().containsExactly("command", "scenario", "cluster", "workload",
+                "nemesis", "checks", "timing", "seed", "out", "storage");
+        assertThat(tree.path("command").asText()).isEqualTo("run");
+        assertThat(tree.path("scenario").asText()).isEqualTo("election-mixed");
         assertThat(tree.path("workload").path("name").asText()).isEqualTo("election");
+        assertThat(tree.path("workload").path("options").path("holdMin").asText()).isEqualTo("PT0.3S");
         assertThat(tree.path("cluster").path("backend").asText()).isEqualTo("local");
         assertThat(tree.path("nemesis").path("name").asText()).isEqualTo("mixed");
+        assertThat(tree.path("checks").path("failoverBound").asText()).isEqualTo("PT12S");
+        // Each part is saved as the configuration's own types write it, so files saved before are read alike.
+        JsonNode own = Json.MAPPER.valueToTree(c);
+        own.fieldNames().forEachRemaining(part -> assertThat(tree.get(part)).as(part).isEqualTo(own.get(part)));
+
+        assertThat(dir.readConfig()).contains(c.saved());
     }
 
     @Test

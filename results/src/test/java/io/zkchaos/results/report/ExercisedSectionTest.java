@@ -1,6 +1,5 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.checkers.HistoryBuilder.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
@@ -29,7 +28,7 @@ class ExercisedSectionTest {
             .build();
 
     private RunDirectory run(String name, String nemesis, io.zkchaos.checkers.CheckResult evidence) {
-        return RunDirs.write(tmp.resolve(name), map("workload", "register", "nemesis", nemesis), HISTORY,
+        return RunDirs.write(tmp.resolve(name), RunDirs.run("register", nemesis), HISTORY,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(), evidence);
     }
 

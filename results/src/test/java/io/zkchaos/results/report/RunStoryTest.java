@@ -1,6 +1,5 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.checkers.HistoryBuilder.map;
 import static io.zkchaos.results.report.RunDirs.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,8 +28,8 @@ class RunStoryTest {
                 .invoke(6, "read", "r0", null, 310).ok(6, 2L, 320)
                 .nemesis("heal", FaultRecords.healed(), 400, 405)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("run"), map("workload", "register", "nemesis",
-                "isolate-leader"), h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
+        RunDirectory run = RunDirs.write(tmp.resolve("run"), RunDirs.run("register", "isolate-leader"), h,
+                CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
                 server(1, "n1", "follower", 1), server(1, "n3", "leader", 1), server(150, "n1", "leader", 2)));
 
         List<String> story = RunStory.of(run);
@@ -43,7 +42,7 @@ class RunStoryTest {
     @Test
     void aRunWithoutFaultsSaysSo() {
         History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("quiet"), map("workload", "register", "nemesis", "none"), h,
+        RunDirectory run = RunDirs.write(tmp.resolve("quiet"), RunDirs.run("register", "none"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of());
 
         assertThat(RunStory.of(run)).startsWith("faults: none").contains("client operations: 1 (1 ok, 0 fail, 0 info)");
@@ -52,14 +51,13 @@ class RunStoryTest {
     @Test
     void aRunThatRecordedWhatItExercisedSaysItInOneLine() {
         History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 0).ok(1, null, 10).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("exercised"), map("workload", "register", "nemesis",
-                "isolate-leader"), h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(),
-                Evidence.enough());
+        RunDirectory run = RunDirs.write(tmp.resolve("exercised"), RunDirs.run("register", "isolate-leader"), h,
+                CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(), Evidence.enough());
 
         assertThat(RunStory.of(run)).last().isEqualTo("exercised: 412 of 420 client operations acknowledged (210 "
                 + "while a fault was in force, 72 after the final heal); 5 of 6 fault starts applied; protocol "
                 + "triggers fired 2 of 3 armed");
-        assertThat(RunStory.of(RunDirs.write(tmp.resolve("old"), map("workload", "register", "nemesis", "none"), h,
+        assertThat(RunStory.of(RunDirs.write(tmp.resolve("old"), RunDirs.run("register", "none"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of())))
                 .noneMatch(line -> line.startsWith("exercised"));
     }
