@@ -47,7 +47,7 @@ public final class RecordingSystem implements NodeControl {
         nodes.forEach(x -> states.put(x, NodeState.RUNNING));
     }
 
-    NemesisTarget target(long seed) {
+    public NemesisTarget target(long seed) {
         return new NemesisTarget(this, links(), new Random(seed));
     }
 
@@ -109,7 +109,7 @@ public final class RecordingSystem implements NodeControl {
     }
 
     /** Links that record grudges, client cuts and heals; they carry no traffic. */
-    LinkNetwork links() {
+    public LinkNetwork links() {
         return new LinkNetwork() {
             @Override
             public boolean faultable() {
