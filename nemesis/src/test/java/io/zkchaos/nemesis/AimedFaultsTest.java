@@ -2,7 +2,6 @@ package io.zkchaos.nemesis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.nemesis.FaultActionsTest.RecordingSystem;
 import io.zkchaos.nemesis.partition.Partitions;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import java.util.List;

@@ -1,9 +1,23 @@
 package io.zkchaos.results;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Findings;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.evidence.Minimum;
+import io.zkchaos.checkers.fenced.FencedReport;
+import io.zkchaos.checkers.fenced.FencedViolation;
+import io.zkchaos.checkers.leader.LeaderOverlap;
+import io.zkchaos.checkers.leader.SingleLeaderReport;
+import io.zkchaos.checkers.leader.TokenViolation;
+import io.zkchaos.checkers.linear.LinearizabilityDetails;
+import io.zkchaos.checkers.log.LogReport;
+import io.zkchaos.checkers.log.LogViolation;
+import io.zkchaos.checkers.readmodel.ReadModelReport;
+import io.zkchaos.checkers.readmodel.ReadViolation;
+import io.zkchaos.checkers.set.SetReport;
+import io.zkchaos.checkers.state.FinalStateReport;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -14,111 +28,93 @@ import java.util.TreeSet;
  * when a run is replayed or shrunk. Two runs that lost different elements, or caught a different pair of leaders,
  * found the same kind of thing.
  *
- * <p>This is the one place that reads what the checkers' details look like for it (in the saved form of
- * {@code results.json}, so that a run's saved verdict and a fresh one read alike). A checker whose details it does not
- * know, or that says invalid without any finding it knows, gives {@code checker:invalid}.
+ * <p>A {@link Findings} kind says which record a checker's details are; a finding kind says what in them is wrong,
+ * read from that record by its type (a saved verdict, {@link RunDirectory#readCheckResult()}, reads as a fresh one).
+ * Details of a type with nothing here ({@link Findings.Untyped}, a checker's own), or a checker invalid without any
+ * finding named here, give {@code checker:invalid}.
  */
 public final class FindingKind {
 
     private FindingKind() {
     }
 
-    /** The finding kinds of a fresh verdict. */
+    /** The finding kinds of a verdict, fresh or saved: none when it is not invalid. */
     public static SortedSet<String> of(CheckResult result) {
-        return of(Json.MAPPER.valueToTree(ResultsFile.of(result)));
-    }
-
-    /** The finding kinds of a saved verdict ({@code results.json}): none when it is not invalid. */
-    public static SortedSet<String> of(JsonNode results) {
         SortedSet<String> kinds = new TreeSet<>();
-        collect(results, null, kinds);
+        collect(result, null, kinds);
         return kinds;
     }
 
-    private static void collect(JsonNode r, String parent, Set<String> kinds) {
-        if (r == null || Verdicts.fromJson(r.get("valid")) != Validity.INVALID) {
-            return;
-        }
-        String checker = r.path("checker").asText();
-        if (checker.equals(Minimum.CHECKER)) {
+    private static void collect(CheckResult r, String parent, Set<String> kinds) {
+        if (r == null || r.validity() != Validity.INVALID || r.checker().equals(Minimum.CHECKER)) {
             return; // what the run exercised is not a finding
         }
-        JsonNode details = r.path("details");
-        String owner = parent == null ? checker : parent;
+        String owner = parent == null ? r.checker() : parent;
         int before = kinds.size();
-        for (String kind : kinds(checker, details)) {
+        for (String kind : kinds(r.details())) {
             kinds.add(owner + ":" + kind);
         }
-        for (JsonNode part : r.path("parts")) {
+        for (CheckResult part : r.parts()) {
             // a composed verdict's parts are checkers of their own; a checker's sub-check is its own finding
-            collect(part, details.isMissingNode() || details.isNull() ? null : owner, kinds);
+            collect(part, r.details() == null ? null : owner, kinds);
         }
-        if (kinds.size() == before && parent == null && (details.isObject() || r.path("parts").isEmpty())) {
-            kinds.add(checker + ":invalid");
+        if (kinds.size() == before && parent == null && (r.details() != null || r.parts().isEmpty())) {
+            kinds.add(r.checker() + ":invalid");
         }
     }
 
-    /** What one checker's details show, by its name. */
-    private static Set<String> kinds(String checker, JsonNode d) {
-        Set<String> k = new TreeSet<>();
-        switch (checker) {
-            case "no-lost-commit" -> {
-                nonEmpty(d, "lost", "lost", k);
-                nonEmpty(d, "unexpected", "unexpected", k);
+    /** What one checker's details show, by their type. */
+    private static Set<String> kinds(Findings details) {
+        Set<String> k = new HashSet<>(); // a violation without a kind may add null
+        if (details instanceof SetReport d) {
+            nonEmpty(d.lost(), "lost", k);
+            nonEmpty(d.unexpected(), "unexpected", k);
+        } else if (details instanceof LogReport d) {
+            d.violations().stream().map(LogViolation::kind).forEach(k::add);
+        } else if (details instanceof FencedReport d) {
+            d.violations().stream().map(FencedViolation::kind).forEach(k::add);
+        } else if (details instanceof ReadModelReport d) {
+            d.violations().stream().map(ReadViolation::kind).forEach(k::add);
+            if (d.strict()) {
+                nonEmpty(d.staleReads(), "stale-read", k);
             }
-            case "log-prefix", "fenced-writes" -> d.path("violations").forEach(v -> k.add(v.path("kind").asText()));
-            case "zk-read-model" -> {
-                d.path("violations").forEach(v -> k.add(v.path("kind").asText()));
-                if (d.path("strict").asBoolean() && !d.path("staleReads").isEmpty()) {
-                    k.add("stale-read");
-                }
+        } else if (details instanceof LinearizabilityDetails d) {
+            if (d.counterexample() != null) {
+                k.add("not-linearizable");
             }
-            case "linearizable" -> {
-                if (d.hasNonNull("counterexample")) {
-                    k.add("not-linearizable");
-                }
+        } else if (details instanceof SingleLeaderReport d) {
+            d.tokenViolations().stream().map(TokenViolation::kind).forEach(k::add);
+            if (d.failovers().stream().anyMatch(f -> Boolean.FALSE.equals(f.withinBound()))) {
+                k.add("no-leader-in-bound");
             }
-            case "single-leader" -> {
-                d.path("tokenViolations").forEach(v -> k.add(v.path("kind").asText()));
-                d.path("failovers").forEach(f -> {
-                    if (f.path("withinBound").isBoolean() && !f.path("withinBound").booleanValue()) {
-                        k.add("no-leader-in-bound");
-                    }
-                });
-                long max = d.path("maxOverlapNanos").asLong(-1);
-                d.path("overlaps").forEach(o -> {
-                    if (max >= 0 && o.path("awakeNanos").asLong(-1) > max) {
-                        k.add("overlap");
-                    }
-                });
+            if (d.maxOverlapNanos() >= 0 && d.overlaps().stream().mapToLong(LeaderOverlap::awakeNanos)
+                    .anyMatch(awake -> awake > d.maxOverlapNanos())) {
+                k.add("overlap");
             }
-            case "final-state" -> {
-                if (d.path("groups").size() > 1) {
-                    k.add("diverged");
-                }
-                nonEmpty(d, "ephemerals", "ephemeral-left", k);
+        } else if (details instanceof FinalStateReport d) {
+            if (d.groups().size() > 1) {
+                k.add("diverged");
             }
-            default -> {
-            }
+            nonEmpty(d.ephemerals(), "ephemeral-left", k);
         }
-        k.remove("");
+        k.removeIf(kind -> kind == null || kind.isEmpty());
         return k;
     }
 
-    private static void nonEmpty(JsonNode d, String field, String kind, Set<String> k) {
-        if (d.path(field).isArray() && !d.path(field).isEmpty()) {
+    private static void nonEmpty(List<?> list, String kind, Set<String> k) {
+        if (list != null && !list.isEmpty()) {
             k.add(kind);
         }
     }
 
     /**
-     * Whether the run exercised what its verdict needs ({@code results.json}'s evidence part is valid), or says
-     * nothing of it (a run checked before evidence was judged). A run below its minimum found nothing that counts.
+     * Whether the run exercised what its verdict needs (its evidence part is valid), or says nothing of it (a run
+     * checked before evidence was judged). A run below its minimum found nothing that counts.
      */
-    public static boolean exercisedEnough(JsonNode results) {
-        for (JsonNode part : results.path("parts")) {
-            if (part.path("checker").asText().equals(Minimum.CHECKER)) {
-                return Verdicts.fromJson(part.get("valid")) == Validity.VALID;
+    public static boolean exercisedEnough(CheckResult result) {
+        for (CheckResult part : result.parts()) {
+            if (part.checker().equals(Minimum.CHECKER)) {
+                return part.validity() == Validity.VALID;
             }
         }
         return true;

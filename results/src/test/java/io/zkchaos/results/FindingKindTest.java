@@ -2,17 +2,23 @@ package io.zkchaos.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checkers;
+import io.zkchaos.checkers.Findings;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.leader.LeaderInterval;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
 import io.zkchaos.checkers.leader.TokenViolation;
+import io.zkchaos.checkers.linear.Counterexample;
+import io.zkchaos.checkers.linear.LinearizabilityDetails;
+import io.zkchaos.checkers.readmodel.ReadModelReport;
+import io.zkchaos.checkers.readmodel.ReadViolation;
+import io.zkchaos.checkers.readmodel.StaleRead;
 import io.zkchaos.checkers.set.LostValue;
 import io.zkchaos.checkers.set.SetReport;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,19 +69,23 @@ class FindingKindTest {
     }
 
     @Test
-    void aCheckersSubCheckIsItsOwnFindingAndAnUnknownShapeIsInvalidAsSuch() throws Exception {
-        JsonNode readModel = Json.MAPPER.readTree("""
-                {"checker": "zk-read-model", "valid": false, "summary": "",
-                 "details": {"strict": false, "staleReads": [{"key": "k"}], "violations": [{"kind": "read-backwards"}]},
-                 "parts": [{"checker": "linearizable", "valid": false, "summary": "",
-                            "details": {"counterexample": {"partition": "k"}}, "parts": []}]}""");
-        assertThat(FindingKind.of(readModel)).containsExactly("zk-read-model:not-linearizable",
-                "zk-read-model:read-backwards");
-        JsonNode other = Json.MAPPER.readTree("""
-                {"checker": "my-checker", "valid": false, "summary": "", "details": "what it found", "parts": []}""");
+    void aCheckersSubCheckIsItsOwnFindingAndDetailsOfNoKnownKindAreInvalidAsSuch() {
+        ReadModelReport stale = new ReadModelReport(false, 3, 0, 2, List.of(new StaleRead("k", 1, 7, 1, 2, 5, 1_000,
+                "an older value")), List.of(new ReadViolation("read-backwards", "k", 1, 9, 1, 2, 8, "went back")));
+        CheckResult counterexample = CheckResult.of("linearizable", Validity.INVALID, "not linearizable",
+                new LinearizabilityDetails("register", true, 1, 5, 0, 1, 3, 10, new Counterexample("k", null,
+                        List.of(), 0, 0, List.of("2"), false, List.of()), null));
+        CheckResult readModel = new CheckResult("zk-read-model", Validity.INVALID, "", stale, List.of(counterexample));
+        assertThat(FindingKind.of(readModel)).as("stale reads count only when strict").containsExactly(
+                "zk-read-model:not-linearizable", "zk-read-model:read-backwards");
+        CheckResult strict = new CheckResult("zk-read-model", Validity.INVALID, "", new ReadModelReport(true, 3, 0, 2,
+                stale.staleReads(), List.of()), List.of());
+        assertThat(FindingKind.of(strict)).containsExactly("zk-read-model:stale-read");
+
+        CheckResult other = CheckResult.of("my-checker", Validity.INVALID, "",
+                new Findings.Untyped(Map.of("what", "it found")));
         assertThat(FindingKind.of(other)).containsExactly("my-checker:invalid");
-        JsonNode unknown = Json.MAPPER.readTree("""
-                {"checker": "no-lost-commit", "valid": "unknown", "summary": "", "details": null, "parts": []}""");
+        CheckResult unknown = CheckResult.of("no-lost-commit", Validity.UNKNOWN, "", null);
         assertThat(FindingKind.of(unknown)).as("unknown is no finding").isEmpty();
     }
 
@@ -84,12 +94,10 @@ class FindingKindTest {
         CheckResult fresh = run(Validity.UNKNOWN, lostAdd(7));
         RunDirectory run = new RunDirectory(dir);
         run.writeResults(fresh);
-        assertThat(FindingKind.of(run.readResults())).isEqualTo(FindingKind.of(fresh))
+        assertThat(FindingKind.of(run.readCheckResult())).isEqualTo(FindingKind.of(fresh))
                 .containsExactly("no-lost-commit:lost");
-        assertThat(FindingKind.exercisedEnough(run.readResults())).isFalse();
-        assertThat(FindingKind.exercisedEnough(Json.MAPPER.valueToTree(ResultsFile.of(run(Validity.VALID,
-                lostAdd(7)))))).isTrue();
-        assertThat(FindingKind.exercisedEnough(Json.MAPPER.valueToTree(ResultsFile.of(lostAdd(7)))))
-                .as("a run checked before evidence was judged").isTrue();
+        assertThat(FindingKind.exercisedEnough(run.readCheckResult())).isFalse();
+        assertThat(FindingKind.exercisedEnough(run(Validity.VALID, lostAdd(7)))).isTrue();
+        assertThat(FindingKind.exercisedEnough(lostAdd(7))).as("a run checked before evidence was judged").isTrue();
     }
 }

@@ -1,5 +1,6 @@
 package io.zkchaos.fle.client;
 
+import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.election.ServerState;
 import io.zkchaos.fle.wire.Wire;
 import io.zkchaos.fle.zab.Txn;
@@ -7,7 +8,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The client port's binary protocol. A client connection starts with the magic {@code "FLC1"}; then requests and
@@ -17,6 +20,8 @@ import java.util.List;
  *                                        | READ_LOG | STATUS
  * answer  = id:long result:byte body    OK: value (GET, SYNC_GET) | zxid:long (PUT, CAS) | n:int (zxid txn)*n
  *                                        (READ_LOG) | status (STATUS);  REJECTED, INDETERMINATE: reason
+ * status  = myId:long state:int serving:bool leader:long currentEpoch:long acceptedEpoch:long lastZxid:long
+ *           committedZxid:long round:long n:int (bug-flag:string count:long)*n
  * </pre>
  * A connection whose first four bytes are a four-letter word ({@code srvr}, {@code stat}, {@code ruok}) gets a text
  * answer instead and is closed, as ZooKeeper's client port does.
@@ -50,11 +55,38 @@ public final class ClientProtocol {
         out.writeLong(s.lastZxid());
         out.writeLong(s.committedZxid());
         out.writeLong(s.round());
+        out.writeInt(s.bugPaths().size());
+        for (Map.Entry<Bug, Long> e : s.bugPaths().entrySet()) {
+            Wire.writeString(out, e.getKey().flag());
+            out.writeLong(e.getValue());
+        }
     }
 
     public static NodeStatus readStatus(DataInputStream in) throws IOException {
-        return new NodeStatus(in.readLong(), ServerState.ofCode(in.readInt()), in.readBoolean(), in.readLong(),
-                in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        long myId = in.readLong();
+        ServerState state = ServerState.ofCode(in.readInt());
+        boolean serving = in.readBoolean();
+        long leader = in.readLong();
+        long currentEpoch = in.readLong();
+        long acceptedEpoch = in.readLong();
+        long lastZxid = in.readLong();
+        long committedZxid = in.readLong();
+        long round = in.readLong();
+        int n = in.readInt();
+        if (n < 0 || n > Bug.values().length) {
+            throw new IOException("bad number of bug flags " + n);
+        }
+        Map<Bug, Long> bugPaths = new EnumMap<>(Bug.class);
+        for (int i = 0; i < n; i++) {
+            String flag = Wire.readString(in);
+            try {
+                bugPaths.put(Bug.parse(flag), in.readLong());
+            } catch (IllegalArgumentException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+        return new NodeStatus(myId, state, serving, leader, currentEpoch, acceptedEpoch, lastZxid, committedZxid,
+                round, bugPaths);
     }
 
     public static void writeLog(DataOutputStream out, List<LogEntry> log) throws IOException {

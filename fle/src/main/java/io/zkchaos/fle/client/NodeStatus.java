@@ -1,7 +1,10 @@
 package io.zkchaos.fle.client;
 
+import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.fle.Zxid;
 import io.zkchaos.fle.election.ServerState;
+import java.util.Map;
 
 /**
  * A node's state, as its status query (or {@code srvr}) tells it.
@@ -16,17 +19,20 @@ import io.zkchaos.fle.election.ServerState;
  * @param lastZxid      the last zxid it logged
  * @param committedZxid the last zxid it knows committed
  * @param round         its election's logical clock
+ * @param bugPaths      how often each switched-on bug flag's code path ran since the node started
+ *                      ({@link BugPaths}); empty for the correct build
  */
 public record NodeStatus(long myId, ServerState state, boolean serving, long leader, long currentEpoch,
-                         long acceptedEpoch, long lastZxid, long committedZxid, long round) {
+                         long acceptedEpoch, long lastZxid, long committedZxid, long round, Map<Bug, Long> bugPaths) {
 
-    public boolean leading() {
-        return state == ServerState.LEADING && serving;
+    public NodeStatus {
+        bugPaths = Map.copyOf(bugPaths);
     }
 
     @Override
     public String toString() {
         return "n" + myId + " " + state + (serving ? " serving" : " not serving") + ", leader " + leader + ", epoch "
-                + currentEpoch + ", last zxid " + Zxid.show(lastZxid) + ", committed " + Zxid.show(committedZxid);
+                + currentEpoch + ", last zxid " + Zxid.show(lastZxid) + ", committed " + Zxid.show(committedZxid)
+                + (bugPaths.isEmpty() ? "" : "; bug code paths: " + BugPaths.show(bugPaths));
     }
 }

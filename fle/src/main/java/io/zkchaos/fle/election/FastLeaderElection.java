@@ -1,7 +1,7 @@
 package io.zkchaos.fle.election;
 
 import io.zkchaos.fle.Bug;
-import io.zkchaos.fle.Bugs;
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.fle.Timing;
 import io.zkchaos.fle.Zxid;
 import io.zkchaos.fle.sched.Scheduler;
@@ -37,6 +37,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * While not LOOKING, the server answers every LOOKING sender with the vote it stands by and its state.
  *
+ * <p>With a bug flag of the election on, each step where the buggy election does otherwise than the correct one is
+ * counted in the server's {@link BugPaths}: {@code elect-without-zxid}, a vote comparison whose outcome the zxids
+ * would have changed; {@code mix-election-epochs}, a notification of an older round that changed the proposal, and a
+ * tally that reached a quorum only by counting votes of another round; {@code no-finalize-wait}, a decision taken at
+ * once when a better vote of its round came within {@code finalizeWait} after it (the correct election would have
+ * waited and taken that vote).
+ *
  * <p>Not thread-safe: every method runs on the node's scheduler.
  */
 public final class FastLeaderElection {
@@ -67,6 +74,8 @@ public final class FastLeaderElection {
     private final ElectionTransport transport;
     private final Timing timing;
     private final VoteOrder order;
+    private final BugPaths bugPaths;
+    private final boolean electWithoutZxid;
     private final boolean noFinalizeWait;
     private final boolean mixEpochs;
     private final String tag;
@@ -83,18 +92,23 @@ public final class FastLeaderElection {
     private Cancellable notificationTimer = Cancellable.NONE;
     /** Non-null while a quorum agrees and the round waits {@code finalizeWait} for a better vote. */
     private Cancellable finalizeTimer;
+    /** {@code no-finalize-wait}: the last decision taken without waiting, and when, while a better vote may come. */
+    private Vote decidedAtOnce;
+    private long decidedAtOnceTime;
 
     public FastLeaderElection(Host host, Set<Long> voters, Scheduler scheduler, ElectionTransport transport,
-                              Timing timing, Bugs bugs) {
+                              Timing timing, BugPaths bugPaths) {
         this.host = host;
         this.voters = new TreeSet<>(voters);
         this.quorum = this.voters.size() / 2 + 1;
         this.scheduler = scheduler;
         this.transport = transport;
         this.timing = timing;
-        this.order = new VoteOrder(!bugs.on(Bug.ELECT_WITHOUT_ZXID));
-        this.noFinalizeWait = bugs.on(Bug.NO_FINALIZE_WAIT);
-        this.mixEpochs = bugs.on(Bug.MIX_ELECTION_EPOCHS);
+        this.bugPaths = bugPaths;
+        this.electWithoutZxid = bugPaths.on(Bug.ELECT_WITHOUT_ZXID);
+        this.order = new VoteOrder(!electWithoutZxid);
+        this.noFinalizeWait = bugPaths.on(Bug.NO_FINALIZE_WAIT);
+        this.mixEpochs = bugPaths.on(Bug.MIX_ELECTION_EPOCHS);
         this.tag = "n" + host.myId();
         if (!this.voters.contains(host.myId())) {
             throw new IllegalArgumentException("server " + host.myId() + " is not among the voters " + voters);
@@ -122,6 +136,7 @@ public final class FastLeaderElection {
             throw new IllegalStateException(tag + ": already looking for a leader");
         }
         looking = true;
+        decidedAtOnce = null;
         recvset.clear();
         outOfElection.clear();
         notTimeout = timing.finalizeWaitMs();
@@ -151,6 +166,9 @@ public final class FastLeaderElection {
         }
         ServerState myState = host.state();
         if (myState != ServerState.LOOKING) {
+            if (decidedAtOnce != null) {
+                betterVoteAfterDecidingAtOnce(from, n);
+            }
             // An ensemble with a leader: tell a LOOKING server whom we follow (or that we lead).
             if (n.state() == ServerState.LOOKING && from != host.myId()) {
                 transport.send(from, new Notification(host.currentVote().withState(myState)));
@@ -178,7 +196,7 @@ public final class FastLeaderElection {
     private void duringFinalizeWait(long from, Notification n) {
         finalizeTimer.cancel();
         finalizeTimer = null;
-        if (order.beats(n.leader(), n.zxid(), n.peerEpoch(), proposedLeader, proposedZxid, proposedEpoch)) {
+        if (beats(n.leader(), n.zxid(), n.peerEpoch(), proposedLeader, proposedZxid, proposedEpoch)) {
             LOG.debug("{}: better vote {} from {} during finalizeWait", tag, n.vote(), from);
             handle(from, n);
         } else {
@@ -200,7 +218,7 @@ public final class FastLeaderElection {
             if (!mixEpochs) {
                 recvset.clear();
             }
-            if (order.beats(n.leader(), n.zxid(), n.peerEpoch(), host.myId(), host.lastLoggedZxid(),
+            if (beats(n.leader(), n.zxid(), n.peerEpoch(), host.myId(), host.lastLoggedZxid(),
                     host.currentEpoch())) {
                 updateProposal(n.leader(), n.zxid(), n.peerEpoch());
             } else {
@@ -211,13 +229,18 @@ public final class FastLeaderElection {
             LOG.debug("{}: notification of round {} from {} is older than round {}: ignored", tag,
                     n.electionEpoch(), from, logicalClock);
             return;
-        } else if (order.beats(n.leader(), n.zxid(), n.peerEpoch(), proposedLeader, proposedZxid, proposedEpoch)) {
+        } else if (beats(n.leader(), n.zxid(), n.peerEpoch(), proposedLeader, proposedZxid, proposedEpoch)) {
+            if (n.electionEpoch() < logicalClock) {
+                bugPaths.ran(Bug.MIX_ELECTION_EPOCHS); // a vote of an older round changed the proposal
+            }
             updateProposal(n.leader(), n.zxid(), n.peerEpoch());
             sendNotifications();
         }
         recvset.put(from, n.vote().withState(ServerState.LOOKING));
-        if (agreeing(recvset, proposal()) >= quorum) {
+        if (quorumAgrees(recvset, proposal())) {
             if (noFinalizeWait) {
+                decidedAtOnce = proposal();
+                decidedAtOnceTime = scheduler.now();
                 decide(proposedLeader, proposedZxid, logicalClock, proposedEpoch);
             } else {
                 startFinalizeWait();
@@ -229,14 +252,14 @@ public final class FastLeaderElection {
         Vote v = n.vote();
         if (n.electionEpoch() == logicalClock) {
             recvset.put(from, v);
-            if (agreeing(recvset, v) >= quorum && checkLeader(recvset, n.leader(), n.electionEpoch())) {
+            if (checkLeader(recvset, n.leader(), n.electionEpoch()) && quorumAgrees(recvset, v)) {
                 decide(n.leader(), n.zxid(), n.electionEpoch(), n.peerEpoch());
                 return;
             }
         }
         // Verify that a quorum follows the same leader before joining an established ensemble.
         outOfElection.put(from, v);
-        if (agreeing(outOfElection, v) >= quorum && checkLeader(outOfElection, n.leader(), n.electionEpoch())) {
+        if (checkLeader(outOfElection, n.leader(), n.electionEpoch()) && quorumAgrees(outOfElection, v)) {
             logicalClock = n.electionEpoch();
             LOG.info("{}: joining the ensemble led by {} (out-of-election votes {})", tag, n.leader(),
                     outOfElection.keySet());
@@ -256,14 +279,56 @@ public final class FastLeaderElection {
         return logicalClock == electionEpoch;
     }
 
-    private int agreeing(Map<Long, Vote> votes, Vote target) {
+    /**
+     * Whether a quorum of {@code votes} equals {@code target}. With {@code mix-election-epochs}, rounds are not
+     * compared; a quorum that only counting other rounds' votes made is that bug's code path.
+     */
+    private boolean quorumAgrees(Map<Long, Vote> votes, Vote target) {
+        boolean agreed = agreeing(votes, target, mixEpochs) >= quorum;
+        if (agreed && mixEpochs && agreeing(votes, target, false) < quorum) {
+            bugPaths.ran(Bug.MIX_ELECTION_EPOCHS);
+        }
+        return agreed;
+    }
+
+    private static int agreeing(Map<Long, Vote> votes, Vote target, boolean ignoreRounds) {
         int n = 0;
         for (Vote v : votes.values()) {
-            if (target.sameAs(v, mixEpochs)) {
+            if (target.sameAs(v, ignoreRounds)) {
                 n++;
             }
         }
         return n;
+    }
+
+    /**
+     * The vote order of this build. With {@code elect-without-zxid}, a comparison that the zxids would have decided
+     * the other way is that bug's code path.
+     */
+    private boolean beats(long newId, long newZxid, long newEpoch, long curId, long curZxid, long curEpoch) {
+        boolean beats = order.beats(newId, newZxid, newEpoch, curId, curZxid, curEpoch);
+        if (electWithoutZxid && beats != VoteOrder.CORRECT.beats(newId, newZxid, newEpoch, curId, curZxid, curEpoch)) {
+            bugPaths.ran(Bug.ELECT_WITHOUT_ZXID);
+        }
+        return beats;
+    }
+
+    /**
+     * {@code no-finalize-wait}: after a decision taken the moment a quorum agreed, a LOOKING server's better vote of
+     * the same round within {@code finalizeWait} is one the correct election would have waited for and taken, so the
+     * decision is counted as that bug's code path (once).
+     */
+    private void betterVoteAfterDecidingAtOnce(long from, Notification n) {
+        if (scheduler.now() - decidedAtOnceTime > timing.finalizeWaitMs()) {
+            decidedAtOnce = null;
+        } else if (from != host.myId() && n.state() == ServerState.LOOKING
+                && n.electionEpoch() == decidedAtOnce.electionEpoch()
+                && order.beats(n.leader(), n.zxid(), n.peerEpoch(), decidedAtOnce.leader(), decidedAtOnce.zxid(),
+                        decidedAtOnce.peerEpoch())) {
+            LOG.debug("{}: better vote {} from {} within finalizeWait of deciding at once", tag, n.vote(), from);
+            bugPaths.ran(Bug.NO_FINALIZE_WAIT);
+            decidedAtOnce = null;
+        }
     }
 
     private void startFinalizeWait() {

@@ -24,10 +24,14 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A group of node processes on loopback, for integration tests and benchmarks (the harness has its own launcher with
- * the fault proxy in between): every node is its own JVM ({@link NodeMain}) with its own directory
- * ({@code <dir>/n<i>/node.cfg}, {@code data/}, {@code node.log}); kills are real {@code SIGKILL}s. Closing the group
- * kills every node it started.
+ * A group of node processes on loopback, for this module's integration tests and {@code FleBench}: every node is its
+ * own JVM ({@link NodeMain}) with its own directory ({@code <dir>/n<i>/node.cfg}, {@code data/}, {@code node.log});
+ * kills are real {@code SIGKILL}s. Closing the group kills every node it started, and a node whose launcher ends
+ * without closing it (a test JVM killed outright) stops by itself ({@value NodeMain#STOP_WITH}).
+ *
+ * <p>It is the fle module's own launcher because the module depends on no other: the harness runs fle nodes through
+ * its process layer ({@code io.zkchaos.harness.process}: markers, pid files, signals, reaping) with the fault proxy
+ * in between, and its chaos runs use that; what is here is only what a group on loopback needs besides.
  */
 public final class LocalGroup implements AutoCloseable {
 
@@ -45,7 +49,7 @@ public final class LocalGroup implements AutoCloseable {
         this.size = size;
         this.timing = timing;
         this.bugs = bugs;
-        this.classpath = System.getProperty("fle.node.classpath", System.getProperty("java.class.path"));
+        this.classpath = System.getProperty("java.class.path");
         this.javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
@@ -163,7 +167,7 @@ public final class LocalGroup implements AutoCloseable {
     /** The command line that starts node {@code id}. */
     public List<String> command(int id) {
         return List.of(javaBin, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dzkchaos.fle.group=" + dir, "-D" + NodeMain.STOP_WITH + "=" + ProcessHandle.current().pid(),
+                "-D" + NodeMain.STOP_WITH + "=" + ProcessHandle.current().pid(),
                 "-cp", classpath, NodeMain.class.getName(), config(id).toString());
     }
 
@@ -204,13 +208,14 @@ public final class LocalGroup implements AutoCloseable {
         }
     }
 
-    public synchronized boolean running(int id) {
+    private synchronized boolean running(int id) {
         Process p = processes.get(id);
         return p != null && p.isAlive();
     }
 
-    public synchronized Optional<Process> process(int id) {
-        return Optional.ofNullable(processes.get(id));
+    /** Node {@code id}'s pid, or -1 when it is not running. */
+    public synchronized long pid(int id) {
+        return running(id) ? processes.get(id).pid() : -1;
     }
 
     /** The node's status, or empty if it does not answer within {@code timeout}. */

@@ -1,5 +1,6 @@
 package io.zkchaos.fle.net;
 
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.fle.Zxid;
 import io.zkchaos.fle.client.ClientProtocol;
 import io.zkchaos.fle.client.LogEntry;
@@ -120,6 +121,9 @@ public final class ClientServer implements AutoCloseable {
                 b.append("Accepted epoch: ").append(st.acceptedEpoch()).append('\n');
                 b.append("Committed: ").append(Zxid.hex(st.committedZxid())).append('\n');
                 b.append("Election round: ").append(st.round()).append('\n');
+                if (!st.bugPaths().isEmpty()) {
+                    b.append(BugPaths.SRVR_LINE).append(' ').append(BugPaths.show(st.bugPaths())).append('\n');
+                }
                 yield b.toString();
             }
             default -> "unknown command '" + word.replaceAll("[^ -~]", "?") + "': try srvr, stat or ruok\n";
@@ -206,7 +210,7 @@ public final class ClientServer implements AutoCloseable {
 
     private static NodeStatus status(PeerStatus p) {
         return new NodeStatus(p.myId(), p.state(), p.serving(), p.leader(), p.currentEpoch(), p.acceptedEpoch(),
-                p.lastZxid(), p.committedZxid(), p.round());
+                p.lastZxid(), p.committedZxid(), p.round(), p.bugPaths());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.zkchaos.fle.peer;
 
+import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.fle.sched.Scheduler;
 import io.zkchaos.fle.sched.Scheduler.Cancellable;
 import io.zkchaos.fle.storage.Storage;
@@ -15,11 +17,16 @@ import java.util.List;
  * <p>With the {@code ack-before-durable} bug the callback runs at once and the entry is held in process memory for
  * {@link io.zkchaos.fle.Timing#ackBeforeDurableDelayMs()} before it is written at all, so a {@code SIGKILL} in that
  * window loses a proposal the server has ACKed (the kernel's page cache would have kept it had it been written).
+ * Each proposal ACKed that way (an append whose callback is not {@link #NO_ACK}) is counted as the bug's code path.
  */
 final class DurableLog {
 
+    /** The callback of an append that nothing acknowledges (a follower's sync: NEWLEADER's ACK waits for it). */
+    static final Runnable NO_ACK = () -> { };
+
     private final Storage storage;
     private final Scheduler scheduler;
+    private final BugPaths bugPaths;
     private final boolean ackBeforeDurable;
     private final long holdMs;
 
@@ -29,10 +36,11 @@ final class DurableLog {
     private final List<Entry> held = new ArrayList<>();
     private Cancellable heldTimer = Cancellable.NONE;
 
-    DurableLog(Storage storage, Scheduler scheduler, boolean ackBeforeDurable, long holdMs) {
+    DurableLog(Storage storage, Scheduler scheduler, BugPaths bugPaths, long holdMs) {
         this.storage = storage;
         this.scheduler = scheduler;
-        this.ackBeforeDurable = ackBeforeDurable;
+        this.bugPaths = bugPaths;
+        this.ackBeforeDurable = bugPaths.on(Bug.ACK_BEFORE_DURABLE);
         this.holdMs = holdMs;
     }
 
@@ -42,6 +50,9 @@ final class DurableLog {
             held.add(e);
             if (held.size() == 1) {
                 heldTimer = scheduler.schedule(holdMs, this::writeHeld);
+            }
+            if (onDurable != NO_ACK) {
+                bugPaths.ran(Bug.ACK_BEFORE_DURABLE); // acknowledged while only in memory
             }
             onDurable.run();
             return;

@@ -158,6 +158,7 @@ final class Follower implements QuorumTransport.Handler {
                 abandon("the leader's epoch " + epoch + " is below my acceptedEpoch " + accepted);
                 return;
             }
+            peer.bugPaths().ran(Bug.NO_EPOCH_FENCING); // the fence would have refused this epoch
             LOG.warn("{}: the leader's epoch {} is below my acceptedEpoch {} (no-epoch-fencing: accepted)", tag,
                     epoch, accepted);
         }
@@ -187,7 +188,7 @@ final class Follower implements QuorumTransport.Handler {
         }
         if (phase == Phase.SYNC) {
             // Part of the synchronisation: made durable before the ACK of NEWLEADER.
-            peer.accept(e, () -> { });
+            peer.accept(e, DurableLog.NO_ACK);
             return;
         }
         long zxid = e.zxid();

@@ -238,11 +238,11 @@ final class Leader implements QuorumTransport.Handler {
         if (newEpoch >= 0 || connectingEpochs.size() < quorum) {
             return;
         }
-        long base;
-        if (peer.bugs(Bug.NO_EPOCH_FENCING)) {
+        long base = connectingEpochs.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        if (peer.bugs(Bug.NO_EPOCH_FENCING) && peer.acceptedEpoch() < base) {
+            // The fence takes the quorum's maximum; without it the new epoch is below one a follower accepted.
+            peer.bugPaths().ran(Bug.NO_EPOCH_FENCING);
             base = peer.acceptedEpoch();
-        } else {
-            base = connectingEpochs.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         }
         newEpoch = base + 1;
         peer.acceptedEpoch(newEpoch);
@@ -274,6 +274,7 @@ final class Leader implements QuorumTransport.Handler {
                     return;
                 }
                 LOG.warn("{}: {} (no-epoch-fencing: going on, it will be truncated)", tag, why);
+                peer.bugPaths().ran(Bug.NO_EPOCH_FENCING);
             }
             epochAcks.add(l.sid);
             maybeEpochAcked();
@@ -408,7 +409,10 @@ final class Leader implements QuorumTransport.Handler {
         }
     }
 
-    /** Commits, in zxid order, every leading proposal that has its quorum. */
+    /**
+     * Commits, in zxid order, every leading proposal that has its quorum. With {@code commit-before-quorum} one ACK
+     * is enough, and each commit with fewer than a quorum of ACKs is that bug's code path.
+     */
     private void tryCommit() {
         int needed = peer.bugs(Bug.COMMIT_BEFORE_QUORUM) ? 1 : quorum;
         while (!outstanding.isEmpty() && phase == Phase.BROADCAST) {
@@ -417,6 +421,9 @@ final class Leader implements QuorumTransport.Handler {
             int acks = o.acks.size() + (o.selfAcked ? 1 : 0);
             if (acks < needed) {
                 return;
+            }
+            if (acks < quorum) {
+                peer.bugPaths().ran(Bug.COMMIT_BEFORE_QUORUM);
             }
             long zxid = first.getKey();
             outstanding.remove(zxid);

@@ -1,6 +1,7 @@
 package io.zkchaos.fle.peer;
 
 import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.fle.Zxid;
 import io.zkchaos.fle.election.ElectionTransport;
 import io.zkchaos.fle.election.FastLeaderElection;
@@ -41,6 +42,7 @@ public final class QuorumPeer implements FastLeaderElection.Host {
     private final Storage storage;
     private final long incarnation;
     private final PeerListener listener;
+    private final BugPaths bugPaths;
     private final FastLeaderElection fle;
     private final String tag;
 
@@ -80,10 +82,12 @@ public final class QuorumPeer implements FastLeaderElection.Host {
         this.incarnation = incarnation;
         this.listener = listener;
         this.tag = "n" + settings.myId();
+        this.bugPaths = new BugPaths(settings.bugs());
         this.fle = new FastLeaderElection(this, settings.voters(), scheduler, electionTransport, settings.timing(),
-                settings.bugs());
+                bugPaths);
         this.currentVote = new Vote(settings.myId(), 0, 0, 0, ServerState.LOOKING);
-        this.published = new PeerStatus(settings.myId(), ServerState.LOOKING, false, -1, 0, 0, 0, 0, 0);
+        this.published = new PeerStatus(settings.myId(), ServerState.LOOKING, false, -1, 0, 0, 0, 0, 0,
+                bugPaths.counts());
     }
 
     /** Reads the durable state back and starts looking for a leader. Runs on the scheduler. */
@@ -100,8 +104,7 @@ public final class QuorumPeer implements FastLeaderElection.Host {
         acceptedEpoch = p.acceptedEpoch();
         currentEpoch = p.currentEpoch();
         history.replace(p.history());
-        log = new DurableLog(storage, scheduler, bugs(Bug.ACK_BEFORE_DURABLE),
-                settings.timing().ackBeforeDurableDelayMs());
+        log = new DurableLog(storage, scheduler, bugPaths, settings.timing().ackBeforeDurableDelayMs());
         LOG.info("{}: starting with acceptedEpoch {}, currentEpoch {}, {} logged proposals (last {}), bugs: {}", tag,
                 acceptedEpoch, currentEpoch, history.size(), Zxid.show(history.lastZxid()), settings.bugs());
         electionTransport.start(this::onNotification);
@@ -209,7 +212,12 @@ public final class QuorumPeer implements FastLeaderElection.Host {
     }
 
     boolean bugs(Bug b) {
-        return settings.bugs().on(b);
+        return bugPaths.on(b);
+    }
+
+    /** Where Leader and Follower count the runs of their bugs' code paths. */
+    BugPaths bugPaths() {
+        return bugPaths;
     }
 
     long acceptedEpoch() {
@@ -391,15 +399,15 @@ public final class QuorumPeer implements FastLeaderElection.Host {
 
     // ---- observation
 
-    /** The state as last published; safe from any thread. */
+    /** The state as last published, with the bug paths' counts as they are now; safe from any thread. */
     public PeerStatus status() {
-        return published;
+        return published.withBugPaths(bugPaths.counts());
     }
 
     private void publish() {
         long leaderId = state == ServerState.LOOKING ? -1 : currentVote.leader();
         published = new PeerStatus(myId(), state, serving, leaderId, currentEpoch, acceptedEpoch, history.lastZxid(),
-                committedZxid, fle.logicalClock());
+                committedZxid, fle.logicalClock(), bugPaths.counts());
     }
 
     /** The committed log (for tests and the node's shutdown report); runs on the scheduler. */

@@ -1,6 +1,7 @@
 package io.zkchaos.fle.bugs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
@@ -48,6 +49,7 @@ class AckBeforeDurableTest {
         for (long s : o.cluster().sids()) {
             assertThat(o.cluster().committedLog(s)).extracting(Entry::txn).containsExactly(new Txn.Put("k", "acked"));
         }
+        assertThat(o.cluster().bugPaths()).as("no flag, no count").isEmpty();
     }
 
     @Test
@@ -58,6 +60,8 @@ class AckBeforeDurableTest {
         for (long s : o.cluster().sids()) {
             assertThat(o.cluster().committedLog(s)).as("server %d", s).isEmpty();
         }
+        assertThat(o.cluster().bugPaths()).as("the leader's own ACK and the follower's, both before the write")
+                .containsExactly(entry(Bug.ACK_BEFORE_DURABLE, 2L));
     }
 
     @Test
@@ -65,6 +69,8 @@ class AckBeforeDurableTest {
         SimCluster c = SimCluster.builder().servers(3).bugs(Bugs.of(Bug.ACK_BEFORE_DURABLE)).build();
         c.startAll();
         long leader = c.awaitStable(LIMIT);
+        assertThat(c.bugPaths()).as("switched on, but nothing was ACKed yet").containsExactly(
+                entry(Bug.ACK_BEFORE_DURABLE, 0L));
         c.put(leader, "k", "v", LIMIT);
         assertThat(c.storage(leader).durableHistory()).isEmpty();
         assertThat(c.peer(leader).undurable()).isEqualTo(1);

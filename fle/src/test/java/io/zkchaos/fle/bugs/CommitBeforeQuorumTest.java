@@ -1,6 +1,7 @@
 package io.zkchaos.fle.bugs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
@@ -27,6 +28,7 @@ class CommitBeforeQuorumTest {
         c.firewall().drop(leader, Firewall.ANY, MessageKind.PROPOSAL);
         assertThat(c.put(leader, "k", "v", Duration.ofSeconds(1))).as("no answer without a quorum").isNull();
         assertThat(c.committedLog(leader)).isEmpty();
+        assertThat(c.bugPaths()).as("no flag, no count").isEmpty();
     }
 
     @Test
@@ -34,6 +36,8 @@ class CommitBeforeQuorumTest {
         SimCluster c = SimCluster.builder().servers(3).bugs(Bugs.of(Bug.COMMIT_BEFORE_QUORUM)).build();
         c.startAll();
         long leader = c.awaitStable(LIMIT);
+        assertThat(c.bugPaths()).as("switched on, nothing committed yet").containsExactly(
+                entry(Bug.COMMIT_BEFORE_QUORUM, 0L));
         c.firewall().drop(leader, Firewall.ANY, MessageKind.PROPOSAL);
         ClientReply r = c.put(leader, "k", "v", LIMIT);
         assertThat(r).isInstanceOf(ClientReply.Written.class);
@@ -49,5 +53,7 @@ class CommitBeforeQuorumTest {
         for (long s : c.sids()) {
             assertThat(c.committedLog(s)).as("server %d: the acknowledged write is gone", s).isEmpty();
         }
+        assertThat(c.bugPaths()).as("the one write, committed on the leader's own ACK")
+                .containsExactly(entry(Bug.COMMIT_BEFORE_QUORUM, 1L));
     }
 }

@@ -45,6 +45,7 @@ class ElectWithoutZxidTest {
         SimCluster c = fiveWithZxids99988(Bugs.NONE);
         assertThat(c.awaitStable(Duration.ofSeconds(10))).isEqualTo(3);
         assertThat(c.committedLog(5)).extracting(Entry::zxid).contains(COMMITTED);
+        assertThat(c.bugPaths()).as("no flag, no count").isEmpty();
     }
 
     @Test
@@ -55,6 +56,8 @@ class ElectWithoutZxidTest {
                 .allSatisfy(d -> assertThat(d.vote().leader()).isEqualTo(5));
         assertThat(c.decisions()).filteredOn(d -> d.sid() == 5).first()
                 .extracting(SimCluster.Decision::state).isEqualTo(ServerState.LEADING);
+        assertThat(c.bugPaths()).as("comparisons that 3's zxid would have won")
+                .hasEntrySatisfying(Bug.ELECT_WITHOUT_ZXID, n -> assertThat(n).isPositive());
     }
 
     @Test

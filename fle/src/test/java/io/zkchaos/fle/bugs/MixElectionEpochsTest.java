@@ -48,6 +48,7 @@ class MixElectionEpochsTest {
                 .extracting(SimCluster.Decision::sid, d -> d.vote().leader())
                 .containsExactlyInAnyOrder(tuple(1L, 2L), tuple(2L, 2L));
         assertThat(c.servingLeader()).contains(2L);
+        assertThat(c.bugPaths()).as("no flag, no count").isEmpty();
     }
 
     @Test
@@ -59,5 +60,7 @@ class MixElectionEpochsTest {
         // Masked by ZAB: server 1 cannot sync with a dead leader and 2 cannot get a quorum without 1; both elect
         // again, later, and settle on 2.
         assertThat(c.servingLeader()).contains(2L);
+        assertThat(c.bugPaths()).as("the stale votes that changed a proposal or completed a quorum")
+                .hasEntrySatisfying(Bug.MIX_ELECTION_EPOCHS, n -> assertThat(n).isPositive());
     }
 }

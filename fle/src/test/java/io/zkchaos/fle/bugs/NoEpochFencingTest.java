@@ -1,6 +1,7 @@
 package io.zkchaos.fle.bugs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
@@ -41,6 +42,7 @@ class NoEpochFencingTest {
         assertThat(c.status(1).serving()).isFalse();
         assertThat(c.storage(1).acceptedEpoch()).isEqualTo(5);
         assertThat(c.servings()).noneMatch(s -> s.sid() == 1);
+        assertThat(c.bugPaths()).as("no flag, no count").isEmpty();
     }
 
     @Test
@@ -49,6 +51,8 @@ class NoEpochFencingTest {
         c.awaitStable(Duration.ofSeconds(10));
         assertThat(c.storage(1).acceptedEpoch()).as("its acceptedEpoch went back from 5").isEqualTo(2);
         assertThat(c.status(1).currentEpoch()).isEqualTo(2);
+        assertThat(c.bugPaths()).as("server 1 took LEADERINFO 2 below its acceptedEpoch 5, once")
+                .containsExactly(entry(Bug.NO_EPOCH_FENCING, 1L));
     }
 
     @Test
@@ -64,6 +68,9 @@ class NoEpochFencingTest {
         }
         assertThat(c.storage(3).durableHistory()).extracting(Entry::zxid)
                 .doesNotContain(ElectWithoutZxidTest.COMMITTED);
+        assertThat(c.bugPaths()).as("leader 5 went on past 3's ACKEPOCH")
+                .hasEntrySatisfying(Bug.NO_EPOCH_FENCING, n -> assertThat(n).isPositive())
+                .hasEntrySatisfying(Bug.ELECT_WITHOUT_ZXID, n -> assertThat(n).isPositive());
     }
 
     @Test
@@ -72,5 +79,6 @@ class NoEpochFencingTest {
         c.run(Duration.ofSeconds(10));
         assertThat(c.storage(3).durableHistory()).extracting(Entry::zxid)
                 .contains(ElectWithoutZxidTest.COMMITTED);
+        assertThat(c.bugPaths()).containsOnlyKeys(Bug.ELECT_WITHOUT_ZXID);
     }
 }

@@ -1,6 +1,7 @@
 package io.zkchaos.fle.bugs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.zkchaos.fle.Bug;
@@ -30,6 +31,7 @@ class NoFinalizeWaitTest {
         assertThat(c.decisions()).extracting(SimCluster.Decision::sid, d -> d.vote().leader(),
                 d -> d.vote().electionEpoch())
                 .containsExactlyInAnyOrder(tuple(1L, 3L, 1L), tuple(2L, 3L, 1L), tuple(3L, 3L, 1L));
+        assertThat(c.bugPaths()).as("no flag, no count").isEmpty();
     }
 
     @Test
@@ -44,5 +46,7 @@ class NoFinalizeWaitTest {
         assertThat(c.servingLeader()).contains(3L);
         assertThat(c.decisions()).filteredOn(d -> d.sid() == 1).extracting(d -> d.vote().leader())
                 .containsExactly(2L, 3L);
+        // Server 1's decision for 2 is the one 3's late (but within finalizeWait) vote would have changed.
+        assertThat(c.bugPaths()).containsExactly(entry(Bug.NO_FINALIZE_WAIT, 1L));
     }
 }

@@ -1,5 +1,6 @@
 package io.zkchaos.fle.election;
 
+import io.zkchaos.fle.BugPaths;
 import io.zkchaos.fle.Bugs;
 import io.zkchaos.fle.Timing;
 import io.zkchaos.fle.sim.SimClock;
@@ -34,7 +35,7 @@ final class FleHarness implements FastLeaderElection.Host, ElectionTransport {
         this.myId = myId;
         this.lastZxid = lastZxid;
         this.epoch = epoch;
-        this.fle = new FastLeaderElection(this, voters, lane, this, timing, bugs);
+        this.fle = new FastLeaderElection(this, voters, lane, this, timing, new BugPaths(bugs));
     }
 
     FleHarness(long myId, Set<Long> voters, long lastZxid, long epoch) {

@@ -12,6 +12,7 @@ import io.zkchaos.fle.zab.Txn;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,9 @@ class AckBeforeDurableIT {
     Path dir;
 
     private LocalGroup group;
+    /** The leader's bug path counts once the write is acknowledged, and the new leader's after the restart. */
+    private Map<Bug, Long> countedBefore;
+    private Map<Bug, Long> countedAfter;
 
     @AfterEach
     void tearDown() {
@@ -47,6 +51,7 @@ class AckBeforeDurableIT {
         assertThat(leader).isPresent();
         try (FleClient c = new FleClient(group.clientAddress(leader.get()), OP)) {
             c.put("k", "acked");
+            countedBefore = c.status().bugPaths();
         }
         for (int i = 1; i <= 3; i++) {
             group.kill(i);
@@ -55,6 +60,7 @@ class AckBeforeDurableIT {
         Optional<Integer> next = group.awaitStable(UP);
         assertThat(next).isPresent();
         try (FleClient c = new FleClient(group.clientAddress(next.get()), OP)) {
+            countedAfter = c.status().bugPaths();
             return c.readLog();
         }
     }
@@ -63,10 +69,15 @@ class AckBeforeDurableIT {
     void correctlyTheAcknowledgedWriteSurvives() throws Exception {
         assertThat(ackThenKillEveryone(Bugs.NONE)).extracting(LogEntry::txn)
                 .containsExactly(new Txn.Put("k", "acked"));
+        assertThat(countedBefore).isEmpty();
     }
 
     @Test
     void ackingBeforeTheWriteLosesIt() throws Exception {
         assertThat(ackThenKillEveryone(Bugs.of(Bug.ACK_BEFORE_DURABLE))).isEmpty();
+        assertThat(countedBefore).as("the leader ACKed the write before writing it").containsEntry(
+                Bug.ACK_BEFORE_DURABLE, 1L);
+        assertThat(countedAfter).as("a new process counts from 0; nothing was written since")
+                .containsEntry(Bug.ACK_BEFORE_DURABLE, 0L);
     }
 }

@@ -18,7 +18,7 @@ public final class GroupLauncherMain {
         LocalGroup group = LocalGroup.create(Path.of(args[0]), Integer.parseInt(args[1]), Timing.DEFAULT, Bugs.NONE);
         group.startAll();
         for (int id = 1; id <= group.size(); id++) {
-            System.out.println("node " + id + " pid " + group.process(id).orElseThrow().pid());
+            System.out.println("node " + id + " pid " + group.pid(id));
         }
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);

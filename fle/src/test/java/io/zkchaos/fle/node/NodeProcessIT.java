@@ -134,7 +134,7 @@ class NodeProcessIT {
         group = LocalGroup.create(dir, 3, Timing.DEFAULT, Bugs.NONE);
         group.startAll();
         int leader = awaitStable();
-        long pid = group.process(leader).orElseThrow().pid();
+        long pid = group.pid(leader);
         try (FleClient c = new FleClient(group.clientAddress(leader), OP)) {
             c.put("k", "before");
         }

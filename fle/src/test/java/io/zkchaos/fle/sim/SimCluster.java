@@ -1,5 +1,6 @@
 package io.zkchaos.fle.sim;
 
+import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
 import io.zkchaos.fle.Timing;
 import io.zkchaos.fle.election.ServerState;
@@ -14,6 +15,7 @@ import io.zkchaos.fle.zab.Entry;
 import io.zkchaos.fle.zab.Txn;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,8 @@ public final class SimCluster {
     private final Map<Long, Bugs> bugs;
     private final Map<Long, MemoryStorage> storages = new HashMap<>();
     private final Map<Long, QuorumPeer> peers = new HashMap<>();
+    /** Every incarnation ever started, crashed ones included (their bug path counts add up). */
+    private final List<QuorumPeer> incarnationsStarted = new ArrayList<>();
     private final Map<Long, SimClock.Lane> lanes = new HashMap<>();
     private final Map<Long, Integer> incarnations = new HashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
@@ -152,6 +156,7 @@ public final class SimCluster {
         PeerSettings settings = PeerSettings.of(sid, sids, timing, bugs.get(sid));
         QuorumPeer p = new QuorumPeer(settings, lane, ep, ep, storages.get(sid), inc, new Recorder());
         peers.put(sid, p);
+        incarnationsStarted.add(p);
         lanes.put(sid, lane);
         lane.execute(p::start);
     }
@@ -225,6 +230,18 @@ public final class SimCluster {
 
     public List<PeerStatus> statuses() {
         return peers.values().stream().map(QuorumPeer::status).toList();
+    }
+
+    /**
+     * How often each switched-on bug flag's code path ran, over every server and every incarnation (crashed ones
+     * included), as the harness adds up the nodes' counts across restarts; empty when no server has a flag on.
+     */
+    public Map<Bug, Long> bugPaths() {
+        Map<Bug, Long> total = new EnumMap<>(Bug.class);
+        for (QuorumPeer p : incarnationsStarted) {
+            p.status().bugPaths().forEach((b, n) -> total.merge(b, n, Long::sum));
+        }
+        return total;
     }
 
     /** Every election decision so far, in order. */

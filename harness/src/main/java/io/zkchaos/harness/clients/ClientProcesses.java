@@ -1,7 +1,9 @@
 package io.zkchaos.harness.clients;
 
 import io.zkchaos.checkers.history.HistoryRecorder;
-import io.zkchaos.harness.cluster.local.JvmProcess;
+import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.ProcessControl;
+import io.zkchaos.harness.process.ShutdownRegistry;
 import io.zkchaos.nemesis.ClientControl;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.workloads.Target;
@@ -20,13 +22,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,15 +47,13 @@ import org.slf4j.LoggerFactory;
  * {@code info}. {@link #start} waits until every client works before the nemesis may act on them: each warms up (a
  * session opened and closed) before it says hello, and a cold JVM on a loaded machine is slow to record anything.
  *
- * <p>Every process dies with the harness: {@link #close()}, a shutdown hook for clients still open, each process
- * halting when its stdin (the harness's pipe) closes, and the {@link io.zkchaos.harness.cluster.local.Reaper} (by
+ * <p>Every process dies with the harness: {@link #close()}, the {@link ShutdownRegistry} for clients still open, each
+ * process halting when its stdin (the harness's pipe) closes, and the {@link io.zkchaos.harness.process.Reaper} (by
  * their markers and pid files) for a process that cannot notice, a frozen one, after a SIGKILLed harness.
  */
 public final class ClientProcesses implements ClientControl, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientProcesses.class);
-    private static final Set<ClientProcesses> OPEN = ConcurrentHashMap.newKeySet();
-    private static final AtomicBoolean HOOK = new AtomicBoolean();
     /** The run directory's subdirectory that holds the client processes. */
     public static final String DIRECTORY = "clients";
     /** How long a client process may take to start and say hello. */
@@ -90,7 +87,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     private static final class Incarnation {
         final int slot;
         final ClientSpec spec;
-        final JvmProcess jvm;
+        final ProcessControl<JvmProcess> jvm;
         final Process process;
         final ClientChannel channel;
         final CountDownLatch closed = new CountDownLatch(1);
@@ -98,7 +95,8 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         volatile boolean started;
         boolean wentGo;
 
-        Incarnation(int slot, ClientSpec spec, JvmProcess jvm, Process process, ClientChannel channel) {
+        Incarnation(int slot, ClientSpec spec, ProcessControl<JvmProcess> jvm, Process process,
+                    ClientChannel channel) {
             this.slot = slot;
             this.spec = spec;
             this.jvm = jvm;
@@ -133,11 +131,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
             throws InterruptedException {
         Workloads.require(workload).createSlotted(options); // fails early, naming the workload
         ClientProcesses clients = new ClientProcesses(dir, recorder, concurrency);
-        OPEN.add(clients);
-        if (HOOK.compareAndSet(false, true)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(ClientProcesses::close),
-                    "zkchaos-clients-shutdown"));
-        }
+        ShutdownRegistry.register(clients);
         try {
             synchronized (clients) {
                 for (int slot = 0; slot < concurrency; slot++) {
@@ -166,10 +160,11 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         }
         List<String> options = new ArrayList<>(JVM_OPTIONS);
         options.add("-Dlogback.configurationFile=" + d.resolve("logback.xml"));
-        JvmProcess jvm = JvmProcess.builder("c" + slot, d).role("client").runId(runId)
-                .mainClass(ClientMain.class.getName()).jvmOptions(options).args(List.of(spec.toJson())).piped()
-                .build();
-        Process p = jvm.start();
+        ProcessControl<JvmProcess> jvm = new ProcessControl<>(JvmProcess.builder("c" + slot, d).role("client")
+                .runId(runId).mainClass(ClientMain.class.getName()).jvmOptions(options).args(List.of(spec.toJson()))
+                .piped().build());
+        jvm.start();
+        Process p = jvm.process().process();
         ClientChannel channel = new ClientChannel("c" + slot + "/p" + spec.firstProcess(), spec.firstProcess(),
                 p.getInputStream(), p.getOutputStream(), recorder);
         Incarnation inc = new Incarnation(slot, spec, jvm, p, channel);
@@ -187,10 +182,11 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         } catch (TimeoutException | IllegalStateException e) {
             i.endReason = "client process did not start";
             i.jvm.kill();
+            Integer exit = i.jvm.process().exitCode();
             throw new IllegalStateException("client process c" + i.slot + " (p" + i.spec.firstProcess()
                     + ") did not say hello within " + HELLO_BOUND.toSeconds() + " s"
-                    + (i.jvm.lastExitCode() == null ? "" : " (it exited with code " + i.jvm.lastExitCode() + ")")
-                    + "; last lines of " + i.jvm.logFile() + ":\n" + i.jvm.logTail(30), e);
+                    + (exit == null ? "" : " (it exited with code " + exit + ")") + "; last lines of "
+                    + i.jvm.process().logFile() + ":\n" + i.jvm.process().logTail(30), e);
         }
         synchronized (this) {
             go(i);
@@ -393,7 +389,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
 
     /** The pids of the live client processes, in slot order (for tests and diagnostics). */
     public synchronized List<Long> pids() {
-        return current.stream().map(i -> i.jvm.pid()).filter(p -> p > 0).toList();
+        return current.stream().map(i -> i.jvm.process().pid()).filter(p -> p > 0).toList();
     }
 
     /** Kills every client process still running (its open operations are recorded info). Idempotent. */
@@ -422,7 +418,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
                 LOG.warn("killing client process c{}: {}", i.slot, e.toString());
             }
         }
-        OPEN.remove(this);
+        ShutdownRegistry.unregister(this);
     }
 
     private static final String LOGBACK = """

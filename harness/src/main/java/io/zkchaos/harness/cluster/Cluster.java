@@ -7,9 +7,12 @@ import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A running ensemble, whatever runs it (local JVM processes, containers): what a {@link ClusterBackend} starts.
@@ -48,16 +51,29 @@ public interface Cluster extends NodeControl, AutoCloseable {
     /** What the node says about itself now, asked directly (not through the fault network). */
     NodeStatus status(String node);
 
+    /** Every node's {@link #status}, asked in parallel. */
+    default Map<String, NodeStatus> statuses() {
+        Map<String, CompletableFuture<NodeStatus>> asked = new LinkedHashMap<>();
+        for (String n : nodes()) {
+            asked.put(n, CompletableFuture.supplyAsync(() -> status(n)));
+        }
+        Map<String, NodeStatus> out = new LinkedHashMap<>();
+        asked.forEach((n, f) -> out.put(n, f.join()));
+        return out;
+    }
+
     /**
      * The node that leads now, asked of the servers. When more than one claims to lead (an isolated old leader
      * that has not noticed yet), the one with the newest epoch wins; empty when none leads.
      */
     @Override
-    Optional<String> leader();
+    default Optional<String> leader() {
+        return QuorumWait.leaderOf(statuses());
+    }
 
     /**
      * Waits until a quorum serves: one leader and enough followers that leader and followers make a quorum of
-     * the whole ensemble (for one node: it serves standalone).
+     * the whole ensemble (for one node: it serves standalone). Backends wait with {@link QuorumWait#await}.
      *
      * @throws ClusterNotReadyException past the bound, naming a node that did not serve, the expectation, and
      *                                  the tail of that node's log

@@ -82,9 +82,10 @@ public final class MutationRunner {
             MutationRun r = runOne(bugs, scenario, seed);
             out.add(r);
             done[0]++;
-            progress.printf("[%d/%d] %s, %s, seed %d: %s%n", done[0], total,
+            progress.printf("[%d/%d] %s, %s, seed %d: %s%s%n", done[0], total,
                     bugs.isEmpty() ? MutationRow.CORRECT : String.join("+", bugs), scenario.label(), seed,
-                    r.validity() == null ? r.said() : r.validity() + " (" + r.said() + ")");
+                    r.validity() == null ? r.said() : r.validity() + " (" + r.said() + ")",
+                    r.bugCodePaths().isEmpty() ? "" : "; " + RunOutcome.bugCodePathsLine(r.bugCodePaths()));
             progress.flush();
         }
         return out;
@@ -94,7 +95,7 @@ public final class MutationRunner {
         RunConfig config = scenario.config(bugs, seed, store);
         try {
             RunOutcome o = new Runner(new PrintWriter(new StringWriter()), Duration.ofHours(1)).run(config);
-            return MutationRun.of(seed, o.result(), o.directory().path());
+            return MutationRun.of(seed, o.result(), o.directory().path(), o.bugCodePaths());
         } catch (RuntimeException e) {
             // not a verdict: the row shows it, and the other runs go on
             return MutationRun.failed(seed, String.valueOf(e.getMessage()), null);

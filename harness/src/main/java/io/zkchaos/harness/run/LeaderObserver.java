@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * hung one within the cluster's four-letter-word timeout, so a change is seen within about {@code every} plus that.
  * A change that comes and goes between two polls is not seen.
  *
- * <p>A {@link Listener} may be given every answer as it comes (the {@link LeadershipRecorder} of fle runs).
+ * <p>A {@link Listener} may be given every answer as it comes (the {@link LeadershipRecorder} of fle runs). The fle
+ * nodes' bug path counts in the answers are added up across restarts ({@link #bugCodePaths()}).
  *
  * <p>One owner thread; {@link #close()} stops it, waits for it, writes every server's last state once more with the
  * time of the end, tells the listener the observation ended, and closes the file. {@code LATENT -> STARTED ->
@@ -57,6 +58,7 @@ public final class LeaderObserver implements AutoCloseable {
     private final Listener listener;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final Map<String, ServerObservation> last = new HashMap<>();
+    private final BugPathTally bugPaths = new BugPathTally();
     private Thread thread;
 
     private LeaderObserver(Cluster cluster, LongSupplier clock, Path file, Duration every, Listener listener) {
@@ -119,6 +121,7 @@ public final class LeaderObserver implements AutoCloseable {
             try {
                 NodeStatus s = cluster.status(node);
                 NodeState done = cluster.state(node);
+                bugPaths.observed(node, s.bugPaths());
                 listener.observed(node, s, done);
                 ServerObservation o = new ServerObservation(clock.getAsLong(), node,
                         s.mode().name().toLowerCase(Locale.ROOT), s.epoch(),
@@ -132,6 +135,25 @@ public final class LeaderObserver implements AutoCloseable {
                 LOG.debug("could not observe {}: {}", node, e.toString());
             }
         }
+    }
+
+    /**
+     * How often each switched-on bug flag's code path ran on the nodes, over every process of every node
+     * ({@link BugPathTally}: a lower bound), after asking every node once more now; empty when no node reported
+     * counts (ZooKeeper, or the fle nodes' correct build). Call it while the nodes still run, before {@link #close()}.
+     */
+    public Map<String, Long> bugCodePaths() {
+        if (!bugPaths.any()) {
+            return Map.of();
+        }
+        for (String node : cluster.nodes()) {
+            try {
+                bugPaths.observed(node, cluster.status(node).bugPaths());
+            } catch (RuntimeException e) {
+                LOG.debug("could not ask {} for its bug path counts: {}", node, e.toString());
+            }
+        }
+        return bugPaths.totals();
     }
 
     /**

@@ -1,28 +1,34 @@
 package io.zkchaos.harness.run;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.DurationText;
+import io.zkchaos.checkers.gen.Gen;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
+import io.zkchaos.harness.cluster.Capabilities;
+import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
-import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.docker.DockerBackend;
+import io.zkchaos.nemesis.FaultOp;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
+import io.zkchaos.results.ConfigFile;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunSettings;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import io.zkchaos.checkers.DurationText;
-import io.zkchaos.checkers.gen.Gen;
-import io.zkchaos.nemesis.FaultOp;
-import io.zkchaos.nemesis.schedule.FaultSchedule;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -30,9 +36,9 @@ import java.util.stream.Collectors;
 
 /**
  * One scenario run, fully described, composed of its parts: the same configuration and seed give the same operation
- * choices, fault choices and fault timings. Immutable; saved as {@code config.json} at the start of every run. Each
- * part validates itself and names the field (as the CLI spells it) that is wrong; each part's defaults are in its
- * {@code defaults()} and nowhere else (the CLI shows them from there).
+ * choices, fault choices and fault timings. Immutable; saved as {@code config.json} ({@link #saved()}) at the start
+ * of every run. Each part validates itself and names the field (as the CLI spells it) that is wrong; each part's
+ * defaults are in its {@code defaults()} and nowhere else (the CLI shows them from there).
  *
  * @param cluster  what runs the system under test
  * @param workload what the clients do
@@ -60,23 +66,57 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // its faults drop what was not fsynced: they imply the lazy file system
             storage = new StoragePart(true, storage.forceSync());
         }
-        if (storage.lazyfs() && !cluster.backend().equals(ClusterBackends.DEFAULT)) {
-            throw new IllegalArgumentException("lazyfs: only the local backend puts the data directories on the "
-                    + "lazy file system; backend is " + cluster.backend());
-        }
-        if (!nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS).supports(cluster.nodes())) {
+        // What the backend can do for the system, the lazy file system and the nemesis: one check
+        // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
+        Capabilities.requireCluster(cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
+        Capabilities.forBackend(nemesis.descriptor(), cluster.clusterBackend(), cluster.systemUnderTest());
+        clusterConfig(cluster, workload, nemesis, storage, seed, null);
+        if (!nemesisDescriptor(nemesis, workload, cluster).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
         if (nemesis.schedule() != null) {
-            requireScheduleFits(nemesis.schedule(), nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS),
-                    timing.timeLimit());
+            requireScheduleFits(nemesis.schedule(), nemesisDescriptor(nemesis, workload, cluster), timing.timeLimit());
         }
         if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
             // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
             // checks built-in names; the fle nodes run only their own.
             cluster.systemUnderTest().requireWorkload(workload.name());
         }
+    }
+
+    /**
+     * The backend's configuration of this run's ensemble, its servers' files under {@code nodesDirectory}: the one
+     * place a run's parts become a {@link ClusterConfig} (which validates every rule of an ensemble).
+     */
+    public ClusterConfig clusterConfig(Path nodesDirectory) {
+        return clusterConfig(cluster, workload, nemesis, storage, seed, nodesDirectory);
+    }
+
+    private static ClusterConfig clusterConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis,
+                                               StoragePart storage, long seed, Path nodesDirectory) {
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        if (!storage.forceSync()) {
+            b.serverConfig("forceSync", "no");
+        }
+        NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
+        return b.lazyFs(storage.lazyfs())
+                .nodes(cluster.nodes())
+                .version(cluster.zookeeper())
+                .sync(cluster.sync())
+                .runDirectory(nodesDirectory)
+                // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
+                // servers grant, and must outlive a client pause that expires the election session.
+                .maxSessionTimeout(longest(longest(workload.sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
+                        nemesis.descriptor().hold(timing).multipliedBy(2)))
+                .seed(seed)
+                .system(cluster.systemUnderTest())
+                .bugs(cluster.bugFlags())
+                .build();
+    }
+
+    private static Duration longest(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** A schedule's faults must be the nemesis's own (as this run does it) and start within the main phase. */
@@ -123,12 +163,44 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     }
 
     /**
-     * Reads a run's saved configuration ({@code config.json}).
+     * The configuration a run saved ({@code config.json}, {@link #saved()}), to run it again: every part as the run
+     * had it, validated as a new one is (a saved run of a backend or a bug flag that is gone says which).
      *
-     * @throws IllegalArgumentException when it is missing or not a run configuration, naming the file
+     * @throws IllegalArgumentException naming the file when it is missing, not a run's configuration, or not valid now
      */
-    public static RunConfig read(Path configFile) {
-        return io.zkchaos.results.Json.readInput(configFile, RunConfig.class, "a run configuration");
+    public static RunConfig read(RunDirectory dir) {
+        ConfigFile file;
+        try {
+            file = dir.readConfig().orElseThrow(() -> new IllegalArgumentException(dir.configFile()
+                    + ": no such file (a run configuration expected)"));
+        } catch (java.io.UncheckedIOException e) {
+            throw new IllegalArgumentException(dir.configFile() + ": not a run configuration: " + e.getMessage(), e);
+        }
+        if (!(file instanceof RunSettings saved)) {
+            throw new IllegalArgumentException(dir.configFile() + ": the configuration of a check of a history, not "
+                    + "of a run (only a run can be run again)");
+        }
+        try {
+            return of(saved);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(dir.configFile() + ": cannot be run again: " + e.getMessage(), e);
+        }
+    }
+
+    private static RunConfig of(RunSettings s) {
+        RunSettings.Cluster c = s.cluster();
+        RunSettings.Workload w = s.workload();
+        return new RunConfig(
+                new ClusterPart(c.backend(), c.nodes(), c.zookeeper(), c.sync() == null ? null
+                        : SyncMode.parse(c.sync()), c.system(), c.bugs()),
+                new WorkloadPart(w.name(), w.concurrency(), Json.MAPPER.convertValue(w.options(),
+                        WorkloadOptions.class), w.sessionTimeout(), w.requestTimeout(), w.clients() == null
+                        ? Clients.THREAD : Clients.valueOf(w.clients())),
+                new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor()),
+                s.checks() == null ? defaultChecks() : s.checks(),
+                new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
+                s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
+                        s.storage().forceSync()));
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -145,11 +217,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     }
 
     /**
-     * The nemesis as this run does it: without the client faults when clients are threads ({@code mixed} mixes the
-     * others); validated by the constructor.
+     * The nemesis as this run does it: without the client faults when clients are threads, without the faults the
+     * backend cannot do for the system ({@code mixed} mixes the others); validated by the constructor.
      */
     public NemesisDescriptor nemesisDescriptor() {
-        return nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS);
+        return nemesisDescriptor(nemesis, workload, cluster);
+    }
+
+    /** The nemesis' faults that this run's clients and backend allow ({@link Capabilities}). */
+    private static NemesisDescriptor nemesisDescriptor(NemesisPart nemesis, WorkloadPart workload,
+                                                       ClusterPart cluster) {
+        return Capabilities.forBackend(nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS),
+                cluster.clusterBackend(), cluster.systemUnderTest());
     }
 
     /**
@@ -173,20 +252,19 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             }
             Objects.requireNonNull(zookeeper, "zookeeper version");
             sync = sync == null ? SyncMode.AUTO : sync;
-            SyncMode mode = sync;
-            ZooKeeperVersion.parse(zookeeper).ifPresent(mode::jvmOptions); // names a switch the version lacks
-            system = system == null ? SystemUnderTest.ZOOKEEPER.id() : system;
-            SystemUnderTest s = SystemUnderTest.parse(system);
-            system = s.id();
+            system = SystemUnderTest.parse(system == null ? SystemUnderTest.ZOOKEEPER.id() : system).id();
             bugs = bugs == null ? List.of() : List.copyOf(bugs);
-            if (!bugs.isEmpty() && s != SystemUnderTest.FLE) {
+            if (!bugs.isEmpty() && !system.equals(SystemUnderTest.FLE.id())) {
+                // the rule itself is ClusterConfig's; this says it in the CLI's words
                 throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
-                        + s.id() + " runs as released, got --bug " + String.join(",", bugs));
+                        + system + " runs as released, got --bug " + String.join(",", bugs));
             }
             bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
-            if (s == SystemUnderTest.FLE && backend.equals("docker")) {
-                throw new IllegalArgumentException("system: " + DockerBackend.UNSUPPORTED_SYSTEM);
-            }
+        }
+
+        /** The backend, typed. */
+        public ClusterBackend clusterBackend() {
+            return ClusterBackends.require(backend);
         }
 
         /** ZooKeeper on {@code backend}. */
@@ -195,8 +273,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
 
         public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(),
-                    List.of());
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
+                    SystemUnderTest.ZOOKEEPER.id(), List.of());
         }
 
         /** The system, typed. */
@@ -290,6 +368,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param healFor  how long the cluster is left healed between faults (and before the first)
      * @param schedule the faults to execute, at their times and with their choices ({@code --schedule}: an earlier
      *                 run's {@code schedule.json}, shrunk or edited), instead of the seeded cycle; null for the cycle
+     *                 (and then not written: a configuration keeps the shape config.json has)
      */
     public record NemesisPart(String name, Duration faultFor, Duration healFor,
                               @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule) {
@@ -334,14 +413,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
     }
 
-    /**
-     * The checkers' settings for runs. They differ from {@code check}'s defaults on purpose: a run's failover bound
-     * is session timeout + initLimit × tickTime + margin (an orphaned node ahead in the election queue must expire
-     * first), 10 s with the default 4 s sessions; and the read-model search gets a 60 s budget.
-     */
+    /** The checkers' settings of a run: {@link CheckerOptions#forRuns()}, where every default is written. */
     public static CheckerOptions defaultChecks() {
-        return CheckerOptions.defaults().withFailoverBound(Duration.ofSeconds(10)).withTimeLimit(
-                Duration.ofSeconds(60));
+        return CheckerOptions.forRuns();
     }
 
     /**
@@ -352,6 +426,23 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         String system = cluster.systemUnderTest() == SystemUnderTest.ZOOKEEPER ? ""
                 : cluster.system() + cluster.bugs().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
         return system + workload.name() + "-" + nemesis.name();
+    }
+
+    /**
+     * This configuration as {@code config.json} saves it, for the report to read with the same type: every value
+     * plain data, so the file keeps its shape when the types here change.
+     */
+    @SuppressWarnings("unchecked")
+    public RunSettings saved() {
+        return new RunSettings(scenario(),
+                new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
+                        cluster.system(), cluster.bugs()),
+                new RunSettings.Workload(workload.name(), workload.concurrency(),
+                        Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
+                        workload.requestTimeout(), workload.clients().name()),
+                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor()), checks,
+                new RunSettings.Timing(timing.timeLimit(), timing.recover()), seed, out,
+                new RunSettings.Storage(storage.lazyfs(), storage.forceSync()));
     }
 
     public Path outDirectory() {

@@ -4,8 +4,12 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.Verdicts;
 import io.zkchaos.results.report.RunStory;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * How a run ended: the verdict of its checkers, where everything is, and how much happened.
@@ -15,9 +19,21 @@ import java.util.Locale;
  * @param operations history entries recorded
  * @param millis     wall time of the whole run
  * @param phases     where that time went
+ * @param bugCodePaths for the fle nodes with bug flags on, how often each flag's code path ran over the run, added up
+ *                   across node restarts (a lower bound: see {@link LeaderObserver#bugCodePaths()}); empty otherwise
  */
 public record RunOutcome(CheckResult result, RunDirectory directory, long operations, long millis,
-                         RunPhases phases) {
+                         RunPhases phases, Map<String, Long> bugCodePaths) {
+
+    public RunOutcome {
+        bugCodePaths = Collections.unmodifiableMap(new TreeMap<>(bugCodePaths));
+    }
+
+    /** {@code bug code paths ran: ack-before-durable 412, no-epoch-fencing 0}, by flag name. */
+    public static String bugCodePathsLine(Map<String, Long> counts) {
+        return "bug code paths ran: " + new TreeMap<>(counts).entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
 
     /**
      * The verdict for a person, as a test failure or a CI dashboard shows it: the verdict line, every checker's

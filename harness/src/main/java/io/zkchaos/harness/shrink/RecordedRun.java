@@ -1,13 +1,12 @@
 package io.zkchaos.harness.shrink;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.run.RunConfig;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.FindingKind;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
-import io.zkchaos.results.Verdicts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,7 +42,7 @@ public record RecordedRun(RunDirectory directory, RunConfig config, FaultSchedul
         } catch (IOException e) {
             throw new UncheckedIOException("cannot resolve " + dir + ": " + e.getMessage(), e);
         }
-        RunConfig config = RunConfig.read(run.configFile());
+        RunConfig config = RunConfig.read(run);
         if (!Files.isRegularFile(run.scheduleFile())) {
             throw new IllegalArgumentException(run.path() + " has no " + RunDirectory.SCHEDULE + ": the run stopped "
                     + "before its main phase ended, or was made before runs wrote the schedule they executed (run it "
@@ -54,9 +53,14 @@ public record RecordedRun(RunDirectory directory, RunConfig config, FaultSchedul
             throw new IllegalArgumentException(run.path() + " has no " + RunDirectory.RESULTS + ": the run stopped "
                     + "before it was checked");
         }
-        JsonNode results = run.readResults();
-        return new RecordedRun(run, config, schedule, Verdicts.fromJson(results.get("valid")),
-                FindingKind.of(results), FindingKind.exercisedEnough(results));
+        CheckResult results;
+        try {
+            results = run.readCheckResult();
+        } catch (UncheckedIOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return new RecordedRun(run, config, schedule, results.validity(), FindingKind.of(results),
+                FindingKind.exercisedEnough(results));
     }
 
     /** Its configuration with the schedule it executed instead of the seeded cycle, its runs made under {@code store}. */

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.shrink;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.harness.run.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
@@ -20,9 +19,8 @@ public interface Trials {
         return config -> {
             try {
                 RunOutcome o = new Runner(log, Duration.ofSeconds(10)).run(config);
-                JsonNode results = o.directory().readResults();
-                return new TrialRun(o.directory().path(), o.result().validity(), FindingKind.of(results),
-                        FindingKind.exercisedEnough(results), null);
+                return new TrialRun(o.directory().path(), o.result().validity(), FindingKind.of(o.result()),
+                        FindingKind.exercisedEnough(o.result()), null);
             } catch (RuntimeException e) {
                 log.println("error: " + e.getMessage());
                 log.flush();

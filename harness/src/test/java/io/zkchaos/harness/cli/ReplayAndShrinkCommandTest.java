@@ -36,7 +36,7 @@ class ReplayAndShrinkCommandTest {
     private RunDirectory finishedRun(Validity verdict) {
         RunDirectory run = new RunDirectory(dir.resolve("run"));
         run.writeConfig(RunConfig.builder().system("fle").workload("set").nemesis("mixed").seed(1)
-                .out(dir.resolve("store")).build());
+                .out(dir.resolve("store")).build().saved());
         run.writeResults(CheckResult.of("no-lost-commit", verdict, "what it found", null));
         return run;
     }

@@ -3,7 +3,6 @@ package io.zkchaos.harness.cluster;
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.harness.cluster.local.Zk;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.net.CutMode;

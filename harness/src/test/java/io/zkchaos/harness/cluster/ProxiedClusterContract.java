@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
-import io.zkchaos.harness.cluster.local.Zk;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.net.Stream;

@@ -23,7 +23,7 @@ class RunOutcomeTest {
                 CheckResult.of("single-leader", Validity.VALID, "14 leaderships", null),
                 CheckResult.of("fenced-writes", Validity.INVALID, "write 7 accepted with token 3 after 4", null)));
         RunOutcome outcome = new RunOutcome(result, new RunDirectory(Path.of("/store/fenced-writes-halves/t1")),
-                1902, 24_900, new RunPhases(Map.of()));
+                1902, 24_900, new RunPhases(Map.of()), Map.of());
 
         assertThat(outcome.explanation("fenced-writes-halves")).isEqualTo("""
                 fenced-writes-halves: INVALID (1902 history entries, 24.9 s)
@@ -36,7 +36,7 @@ class RunOutcomeTest {
     @Test
     void whatHappenedGoesBetweenTheVerdictsAndThePaths() {
         RunOutcome outcome = new RunOutcome(CheckResult.of("set", Validity.VALID, "no lost commit", null),
-                new RunDirectory(Path.of("/store/set-none/t1")), 10, 1_000, new RunPhases(Map.of()));
+                new RunDirectory(Path.of("/store/set-none/t1")), 10, 1_000, new RunPhases(Map.of()), Map.of());
         assertThat(outcome.explanation("set-none", List.of("faults: none"))).isEqualTo("""
                 set-none: valid (10 history entries, 1.0 s)
                   set valid: no lost commit
@@ -45,6 +45,12 @@ class RunOutcomeTest {
                   run directory: /store/set-none/t1""");
         // a run directory without its files cannot tell its story, and says so instead of failing the caller
         assertThat(outcome.whatHappened()).singleElement().asString().startsWith("(no account of the run: ");
+    }
+
+    @Test
+    void theBugCodePathsLineNamesEveryFlagWithItsCount() {
+        assertThat(RunOutcome.bugCodePathsLine(Map.of("no-epoch-fencing", 0L, "ack-before-durable", 412L)))
+                .isEqualTo("bug code paths ran: ack-before-durable 412, no-epoch-fencing 0");
     }
 
     @Test

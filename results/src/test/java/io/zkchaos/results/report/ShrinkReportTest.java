@@ -1,10 +1,11 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.checkers.HistoryBuilder.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Files;
@@ -22,12 +23,12 @@ class ShrinkReportTest {
     Path store;
 
     private RunDirectory run(String name, int faults) {
-        Hist h = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12);
+        HistoryBuilder h = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12);
         for (int i = 0; i < faults; i++) {
             h.nemesis("kill-leader", map("fault", "kill-leader", "description", "kill n2"), 20 + i * 10, 21 + i * 10);
         }
         History history = h.invoke(9, "read", null, 90).ok(9, map("node", "n1", "values", List.of()), 91).build();
-        RunDirectory run = RunDirs.write(store.resolve(name), map("workload", "set", "nemesis", "mixed"), history,
+        RunDirectory run = RunDirs.write(store.resolve(name), RunDirs.run("set", "mixed"), history,
                 CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
         RunReport.write(run);
         return run;

@@ -11,13 +11,15 @@ import com.github.dockerjava.api.model.Ports;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
+import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
+import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.harness.cluster.docker.DockerImages.Image;
 import io.zkchaos.harness.cluster.docker.image.ZkEntryPoint;
-import io.zkchaos.harness.cluster.local.FourLetterWords;
-import io.zkchaos.harness.cluster.local.Owner;
-import io.zkchaos.harness.cluster.local.ZooKeeperResolver;
+import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
+import io.zkchaos.harness.process.ProcessMarkers;
+import io.zkchaos.harness.process.ShutdownRegistry;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
@@ -31,16 +33,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -79,8 +76,6 @@ import org.testcontainers.utility.DockerImageName;
 public final class DockerCluster implements Cluster {
 
     private static final Logger LOG = LoggerFactory.getLogger(DockerCluster.class);
-    private static final Set<DockerCluster> OPEN = ConcurrentHashMap.newKeySet();
-    private static final AtomicBoolean HOOK = new AtomicBoolean();
     private static final Duration FLW_TIMEOUT = Duration.ofMillis(500);
     /** The port every node's clients use inside its container. */
     static final int CLIENT_PORT = 2181;
@@ -141,23 +136,12 @@ public final class DockerCluster implements Cluster {
         }
         DockerClient client = DockerEngine.client();
         Path run = config.runDirectory();
-        String runId = run.getFileName() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        try {
-            Files.createDirectories(run);
-            Files.writeString(run.resolve("run.properties"), "run=" + runId + "\nowner=" + Owner.current()
-                    + "\nbackend=docker\nversion=" + config.version() + "\nnodes=" + config.nodes() + "\n",
-                    StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create run directory " + run, e);
-        }
+        String runId = ProcessMarkers.newRun(run, "backend=docker", "version=" + config.version(),
+                "nodes=" + config.nodes());
         Image zk = DockerImages.zookeeper(client, config.version(), resolver);
         Image tp = DockerImages.toxiproxy(client);
         DockerCluster cluster = new DockerCluster(config, runId, client, zk, tp);
-        OPEN.add(cluster);
-        if (HOOK.compareAndSet(false, true)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(DockerCluster::close),
-                    "zkchaos-docker-shutdown"));
-        }
+        ShutdownRegistry.register(cluster);
         try {
             cluster.startAll();
             return cluster;
@@ -223,7 +207,7 @@ public final class DockerCluster implements Cluster {
                 n.direct = publishedClientPort(n);
             }
         }
-        awaitQuorum(config.startTimeout(), true);
+        QuorumWait.await(this, config.startTimeout(), this::exitedNode, this::explain);
     }
 
     /** The Toxiproxy container, joined to every node's network (with a fixed address and the peers' names). */
@@ -388,16 +372,6 @@ public final class DockerCluster implements Cluster {
                 + "; zookeeper image " + zookeeperImage + "; toxiproxy image " + toxiproxyImage;
     }
 
-    /** The ZooKeeper image in use. */
-    public String zookeeperImage() {
-        return zookeeperImage.toString();
-    }
-
-    /** The Toxiproxy image in use. */
-    public String toxiproxyImage() {
-        return toxiproxyImage.toString();
-    }
-
     @Override
     public String connectString() {
         return nodes().stream().map(this::connectString).collect(Collectors.joining(","));
@@ -450,86 +424,23 @@ public final class DockerCluster implements Cluster {
                 FLW_TIMEOUT);
     }
 
-    /** Every node's status, asked in parallel. */
-    public Map<String, NodeStatus> statuses() {
-        Map<String, CompletableFuture<NodeStatus>> fs = new LinkedHashMap<>();
-        for (String n : nodes()) {
-            fs.put(n, CompletableFuture.supplyAsync(() -> status(n)));
-        }
-        Map<String, NodeStatus> out = new LinkedHashMap<>();
-        fs.forEach((n, f) -> out.put(n, f.join()));
-        return out;
-    }
-
-    @Override
-    public Optional<String> leader() {
-        return leaderOf(statuses());
-    }
-
-    private static Optional<String> leaderOf(Map<String, NodeStatus> statuses) {
-        return statuses.values().stream()
-                .filter(s -> s.mode() == Mode.LEADER || s.mode() == Mode.STANDALONE)
-                .max(Comparator.comparingLong(NodeStatus::epoch))
-                .map(NodeStatus::node);
-    }
-
     @Override
     public void awaitQuorum(Duration bound) {
-        awaitQuorum(bound, false);
+        QuorumWait.await(this, bound, Optional::empty, this::explain);
     }
 
-    private void awaitQuorum(Duration bound, boolean failOnExit) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        Map<String, NodeStatus> last;
-        String exited = null;
-        while (true) {
-            last = statuses();
-            if (quorumServes(last)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
-            if (failOnExit) {
-                exited = nodes.values().stream().filter(n -> !running(n)).map(n -> n.name).findFirst()
-                        .orElse(null);
-                if (exited != null) {
-                    break;
-                }
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted waiting for a quorum", e);
-            }
-        }
-        Map<String, NodeStatus> seen = last;
-        String culprit = exited != null ? exited : seen.values().stream().filter(s -> !s.mode().serving())
-                .map(NodeStatus::node).findFirst().orElse(nodes().get(0));
-        Node n = node(culprit);
+    /** A node whose container is not running (it exited by itself during start-up), if any. */
+    private Optional<String> exitedNode() {
+        return nodes.values().stream().filter(n -> !running(n)).map(n -> n.name).findFirst();
+    }
+
+    /** For a node that did not serve: its container, image, state, exit code and the end of its log. */
+    private String explain(String node) {
+        Node n = node(node);
         Long exitCode = exitCode(n);
-        throw new ClusterNotReadyException("no quorum served " + (exited != null ? "(" + culprit
-                + "'s container exited during start-up)" : "within " + bound.toMillis() + " ms") + ": expected "
-                + (config.nodes() == 1 ? "n1 to serve standalone" : "one leader and at least "
-                + (config.quorumSize() - 1) + " followers among " + nodes())
-                + "; saw " + last.values().stream().map(s -> s.node() + "=" + s.mode()
-                        + (s.error() == null ? "" : " (" + s.error() + ")")).collect(Collectors.joining(", "))
-                + ". " + culprit + " (container " + n.container.getContainerId() + ", image " + zookeeperImage.name()
-                + ") is " + state(culprit) + (exitCode == null ? "" : ", exited with code " + exitCode)
-                + "; last lines of its log:\n" + logTail(culprit, 30));
-    }
-
-    private boolean quorumServes(Map<String, NodeStatus> statuses) {
-        if (config.nodes() == 1) {
-            return statuses.values().iterator().next().mode() == Mode.STANDALONE;
-        }
-        if (leaderOf(statuses).isEmpty()) {
-            return false;
-        }
-        long leaders = statuses.values().stream().filter(s -> s.mode() == Mode.LEADER).count();
-        long followers = statuses.values().stream().filter(s -> s.mode() == Mode.FOLLOWER).count();
-        return leaders == 1 && 1 + followers >= config.quorumSize();
+        return node + " (container " + n.container.getContainerId() + ", image " + zookeeperImage.name() + ") is "
+                + state(node) + (exitCode == null ? "" : ", exited with code " + exitCode)
+                + "; last lines of its log:\n" + logTail(node, 30);
     }
 
     private boolean running(Node n) {
@@ -738,7 +649,7 @@ public final class DockerCluster implements Cluster {
                 LOG.warn("removing network {}: {}", s.name(), e.toString());
             }
         }
-        OPEN.remove(this);
+        ShutdownRegistry.unregister(this);
     }
 
     private Node node(String node) {

@@ -3,7 +3,7 @@ package io.zkchaos.harness.cluster.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Network;
-import io.zkchaos.harness.cluster.local.Owner;
+import io.zkchaos.harness.process.Owner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,16 +1,78 @@
 package io.zkchaos.harness.cluster.lazyfs;
 
+import io.zkchaos.harness.process.ProcessMarkers;
+import io.zkchaos.harness.process.Reaper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The lazy file system's mounts as the kernel lists them, and unmounting them. */
+/**
+ * The lazy file system's mounts as the kernel lists them, unmounting them, and sweeping the ones a killed harness
+ * left.
+ */
 public final class Mounts {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Mounts.class);
+
     private Mounts() {
+    }
+
+    /**
+     * Ends the lazy file system programs ({@code zkchaos-lazyfs}, see {@link LazyFsMount}) whose command line carries
+     * a run marker accepted by {@code runs} and names a dead owner ({@link ProcessMarkers}), and unmounts their mount
+     * points; then unmounts every lazy file system mount that no living program serves (its program was killed: every
+     * access to it fails). Mounts of living owners are left alone. The local backend runs it with the {@link Reaper}
+     * before a cluster starts.
+     *
+     * @return the programs that were ended (a dead mount detached without a program to end is logged only)
+     */
+    public static List<Reaper.Reaped> sweepOrphans(Predicate<String> runs) {
+        List<Reaper.Reaped> reaped = new ArrayList<>();
+        Set<Path> served = new HashSet<>();
+        List<ProcessHandle> all;
+        try (Stream<ProcessHandle> s = ProcessHandle.allProcesses()) {
+            all = s.toList();
+        }
+        for (ProcessHandle p : all) {
+            List<String> cmdline = ProcessMarkers.cmdline(p.pid());
+            if (cmdline.size() < 3 || !Path.of(cmdline.get(0)).getFileName().toString()
+                    .startsWith(LazyFs.PROGRAM)) {
+                continue;
+            }
+            Path mountPoint = Path.of(cmdline.get(2));
+            ProcessMarkers m = ProcessMarkers.in(cmdline);
+            if (m.run().isEmpty() || !runs.test(m.run().get()) || !m.ownerDead()) {
+                served.add(mountPoint);
+                continue;
+            }
+            LOG.warn("sweeping lazy file system pid {} at {} of run {} left by dead harness {}", p.pid(),
+                    mountPoint, m.run().get(), m.owner().get());
+            p.destroy(); // SIGTERM: it unmounts itself
+            try {
+                p.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                p.destroyForcibly();
+            }
+            unmountLazily(mountPoint);
+            reaped.add(new Reaper.Reaped(p.pid(), m.run().get(), null));
+        }
+        for (Path m : lazyFsMounts()) {
+            if (!served.contains(m)) {
+                LOG.warn("detaching lazy file system mount {}: no program serves it", m);
+                unmountLazily(m);
+            }
+        }
+        return reaped;
     }
 
     /** Every mount point of type {@link LazyFs#FS_TYPE}, from {@code /proc/self/mountinfo}. */

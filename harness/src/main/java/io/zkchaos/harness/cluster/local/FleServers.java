@@ -3,6 +3,7 @@ package io.zkchaos.harness.cluster.local;
 import io.zkchaos.fle.Bugs;
 import io.zkchaos.fle.node.NodeMain;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.process.JvmProcess;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,13 +85,9 @@ final class FleServers implements ServerKind {
     }
 
     @Override
-    public List<String> command(ClusterConfig config, NodeLayout n, String runId, Owner owner) {
-        List<String> cmd = ServerKind.jvm(config, n, runId, owner);
-        cmd.add("-cp");
-        cmd.add(classpath);
-        cmd.add(MAIN_CLASS);
-        cmd.add(n.dir().resolve(CONFIG).toString());
-        return cmd;
+    public JvmProcess process(ClusterConfig config, NodeLayout n, String runId) {
+        return ServerKind.server(config, n, runId, List.of()).classpath(classpath).mainClass(MAIN_CLASS)
+                .args(List.of(n.dir().resolve(CONFIG).toString())).build();
     }
 
     /** Where the fle node's classes and its runtime dependencies were loaded from in this JVM. */

@@ -1,9 +1,13 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.SystemUnderTest;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * The default backend: every server its own JVM process on a loopback address of this machine, every link through
@@ -21,13 +25,25 @@ public final class LocalBackend implements ClusterBackend {
         return "one JVM process per server on 127.0.0.x, every link through the embedded fault proxy";
     }
 
+    /**
+     * Both systems, each on the lazy file system if asked; the quorum links of ZooKeeper are tapped (the fle nodes
+     * speak their own protocol, which no decoder reads).
+     */
+    @Override
+    public Set<Capability> capabilities(SystemUnderTest system) {
+        return system == SystemUnderTest.ZOOKEEPER
+                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS)
+                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS);
+    }
+
     @Override
     public Cluster start(ClusterConfig config) {
         return LocalCluster.start(config);
     }
 
+    /** Ends the processes and lazy file systems of dead harnesses ({@link LocalCluster#reapLeftovers}). */
     @Override
     public void reapLeftovers(Path storeRoot) {
-        Reaper.reapLeftovers(storeRoot);
+        LocalCluster.reapLeftovers(storeRoot);
     }
 }

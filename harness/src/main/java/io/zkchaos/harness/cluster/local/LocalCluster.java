@@ -2,31 +2,32 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
-import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.zab.ZabProtocol;
-import io.zkchaos.nemesis.frame.FrameTaps;
-import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
-import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
-import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
+import io.zkchaos.harness.cluster.QuorumWait;
+import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
+import io.zkchaos.harness.cluster.lazyfs.Mounts;
+import io.zkchaos.harness.cluster.zab.ZabProtocol;
+import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
+import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.ProcessControl;
+import io.zkchaos.harness.process.ProcessMarkers;
+import io.zkchaos.harness.process.Reaper;
+import io.zkchaos.harness.process.ShutdownRegistry;
+import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.frame.FrameTaps;
+import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.proxy.FaultProxy;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -41,22 +42,20 @@ import org.slf4j.LoggerFactory;
  * &lt;run&gt;/run.properties          run id and owner
  * &lt;run&gt;/n1/zoo.cfg (or node.cfg), hosts, logback.xml, data/, tmp/, server.log, server.pid
  * </pre>
- * Start with {@link #start(ClusterConfig)}; it reaps orphans of dead harnesses first (see {@link Reaper}), and
- * returns once a quorum serves. Every server dies with the harness: {@link #close()}, a JVM shutdown
- * hook for clusters still open, and the {@link Reaper} for a harness that was SIGKILLed.
+ * Start with {@link #start(ClusterConfig)}; it reaps orphans of dead harnesses first ({@link #reapLeftovers}), and
+ * returns once a quorum serves. Every server is a {@link JvmProcess} and dies with the harness: {@link #close()}, the
+ * {@link ShutdownRegistry} for clusters still open, and the {@link Reaper} for a harness that was SIGKILLed.
  */
 public final class LocalCluster implements Cluster {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
-    private static final Set<LocalCluster> OPEN = ConcurrentHashMap.newKeySet();
-    private static final AtomicBoolean HOOK = new AtomicBoolean();
     private static final Duration FLW_TIMEOUT = Duration.ofMillis(500);
 
     private final ClusterConfig config;
     private final ServerKind kind;
     private final String runId;
     private final List<NodeLayout> layouts;
-    private final Map<String, ServerProcess> processes;
+    private final Map<String, ProcessControl<JvmProcess>> processes;
     private final LinkNetwork network;
     private final PeerRouting routing;
     private final FrameTaps frames;
@@ -65,7 +64,7 @@ public final class LocalCluster implements Cluster {
     private final Map<String, LazyFsMount> mounts = new ConcurrentHashMap<>();
 
     private LocalCluster(ClusterConfig config, ServerKind kind, String runId, List<NodeLayout> layouts,
-                         Map<String, ServerProcess> processes, LinkNetwork network, PeerRouting routing,
+                         Map<String, ProcessControl<JvmProcess>> processes, LinkNetwork network, PeerRouting routing,
                          FrameTaps frames) {
         this.config = config;
         this.kind = kind;
@@ -86,24 +85,16 @@ public final class LocalCluster implements Cluster {
      * Resolves the configured version, writes every file, starts every server and waits (up to
      * {@link ClusterConfig#startTimeout()}) until a quorum serves. On any failure everything started is stopped.
      *
-     * @throws io.zkchaos.harness.cluster.local.VersionResolutionException if the version cannot be resolved
-     * @throws ClusterNotReadyException                           if no quorum serves in time
+     * @throws io.zkchaos.harness.cluster.zookeeper.VersionResolutionException if the version cannot be resolved
+     * @throws ClusterNotReadyException if no quorum serves in time
      */
     public static LocalCluster start(ClusterConfig config, ZooKeeperResolver resolver) {
         Path run = config.runDirectory();
         Path runsRoot = run.getParent();
-        Reaper.reapLeftovers(runsRoot != null ? runsRoot : run);
+        reapLeftovers(runsRoot != null ? runsRoot : run);
         ServerKind kind = ServerKind.of(config, resolver);
-        String runId = run.getFileName() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        Owner owner = Owner.current();
-        try {
-            Files.createDirectories(run);
-            Files.writeString(run.resolve("run.properties"), "run=" + runId + "\nowner=" + owner
-                    + "\nversion=" + config.version() + "\nsystem=" + kind.describe() + "\nnodes=" + config.nodes()
-                    + "\n", StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create run directory " + run, e);
-        }
+        String runId = ProcessMarkers.newRun(run, "version=" + config.version(), "system=" + kind.describe(),
+                "nodes=" + config.nodes());
 
         Addresses addresses = Addresses.of(config.baseAddress(), config.nodes());
         Ports ports = new Ports();
@@ -147,21 +138,20 @@ public final class LocalCluster implements Cluster {
             routing = direct;
         }
 
-        Map<String, ServerProcess> processes = new LinkedHashMap<>();
+        Map<String, ProcessControl<JvmProcess>> processes = new LinkedHashMap<>();
         for (NodeLayout n : layouts) {
             kind.writeFiles(config, n, layouts, routing);
-            processes.put(n.name(), new ServerProcess(n.name(), n.dir(), kind.command(config, n, runId, owner),
-                    runId));
+            processes.put(n.name(), new ProcessControl<>(kind.process(config, n, runId)));
         }
         LocalCluster cluster = new LocalCluster(config, kind, runId, List.copyOf(layouts), processes, network,
                 routing, frames);
-        registerForShutdown(cluster);
+        ShutdownRegistry.register(cluster);
         try {
             if (config.lazyFs()) {
-                cluster.mountDataDirectories(owner);
+                cluster.mountDataDirectories();
             }
-            processes.values().forEach(ServerProcess::start);
-            cluster.awaitQuorum(config.startTimeout(), true);
+            processes.values().forEach(ProcessControl::start);
+            QuorumWait.await(cluster, config.startTimeout(), cluster::exitedNode, cluster::explain);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -169,22 +159,27 @@ public final class LocalCluster implements Cluster {
         }
     }
 
-    /** Puts every node's {@code data/} on the lazy file system (its files move to {@code data.disk/}). */
-    private void mountDataDirectories(Owner owner) {
-        for (NodeLayout n : layouts) {
-            mounts.put(n.name(), LazyFsMount.mount(n.dir().resolve("data"), List.of(Reaper.RUN_MARKER + runId,
-                    Reaper.OWNER_MARKER + owner), n.dir().resolve("lazyfs.log"), Duration.ofSeconds(30)));
+    /**
+     * Ends what killed harnesses left under {@code root} and on the machine: their server and client processes
+     * ({@link Reaper#reapLeftovers}), then, unless {@value Reaper#SWEEP_PROPERTY} is false, their lazy file systems
+     * ({@link Mounts#sweepOrphans}). Logs what it ends; never throws.
+     */
+    static void reapLeftovers(Path root) {
+        Reaper.reapLeftovers(root);
+        if (Reaper.sweepEnabled()) {
+            try {
+                Mounts.sweepOrphans(id -> true);
+            } catch (RuntimeException e) {
+                LOG.warn("could not sweep for orphaned lazy file systems: {}", e.toString());
+            }
         }
     }
 
-    private static void registerForShutdown(LocalCluster cluster) {
-        OPEN.add(cluster);
-        if (HOOK.compareAndSet(false, true)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                for (LocalCluster c : OPEN) {
-                    c.close();
-                }
-            }, "zkchaos-cluster-shutdown"));
+    /** Puts every node's {@code data/} on the lazy file system (its files move to {@code data.disk/}). */
+    private void mountDataDirectories() {
+        for (NodeLayout n : layouts) {
+            mounts.put(n.name(), LazyFsMount.mount(n.dir().resolve("data"), ProcessMarkers.arguments(runId),
+                    n.dir().resolve("lazyfs.log"), Duration.ofSeconds(30)));
         }
     }
 
@@ -227,7 +222,7 @@ public final class LocalCluster implements Cluster {
 
     /** The pid of the node's process, or -1 when it is down. */
     public long pid(String node) {
-        return process(node).pid();
+        return process(node).process().pid();
     }
 
     @Override
@@ -243,88 +238,23 @@ public final class LocalCluster implements Cluster {
         return kind.status(node, n, FLW_TIMEOUT);
     }
 
-    /** Every node's status, asked in parallel. */
-    public Map<String, NodeStatus> statuses() {
-        Map<String, NodeStatus> out = new LinkedHashMap<>();
-        List<java.util.concurrent.CompletableFuture<NodeStatus>> fs = nodes().stream()
-                .map(n -> java.util.concurrent.CompletableFuture.supplyAsync(() -> status(n))).toList();
-        for (int i = 0; i < fs.size(); i++) {
-            out.put(nodes().get(i), fs.get(i).join());
-        }
-        return out;
-    }
-
-    @Override
-    public Optional<String> leader() {
-        return leaderOf(statuses());
-    }
-
-    private static Optional<String> leaderOf(Map<String, NodeStatus> statuses) {
-        return statuses.values().stream()
-                .filter(s -> s.mode() == Mode.LEADER || s.mode() == Mode.STANDALONE)
-                .max(Comparator.comparingLong(NodeStatus::epoch))
-                .map(NodeStatus::node);
-    }
-
     @Override
     public void awaitQuorum(Duration bound) {
-        awaitQuorum(bound, false);
+        QuorumWait.await(this, bound, Optional::empty, this::explain);
     }
 
-    /**
-     * @param failOnExit stop waiting as soon as a server process has exited by itself (at start-up nothing the
-     *                   harness did can explain that, and waiting longer cannot help)
-     */
-    private void awaitQuorum(Duration bound, boolean failOnExit) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        Map<String, NodeStatus> last;
-        while (true) {
-            last = statuses();
-            if (quorumServes(last)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
-            if (failOnExit && processes.values().stream().anyMatch(p -> p.lastExitCode() != null)) {
-                break;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted waiting for a quorum", e);
-            }
-        }
-        // Name a node that exited, else the first that should serve but does not, with its log.
-        Map<String, NodeStatus> seen = last;
-        NodeStatus culprit = seen.values().stream().filter(s -> process(s.node()).lastExitCode() != null)
-                .findFirst().orElseGet(() -> seen.values().stream().filter(s -> !s.mode().serving()).findFirst()
-                        .orElse(seen.values().iterator().next()));
-        ServerProcess p = process(culprit.node());
-        Integer exit = p.lastExitCode();
-        boolean exited = exit != null && failOnExit;
-        throw new ClusterNotReadyException("no quorum served " + (exited ? "(" + culprit.node()
-                + " exited during start-up)" : "within " + bound.toMillis() + " ms") + ": expected "
-                + (config.nodes() == 1 ? "n1 to serve standalone" : "one leader and at least "
-                + (config.quorumSize() - 1) + " followers among " + nodes())
-                + "; saw " + last.values().stream().map(s -> s.node() + "=" + s.mode()
-                        + (s.error() == null ? "" : " (" + s.error() + ")")).collect(Collectors.joining(", "))
-                + ". " + culprit.node() + " is " + p.state() + (exit == null ? "" : ", exited with code " + exit)
-                + "; last lines of " + p.logFile() + ":\n" + p.logTail(30));
+    /** A node whose server exited by itself (or was killed), if any. */
+    private Optional<String> exitedNode() {
+        return processes.values().stream().filter(p -> p.process().exitCode() != null).map(ProcessControl::name)
+                .findFirst();
     }
 
-    private boolean quorumServes(Map<String, NodeStatus> statuses) {
-        if (config.nodes() == 1) {
-            return statuses.values().iterator().next().mode() == Mode.STANDALONE;
-        }
-        Optional<String> leader = leaderOf(statuses);
-        if (leader.isEmpty()) {
-            return false;
-        }
-        long leaders = statuses.values().stream().filter(s -> s.mode() == Mode.LEADER).count();
-        long followers = statuses.values().stream().filter(s -> s.mode() == Mode.FOLLOWER).count();
-        return leaders == 1 && 1 + followers >= config.quorumSize();
+    /** For a node that did not serve: its state, exit code and the end of its log. */
+    private String explain(String node) {
+        ProcessControl<JvmProcess> p = process(node);
+        Integer exit = p.process().exitCode();
+        return node + " is " + p.state() + (exit == null ? "" : ", exited with code " + exit) + "; last lines of "
+                + p.process().logFile() + ":\n" + p.process().logTail(30);
     }
 
     @Override
@@ -349,7 +279,7 @@ public final class LocalCluster implements Cluster {
      */
     @Override
     public void killLosingUnsyncedWrites(String node) {
-        ServerProcess p = process(node);
+        ProcessControl<JvmProcess> p = process(node);
         LazyFsMount m = mounts.get(node);
         if (m == null) {
             throw new UnsupportedOperationException("cannot drop " + node + "'s unsynced writes: the data "
@@ -398,7 +328,7 @@ public final class LocalCluster implements Cluster {
 
     @Override
     public Path logFile(String node) {
-        return process(node).logFile();
+        return process(node).process().logFile();
     }
 
     @Override
@@ -418,7 +348,7 @@ public final class LocalCluster implements Cluster {
 
     /** The last lines of a node's log. */
     public String logTail(String node, int lines) {
-        return process(node).logTail(lines);
+        return process(node).process().logTail(lines);
     }
 
     @Override
@@ -431,9 +361,9 @@ public final class LocalCluster implements Cluster {
         } catch (RuntimeException e) {
             LOG.warn("healing the network while closing: {}", e.toString());
         }
-        for (ServerProcess p : processes.values()) {
+        for (ProcessControl<JvmProcess> p : processes.values()) {
             try {
-                p.retire();
+                p.retire("its cluster is closed");
             } catch (RuntimeException e) {
                 LOG.warn("killing {} while closing: {}", p.name(), e.toString());
             }
@@ -455,11 +385,11 @@ public final class LocalCluster implements Cluster {
                 LOG.warn("closing the network: {}", e.toString());
             }
         }
-        OPEN.remove(this);
+        ShutdownRegistry.unregister(this);
     }
 
-    private ServerProcess process(String node) {
-        ServerProcess p = processes.get(node);
+    private ProcessControl<JvmProcess> process(String node) {
+        ProcessControl<JvmProcess> p = processes.get(node);
         if (p == null) {
             throw new IllegalArgumentException("unknown node '" + node + "': nodes are " + nodes());
         }

@@ -1,9 +1,11 @@
 package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import java.nio.file.Path;
+import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
+import io.zkchaos.harness.process.JvmProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +13,9 @@ import java.util.List;
 /**
  * What runs on the nodes of a local ensemble, and everything about it that differs between systems: the files a
  * node needs, its command line, and how it is asked about itself. Everything else — addresses, ports, the fault
- * proxy and its links, processes and their signals, readiness, leader detection, pid files and reaping — is
- * {@link LocalCluster}'s and the same for every kind, so a ZooKeeper server and an fle node are started, waited for,
- * killed, paused, restarted and reaped exactly alike.
+ * proxy and its links, readiness, leader detection — is {@link LocalCluster}'s, processes and their signals, pid
+ * files and reaping are the process layer's ({@code io.zkchaos.harness.process}), and all is the same for every kind, so a ZooKeeper server and an fle node are started, waited for,
+ * killed, paused, restarted and reaped exactly alike: each is a {@link JvmProcess} of role {@value #ROLE}.
  *
  * <p>Kinds: {@link ZooKeeperServers} ({@code QuorumPeerMain} of the resolved version) and {@link FleServers} (the
  * project's own {@code NodeMain}).
@@ -29,8 +31,8 @@ interface ServerKind {
      */
     void writeFiles(ClusterConfig config, NodeLayout self, List<NodeLayout> all, PeerRouting routing);
 
-    /** The node's full command line. */
-    List<String> command(ClusterConfig config, NodeLayout self, String runId, Owner owner);
+    /** The node's process (not started): its {@link #server} options, class path, main class and arguments. */
+    JvmProcess process(ClusterConfig config, NodeLayout self, String runId);
 
     /**
      * What the node says about itself, asked directly on its client port (not through the fault network). Both
@@ -46,25 +48,22 @@ interface ServerKind {
                 : new ZooKeeperServers(resolver.resolve(config.version()));
     }
 
-    /** The main class of every kind: what {@link Reaper#sweep} recognises a server by. */
-    List<String> MAIN_CLASSES = List.of(ZooKeeperServers.MAIN_CLASS, FleServers.MAIN_CLASS);
+    /** The role of every server's process: its marker, {@code server.pid}, {@code server.log}. */
+    String ROLE = "server";
 
     /**
-     * The start every server's command line shares: the JVM, the run and owner markers the {@link Reaper} checks,
-     * the node's name, the configured JVM options, nothing written outside the node's directory (no hsperfdata in
-     * /tmp, temp files in {@code tmp/}), and the node's private hosts file (how it names its peers: see
-     * {@link ServerFiles}).
+     * The process every kind's server starts from: role {@value #ROLE} in the node's directory, with the JVM options
+     * every server shares — the node's name, the configured JVM options, and the node's private hosts file (how it
+     * names its peers: see {@link ServerFiles}) — then the kind's own {@code options}. The markers the {@link
+     * io.zkchaos.harness.process.Reaper} checks, and keeping every file in the node's directory, are {@link
+     * JvmProcess}'s.
      */
-    static List<String> jvm(ClusterConfig config, NodeLayout n, String runId, Owner owner) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add(Reaper.RUN_MARKER + runId);
-        cmd.add(Reaper.OWNER_MARKER + owner);
-        cmd.add("-Dzkchaos.node=" + n.name());
-        cmd.addAll(config.serverJvmOptions());
-        cmd.add("-XX:-UsePerfData");
-        cmd.add("-Djava.io.tmpdir=" + n.dir().resolve("tmp"));
-        cmd.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
-        return cmd;
+    static JvmProcess.Builder server(ClusterConfig config, NodeLayout n, String runId, List<String> options) {
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-Dzkchaos.node=" + n.name());
+        jvm.addAll(config.serverJvmOptions());
+        jvm.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
+        jvm.addAll(options);
+        return JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId).jvmOptions(jvm);
     }
 }

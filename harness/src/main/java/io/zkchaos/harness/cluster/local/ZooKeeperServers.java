@@ -1,6 +1,9 @@
 package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.zookeeper.ServerClasspath;
+import io.zkchaos.harness.process.JvmProcess;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,18 +31,15 @@ final class ZooKeeperServers implements ServerKind {
     }
 
     @Override
-    public List<String> command(ClusterConfig config, NodeLayout n, String runId, Owner owner) {
-        List<String> cmd = ServerKind.jvm(config, n, runId, owner);
-        cmd.add("-Dlogback.configurationFile=" + n.dir().resolve("logback.xml"));
-        cmd.add("-Dlog4j.configuration=" + n.dir().resolve("log4j.properties").toUri()); // before 3.8
-        cmd.add("-Dzookeeper.log.dir=" + n.dir());
-        cmd.add("-Dzookeeper.admin.enableServer=false");
-        cmd.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
-        config.zooKeeperVersion().ifPresent(v -> cmd.addAll(config.sync().jvmOptions(v)));
-        cmd.add("-cp");
-        cmd.add(classpath.asClasspathArgument());
-        cmd.add(MAIN_CLASS);
-        cmd.add(n.dir().resolve("zoo.cfg").toString());
-        return cmd;
+    public JvmProcess process(ClusterConfig config, NodeLayout n, String runId) {
+        List<String> options = new ArrayList<>();
+        options.add("-Dlogback.configurationFile=" + n.dir().resolve("logback.xml"));
+        options.add("-Dlog4j.configuration=" + n.dir().resolve("log4j.properties").toUri()); // before 3.8
+        options.add("-Dzookeeper.log.dir=" + n.dir());
+        options.add("-Dzookeeper.admin.enableServer=false");
+        options.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
+        config.zooKeeperVersion().ifPresent(v -> options.addAll(config.sync().jvmOptions(v)));
+        return ServerKind.server(config, n, runId, options).classpath(classpath.asClasspathArgument())
+                .mainClass(MAIN_CLASS).args(List.of(n.dir().resolve("zoo.cfg").toString())).build();
     }
 }

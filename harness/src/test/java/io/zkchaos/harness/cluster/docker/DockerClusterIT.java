@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
-import io.zkchaos.harness.cluster.local.Zk;
+import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;

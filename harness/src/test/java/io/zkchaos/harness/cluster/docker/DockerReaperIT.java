@@ -3,8 +3,8 @@ package io.zkchaos.harness.cluster.docker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
-import io.zkchaos.harness.cluster.local.Owner;
-import io.zkchaos.harness.cluster.local.ZooKeeperResolver;
+import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
+import io.zkchaos.harness.process.Owner;
 import io.zkchaos.harness.testing.Prerequisites;
 import java.util.ArrayList;
 import java.util.List;

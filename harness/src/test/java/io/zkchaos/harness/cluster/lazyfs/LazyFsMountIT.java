@@ -3,7 +3,8 @@ package io.zkchaos.harness.cluster.lazyfs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.zkchaos.harness.cluster.local.Reaper;
+import io.zkchaos.harness.process.ProcessMarkers;
+import io.zkchaos.harness.process.Reaper;
 import io.zkchaos.harness.testing.Prerequisites;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -116,7 +117,7 @@ class LazyFsMountIT {
     void theReaperEndsAProgramWhoseHarnessDiedAndDetachesADeadMount() throws Exception {
         // pid 1 runs, but not since the start time named here: the owner is dead
         String run = "lazyfs-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        LazyFsMount orphan = mount(tmp.resolve("orphan"), Reaper.RUN_MARKER + run, Reaper.OWNER_MARKER + "1@1");
+        LazyFsMount orphan = mount(tmp.resolve("orphan"), ProcessMarkers.RUN + run, ProcessMarkers.OWNER + "1@1");
         LazyFsMount killed = mount(tmp.resolve("killed"));
         try {
             ProcessHandle.of(killed.pid()).orElseThrow().destroyForcibly();
@@ -124,7 +125,7 @@ class LazyFsMountIT {
             assertThat(Mounts.mounted(tmp.resolve("killed"))).as("a killed program leaves its mount").isTrue();
             assertThat(Files.isDirectory(tmp.resolve("killed"))).as("that nobody can use").isFalse();
 
-            List<Reaper.Reaped> reaped = Reaper.sweepLazyFs(run::equals);
+            List<Reaper.Reaped> reaped = Mounts.sweepOrphans(run::equals);
 
             assertThat(reaped).extracting(Reaper.Reaped::pid).containsExactly(orphan.pid());
             assertThat(ProcessHandle.of(orphan.pid()).filter(ProcessHandle::isAlive)).isEmpty();

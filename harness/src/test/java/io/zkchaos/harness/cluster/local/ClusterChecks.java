@@ -2,6 +2,7 @@ package io.zkchaos.harness.cluster.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zkchaos.harness.process.ProcessMarkers;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -20,7 +21,7 @@ final class ClusterChecks {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("server pid %d alive", pid).isEmpty();
         }
         assertThat(ProcessHandle.allProcesses()
-                .filter(p -> Reaper.cmdline(p.pid()).contains(Reaper.RUN_MARKER + cluster.runId())))
+                .filter(p -> ProcessMarkers.cmdline(p.pid()).contains(ProcessMarkers.RUN + cluster.runId())))
                 .as("processes carrying run marker %s", cluster.runId()).isEmpty();
         for (InetSocketAddress a : proxyPorts) {
             try (ServerSocket s = new ServerSocket()) {
@@ -36,7 +37,7 @@ final class ClusterChecks {
         String d = dir.toAbsolutePath().toString();
         assertThat(ProcessHandle.allProcesses()
                 .filter(p -> p.pid() != ProcessHandle.current().pid())
-                .filter(p -> Reaper.cmdline(p.pid()).stream().anyMatch(a -> a.contains(d)))
+                .filter(p -> ProcessMarkers.cmdline(p.pid()).stream().anyMatch(a -> a.contains(d)))
                 .map(ProcessHandle::pid))
                 .as("processes running from %s", d).isEmpty();
     }

@@ -10,6 +10,7 @@ import io.zkchaos.checkers.state.FinalStateChecker;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus;
+import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.state.FinalState;
 import java.nio.charset.StandardCharsets;

@@ -11,6 +11,7 @@ import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.docker.DockerBackend;
+import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.NodeState;
@@ -63,8 +64,8 @@ class FleClusterIT extends ProcessesUnderRuns {
         start();
         assertThat(Files.readString(cluster.runDirectory().resolve("n1").resolve("node.cfg")))
                 .contains("server.2=n2:").contains("myid=1");
-        assertThat(Reaper.cmdline(cluster.pid("n1"))).contains(FleServers.MAIN_CLASS)
-                .contains(Reaper.RUN_MARKER + cluster.runId());
+        assertThat(ProcessMarkers.cmdline(cluster.pid("n1"))).contains(FleServers.MAIN_CLASS)
+                .contains(ProcessMarkers.RUN + cluster.runId()).contains(ProcessMarkers.ROLE + "server");
         String leader = cluster.leader().orElseThrow();
         NodeStatus status = cluster.status(leader);
         assertThat(status.mode()).isEqualTo(Mode.LEADER);
@@ -152,7 +153,7 @@ class FleClusterIT extends ProcessesUnderRuns {
     void theDockerBackendRefusesTheFleNodesNamingTheLocalOne() {
         assertThatThrownBy(() -> new DockerBackend().start(ClusterConfig.builder().system(SystemUnderTest.FLE)
                 .runDirectory(runs.resolve("docker")).build()))
-                .hasMessageContaining("the docker backend runs ZooKeeper only")
-                .hasMessageContaining("--backend local --system fle");
+                .hasMessageContaining("the docker backend runs zookeeper only, not fle")
+                .hasMessageContaining("it runs on --backend local");
     }
 }

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.process.Reaper;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.Writer;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,7 +92,7 @@ class HarnessDeathIT {
         try (LocalCluster next = LocalCluster.start(ClusterConfig.builder().nodes(1).proxied(false)
                 .runDirectory(runs.resolve("next")).build())) {
             assertThat(alive(pid)).as("orphan reaped when the next cluster started").isFalse();
-            assertThat(runs.resolve("killed").resolve("n1").resolve(Reaper.PID_FILE)).doesNotExist();
+            assertThat(runs.resolve("killed").resolve("n1").resolve("server.pid")).doesNotExist();
             assertThat(next.leader()).contains("n1");
         }
     }

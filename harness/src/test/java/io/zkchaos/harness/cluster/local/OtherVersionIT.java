@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.FourLetterWords;
+import io.zkchaos.harness.cluster.zookeeper.ServerClasspath;
+import io.zkchaos.harness.cluster.zookeeper.VersionResolutionException;
+import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.frame.FrameTrigger;

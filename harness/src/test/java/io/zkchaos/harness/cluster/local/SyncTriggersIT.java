@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.SyncFaultActions;
 import io.zkchaos.nemesis.FaultRecord;

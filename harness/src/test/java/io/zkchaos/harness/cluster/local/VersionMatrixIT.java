@@ -4,6 +4,8 @@ import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.FourLetterWords;
+import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import java.net.InetSocketAddress;
 import java.time.Duration;
