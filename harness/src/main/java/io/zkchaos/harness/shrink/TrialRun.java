@@ -34,10 +34,13 @@ public record TrialRun(Path directory, Validity verdict, SortedSet<String> kinds
         return exercisedEnough && kinds.stream().anyMatch(findings::contains);
     }
 
-    /** One word for people: the verdict, with what kept it from counting. */
+    /**
+     * One word for people: the verdict, with what kept it from counting. An error's first line only (a server's log
+     * tail may follow it): the whole of it is in the runs' log.
+     */
     public String outcome() {
         if (verdict == null) {
-            return "ERROR (" + error + ")";
+            return "ERROR (" + (error == null ? "" : error.lines().findFirst().orElse("")) + ")";
         }
         String v = io.zkchaos.results.Verdicts.word(verdict);
         if (!exercisedEnough) {

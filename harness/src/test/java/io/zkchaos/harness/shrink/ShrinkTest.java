@@ -44,4 +44,14 @@ class ShrinkTest {
         assertThat(rules.supports("halves", 1)).isFalse();
         assertThat(rules.supports("no-such-fault", 3)).isFalse();
     }
+
+    @Test
+    void aTrialSaysItsVerdictAndWhatKeptItFromCountingInOneLine() {
+        assertThat(TrialRun.failed(null, "no quorum served (n2 exited)\nlast lines of server.log:\n...").outcome())
+                .isEqualTo("ERROR (no quorum served (n2 exited))");
+        assertThat(new TrialRun(null, io.zkchaos.checkers.Validity.INVALID, new java.util.TreeSet<>(List.of(
+                "no-lost-commit:lost")), false, null).outcome()).isEqualTo("INVALID (exercised too little)");
+        assertThat(new TrialRun(null, io.zkchaos.checkers.Validity.INVALID, new java.util.TreeSet<>(List.of(
+                "no-lost-commit:lost")), true, null).outcome()).isEqualTo("INVALID no-lost-commit:lost");
+    }
 }
