@@ -106,8 +106,9 @@ public final class Replay {
                 + s.rate()));
         if (!recurred.isEmpty()) {
             List<String> each = new ArrayList<>();
+            // not "new": shrink's confirming replays compare with the kinds it kept, which may be fewer than the run's
             recurred.forEach((k, n) -> each.add(k + " " + n + " of " + times + (findings.contains(k) ? ""
-                    : " (new)")));
+                    : " (other)")));
             out.println("findings that recurred: " + String.join(", ", each));
         }
         out.flush();
