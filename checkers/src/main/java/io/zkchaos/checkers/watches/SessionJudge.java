@@ -488,8 +488,19 @@ final class SessionJudge {
             return;
         }
         Chain chain = chain(e.watcher(), e.path());
-        chain.events++;
         List<Update> stream = stream(w, e.path());
+        if (e.zxid() < 0 && awaitingCoverage) {
+            // Reconnected, and the client's re-registered one-time watches were triggered for what changed while
+            // it was away: the client hands that event to every watcher of the znode, persistent ones too. It
+            // stands for those changes together, in no order: it must only have some change behind it.
+            if (stream.stream().noneMatch(u -> u.invokeIndex() < e.index()
+                    && (!u.known() || u.zxid() > seenAtReconnect))) {
+                violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + ": no "
+                        + "change of " + e.path() + " was made while the session was disconnected"));
+            }
+            return;
+        }
+        chain.events++;
         if (e.zxid() >= 0) {
             Update u = updates.withZxid(e.zxid());
             if (u != null && u.invokeIndex() > e.index()) {
@@ -575,6 +586,8 @@ final class SessionJudge {
                         : ", older than its previous event's change (zxid " + Zxids.hex(chain.position) + ")")));
                 return;
             }
+            // The previous event came from a change the server applied with the watch registered, on this
+            // connection: every change between the two fires it too.
             List<Update> skipped = stream.stream().filter(x -> x.known() && x.zxid() > chain.position
                     && x.zxid() < u.zxid() && !chain.judged.contains(x.id())).toList();
             if (!skipped.isEmpty()) {
