@@ -44,9 +44,6 @@ public final class Workloads {
         // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
         add("set", "unique values added as znodes; final read from every server; no lost commit",
                 o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT, FINAL_STATE);
-        add("watches", "one-time and persistent watches set while writers create, set and delete a few znodes; "
-                        + "every event recorded; ZooKeeper's watch guarantees",
-                o -> new WatchesWorkload(o.prefix() + "/watches", o.keys(), o.rate()), WATCHES, FINAL_STATE);
         addSlotted("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
                 o -> new ElectionWorkload("election", o.prefix() + "/election", OwnRecipe.herdFree(), null,
                         o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
@@ -67,6 +64,9 @@ public final class Workloads {
                         + "(shows what a frozen leader does without fencing)",
                 o -> new FencedWritesWorkload("unfenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
                         o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
+        add("watches", "one-time and persistent watches set while writers create, set and delete a few znodes; "
+                        + "every event recorded; ZooKeeper's watch guarantees",
+                o -> new WatchesWorkload(o.prefix() + "/watches", o.keys(), o.rate()), WATCHES, FINAL_STATE);
     }
 
     private Workloads() {

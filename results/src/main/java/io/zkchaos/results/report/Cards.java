@@ -62,6 +62,8 @@ final class Cards {
             fenced(d, b);
         } else if (d.has("longest") && d.has("violations")) {
             log(d, b);
+        } else if (d.has("watchesSet") && d.has("violations")) {
+            watches(d, b);
         } else if (d.has("type") && d.has("message")) {
             b.findings.add(Text.plain("the checker threw " + d.path("type").asText() + ": "
                     + d.path("message").asText()));
@@ -211,6 +213,18 @@ final class Cards {
         b.fact("nodes read", count(d.path("nodes")));
         b.fact("longest log", d.get("longest"));
         d.path("violations").forEach(v -> b.findings.add(Text.of(v.path("explanation").asText())));
+    }
+
+    private void watches(JsonNode d, Builder b) {
+        b.fact("watching sessions", d.get("sessions"));
+        b.fact("one-time watches set", d.get("watchesSet"));
+        b.fact("persistent watches added", d.get("persistentAdded"));
+        b.fact("events delivered", d.get("events"));
+        b.fact("events placed by their change", d.get("eventsPlaced"));
+        b.fact("changes committed", d.get("changes"));
+        b.fact("changes of unknown outcome", d.get("unknownChanges"));
+        d.path("violations").forEach(v -> b.findings.add(Text.of(v.path("rule").asText() + ": "
+                + v.path("explanation").asText())));
     }
 
     private static JsonNode count(JsonNode array) {

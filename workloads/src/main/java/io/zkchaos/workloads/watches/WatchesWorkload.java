@@ -3,6 +3,7 @@ package io.zkchaos.workloads.watches;
 import io.zkchaos.checkers.gen.Gen;
 import io.zkchaos.checkers.gen.Gens;
 import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.workloads.Invocation;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.RunContext;
@@ -19,7 +20,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 import org.apache.zookeeper.ZooKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * their clients dispatch. Judged by the {@code watches} checker (docs/history-conventions.md, "Watches").
  *
  * <p>Of {@code concurrency} client slots, about two in five write ({@link #writers}) and the rest watch. A watching
- * session first adds a persistent-recursive watch on the tree and persistent watches on the tree and on one key,
- * then reads: mostly reads that set a watch, some plain reads, and syncs. When the main phase ends the writers stop;
+ * session adds a persistent-recursive watch on the tree and persistent watches on the tree and on one key (one a
+ * call, until all are in), and reads: mostly reads that set a watch, some plain reads, and syncs. When the main phase ends the writers stop;
  * each watching session then syncs once more — the barrier by which every change must have fired its watches — and
  * closes.
  */
@@ -46,7 +47,7 @@ public final class WatchesWorkload implements Workload {
     private final String clocks;
     private final int keys;
     private final double rate;
-    private final Supplier<EventTap> taps;
+    private final IntFunction<EventTap> taps;
     /** Whether the servers have persistent watches: null until a session learns it. */
     private final AtomicReference<Boolean> persistent = new AtomicReference<>();
 
@@ -56,10 +57,10 @@ public final class WatchesWorkload implements Workload {
      * @param rate operations per second over all processes (0: as fast as they go)
      */
     public WatchesWorkload(String root, int keys, double rate) {
-        this("watches", root, keys, rate, () -> EventTap.DIRECT);
+        this("watches", root, keys, rate, process -> EventTap.DIRECT);
     }
 
-    private WatchesWorkload(String name, String root, int keys, double rate, Supplier<EventTap> taps) {
+    private WatchesWorkload(String name, String root, int keys, double rate, IntFunction<EventTap> taps) {
         this.name = Objects.requireNonNull(name, "name");
         this.root = Objects.requireNonNull(root, "root");
         this.tree = root + "/tree";
@@ -76,10 +77,10 @@ public final class WatchesWorkload implements Workload {
     }
 
     /**
-     * The same workload under another name whose sessions hand their events through {@code taps} (one per session)
-     * before recording them: for deliberately broken clients ({@link BrokenWatchers}).
+     * The same workload under another name whose sessions hand their events through the tap {@code otherTaps} makes
+     * for each session's process before recording them: for deliberately broken clients ({@link BrokenWatchers}).
      */
-    public WatchesWorkload withEventTap(String otherName, Supplier<EventTap> otherTaps) {
+    public WatchesWorkload withEventTap(String otherName, IntFunction<EventTap> otherTaps) {
         return new WatchesWorkload(otherName, root, keys, rate, otherTaps);
     }
 
@@ -243,11 +244,12 @@ public final class WatchesWorkload implements Workload {
                        CountDownLatch writing) {
         int process = slot;
         WatchingSession session = null;
+        List<String> toAdd = new ArrayList<>(); // the session's persistent watches not added yet
         try {
             while (System.nanoTime() < deadline) {
                 if (session == null) {
                     try {
-                        session = WatchingSession.open(process, ctx.recorder(), taps.get(), ctx.target());
+                        session = WatchingSession.open(process, ctx.recorder(), taps.apply(process), ctx.target());
                     } catch (InterruptedException e) {
                         return;
                     } catch (Exception e) {
@@ -255,12 +257,13 @@ public final class WatchesWorkload implements Workload {
                         TimeUnit.MILLISECONDS.sleep(200);
                         continue;
                     }
-                    if (addWatches(session, slot, ctx.target())) {
-                        session.close();
-                        session = null;
-                        process += ctx.concurrency();
-                        continue;
-                    }
+                    toAdd = new ArrayList<>(List.of(tree + RECURSIVE, tree, key(slot % keys)));
+                }
+                if (!toAdd.isEmpty() && addWatch(session, toAdd, ctx.target())) {
+                    session.close();
+                    session = null;
+                    process += ctx.concurrency();
+                    continue;
                 }
                 Invocation op = next(cursor, start, deadline);
                 if (op == null) {
@@ -286,34 +289,37 @@ public final class WatchesWorkload implements Workload {
         }
     }
 
+    /** Marks the recursive one among a session's persistent watches to add. */
+    private static final String RECURSIVE = " (recursive)";
+
     /**
-     * A new session's persistent watches: recursive on the tree, on the tree and on one key. A server before 3.6.0
-     * answers Unimplemented (and drops the connection, which the session survives): said once, and not tried again.
-     * Returns whether the process must retire.
+     * Adds the first of a session's persistent watches still to add (recursive on the tree, then on the tree and on
+     * one key; one a call, between its reads, until all are in). A server before 3.6.0 answers Unimplemented (and
+     * drops the connection, which the session survives): said once, and not tried again. Returns whether the
+     * process must retire.
      */
-    private boolean addWatches(WatchingSession session, int slot, Target target) throws InterruptedException {
+    private boolean addWatch(WatchingSession session, List<String> toAdd, Target target)
+            throws InterruptedException {
         if (Boolean.FALSE.equals(persistent.get())) {
+            toAdd.clear();
             return false;
         }
-        WatchingSession.Outcome first = session.addWatch(tree, true);
-        if (first.unimplemented()) {
+        String next = toAdd.get(0);
+        boolean recursive = next.endsWith(RECURSIVE);
+        WatchingSession.Outcome added = session.addWatch(recursive ? next.substring(0, next.length()
+                - RECURSIVE.length()) : next, recursive);
+        if (added.unimplemented()) {
+            toAdd.clear();
             if (persistent.compareAndSet(null, false)) {
                 LOG.warn("{}: the servers at {} have no persistent watches (addWatch answered Unimplemented; "
                         + "ZooKeeper has them from 3.6.0): this run sets one-time watches only", name,
                         target.connectString());
             }
-            return false;
+        } else if (added.type() == OpType.OK) {
+            persistent.set(true);
+            toAdd.remove(0);
         }
-        if (first.retires() || first.type() != io.zkchaos.checkers.history.OpType.OK) {
-            return first.retires();
-        }
-        persistent.set(true);
-        for (String path : List.of(tree, key(slot % keys))) {
-            if (session.addWatch(path, false).retires()) {
-                return true;
-            }
-        }
-        return false;
+        return added.retires();
     }
 
     @Override
