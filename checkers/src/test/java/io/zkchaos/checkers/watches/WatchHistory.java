@@ -15,11 +15,11 @@ import java.util.Map;
  * sessions' reads, syncs and watches, and the events their clients dispatched, in that order. One millisecond per
  * entry.
  */
-final class WatchHistory {
+public final class WatchHistory {
 
-    static final String T = "/w/tree";
-    static final String K1 = T + "/k1";
-    static final String K2 = T + "/k2";
+    public static final String T = "/w/tree";
+    public static final String K1 = T + "/k1";
+    public static final String K2 = T + "/k2";
 
     private final List<Op> ops = new ArrayList<>();
     private final Map<Integer, Op> open = new HashMap<>();
@@ -50,104 +50,104 @@ final class WatchHistory {
     }
 
     /** A change acknowledged with {@code zxid}. */
-    WatchHistory change(int writer, String f, String path, String id, long zxid) {
+    public WatchHistory change(int writer, String f, String path, String id, long zxid) {
         h.invoke(writer, f, path, map("id", id)).ok(writer, map("zxid", zxid));
         return this;
     }
 
-    WatchHistory create(String path, String id, long zxid) {
+    public WatchHistory create(String path, String id, long zxid) {
         return change(0, "create", path, id, zxid);
     }
 
-    WatchHistory set(String path, String id, long zxid) {
+    public WatchHistory set(String path, String id, long zxid) {
         return change(0, "set", path, id, zxid);
     }
 
-    WatchHistory delete(String path, String id, long zxid) {
+    public WatchHistory delete(String path, String id, long zxid) {
         return change(0, "delete", path, id, zxid);
     }
 
     /** A change whose outcome is unknown. */
-    WatchHistory changeInfo(int writer, String f, String path, String id) {
+    public WatchHistory changeInfo(int writer, String f, String path, String id) {
         h.invoke(writer, f, path, map("id", id)).info(writer);
         return this;
     }
 
-    WatchHistory resolve(int writer, List<String> pending, String landed, Long zxid) {
+    public WatchHistory resolve(int writer, List<String> pending, String landed, Long zxid) {
         h.invoke(writer, "resolve", "/w/clocks/w0", map("pending", pending))
                 .ok(writer, map("landed", landed, "zxid", zxid));
         return this;
     }
 
     /** A stat of a present znode. */
-    static Map<String, Object> stat(long czxid, long mzxid, long pzxid, long version) {
+    public static Map<String, Object> stat(long czxid, long mzxid, long pzxid, long version) {
         return map("exists", true, "czxid", czxid, "mzxid", mzxid, "pzxid", pzxid, "version", version);
     }
 
-    static Map<String, Object> absent() {
+    public static Map<String, Object> absent() {
         return map("exists", false);
     }
 
-    WatchHistory read(int session, String f, String path, boolean watch, Map<String, Object> result) {
+    public WatchHistory read(int session, String f, String path, boolean watch, Map<String, Object> result) {
         h.invoke(session, f, path, map("watch", watch)).ok(session, result);
         return this;
     }
 
-    WatchHistory getData(int session, String path, Map<String, Object> result) {
+    public WatchHistory getData(int session, String path, Map<String, Object> result) {
         return read(session, "get-data", path, true, result);
     }
 
-    WatchHistory exists(int session, String path, Map<String, Object> result) {
+    public WatchHistory exists(int session, String path, Map<String, Object> result) {
         return read(session, "exists", path, true, result);
     }
 
-    WatchHistory getChildren(int session, String path, Map<String, Object> result) {
+    public WatchHistory getChildren(int session, String path, Map<String, Object> result) {
         return read(session, "get-children", path, true, result);
     }
 
-    WatchHistory sync(int session) {
+    public WatchHistory sync(int session) {
         h.invoke(session, "sync", T, null).ok(session, null);
         return this;
     }
 
     /** A sync invoked now, completed by {@link #done}. */
-    WatchHistory syncInvoked(int session) {
+    public WatchHistory syncInvoked(int session) {
         h.invoke(session, "sync", T, null);
         return this;
     }
 
-    WatchHistory done(int session) {
+    public WatchHistory done(int session) {
         h.ok(session, null);
         return this;
     }
 
-    WatchHistory addWatch(int session, String path, String mode) {
+    public WatchHistory addWatch(int session, String path, String mode) {
         h.invoke(session, "add-watch", path, map("mode", mode)).ok(session, null);
         return this;
     }
 
-    WatchHistory addWatchUnimplemented(int session, String path) {
+    public WatchHistory addWatchUnimplemented(int session, String path) {
         h.invoke(session, "add-watch", path, map("mode", "persistent-recursive"));
         h.complete(session, OpType.FAIL, null, "unimplemented");
         return this;
     }
 
     /** An event delivered to {@code session}'s {@code watcher}; zxid -1 as a server before 3.9 sends it. */
-    WatchHistory event(int session, String watcher, String type, String path, long zxid) {
+    public WatchHistory event(int session, String watcher, String type, String path, long zxid) {
         int p = session + WatchesChecker.EVENT_STREAM_OFFSET;
         Map<String, Object> e = map("watcher", watcher, "type", type, "zxid", zxid, "knew", null);
         h.invoke(p, "event", path, e).ok(p, e);
         return this;
     }
 
-    WatchHistory sessionState(int session, String state) {
+    public WatchHistory sessionState(int session, String state) {
         int p = session + WatchesChecker.EVENT_STREAM_OFFSET;
         Map<String, Object> e = map("state", state);
         h.invoke(p, "session", null, e).ok(p, e);
         return this;
     }
 
-    History build() {
+    public History build() {
         return History.of(ops);
     }
 }
