@@ -565,8 +565,9 @@ final class SessionJudge {
         boolean ambiguous = unknownBefore(stream, e.index(), Long.MAX_VALUE);
         if (candidates.isEmpty() && !ambiguous) {
             violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + ": no change "
-                    + "of " + e.path() + " that fires " + e.type().word() + " had been invoked since the session "
-                    + "read zxid " + Zxids.hex(lower)));
+                    + "of " + e.path() + " that fires " + e.type().word() + " was made after the session read zxid "
+                    + Zxids.hex(lower) + (firstMust == null ? "" : " and no later than " + firstMust.describe()
+                    + ", the first made once the watch was registered on this connection")));
             chain.tracking = false;
             return;
         }
