@@ -6,6 +6,7 @@ import static io.zkchaos.checkers.watches.WatchHistory.T;
 import static io.zkchaos.checkers.watches.WatchHistory.absent;
 import static io.zkchaos.checkers.watches.WatchHistory.stat;
 
+import io.zkchaos.checkers.watches.WatchFixtures;
 import io.zkchaos.checkers.watches.WatchHistory;
 import java.util.List;
 import java.util.Map;
@@ -40,35 +41,14 @@ final class WatchesDocExamples {
                 .sync(1)
                 .build());
         // Planted: the client hands the events of k2's and k1's changes over in the wrong order.
-        DocExamplesTest.Example reordered = new DocExamplesTest.Example("watches", Map.of(), new WatchHistory()
-                .create(K1, "a", 0x10)
-                .create(K2, "b", 0x11)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .getData(1, K2, stat(0x11, 0x11, 0x11, 0))
-                .set(K1, "c", 0x12)
-                .set(K2, "d", 0x13)
-                .event(1, "data", "data-changed", K2, -1)
-                .event(1, "data", "data-changed", K1, -1)
-                .build());
+        DocExamplesTest.Example reordered = new DocExamplesTest.Example("watches", Map.of(),
+                WatchFixtures.reordered(false).build());
         // Planted: k1 is set while session 1 watches it; the session's sync after that completes, and no event came.
-        DocExamplesTest.Example lost = new DocExamplesTest.Example("watches", Map.of(), new WatchHistory()
-                .create(K1, "a", 0x10)
-                .create(K2, "b", 0x11)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .getData(1, K2, stat(0x11, 0x11, 0x11, 0))
-                .set(K1, "c", 0x12)
-                .set(K2, "d", 0x13)
-                .event(1, "data", "data-changed", K2, -1)
-                .sync(1)
-                .build());
+        DocExamplesTest.Example lost = new DocExamplesTest.Example("watches", Map.of(),
+                WatchFixtures.lostInAConnectedSession(false).build());
         // Planted: the session reads k1's new version before the event of its watch on k1.
-        DocExamplesTest.Example early = new DocExamplesTest.Example("watches", Map.of(), new WatchHistory()
-                .create(K1, "a", 0x10)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .set(K1, "b", 0x11)
-                .read(1, "get-data", K1, false, stat(0x10, 0x11, 0x10, 1))
-                .event(1, "data", "data-changed", K1, 0x11)
-                .build());
+        DocExamplesTest.Example early = new DocExamplesTest.Example("watches", Map.of(),
+                WatchFixtures.readBeforeEvent(true).build());
         return List.of(kept, reordered, lost, early);
     }
 }

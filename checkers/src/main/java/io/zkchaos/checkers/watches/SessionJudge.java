@@ -336,21 +336,9 @@ final class SessionJudge {
         Update first = firstTrigger(a);
         Update cause = null;
         if (e.zxid() >= 0) {
-            Update u = updates.withZxid(e.zxid());
-            if (u != null && u.invokeIndex() > e.index()) {
-                violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + " names "
-                        + u.describe() + ", a change not yet invoked when the event arrived"));
-                return;
-            }
-            if (u == null || !stream.contains(u) || Type.firedBy(u, e.path()) != e.type()
-                    && !(carried && u.change() == Change.CREATE)) {
-                if (u == null && unknownBefore(stream, e.index(), Long.MAX_VALUE)) {
-                    return; // a change whose outcome is unknown may be it
-                }
-                violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + ": "
-                        + (u == null ? "no committed change has that zxid"
-                        : "that zxid is " + u.describe() + ", which cannot fire it")));
-                return;
+            Update u = named(e, stream, carried);
+            if (u == null) {
+                return; // a phantom, reported; or a change in doubt may be it
             }
             boolean seen = a.watcher == Watcher.DATA && a.onAbsent() ? u.zxid() <= a.seenZxid
                     : !certainlyAfter(a, u);
@@ -403,6 +391,32 @@ final class SessionJudge {
         if (cause != null) {
             placed(e, cause);
         }
+    }
+
+    /**
+     * The change whose zxid the server sent with {@code e}, when it is one that can have fired it: invoked before
+     * the event, in {@code stream}, of the event's type (or, for {@code summary} events of a reconnection, a create
+     * behind a data-changed). Null otherwise: a phantom, reported — unless no committed change has that zxid and a
+     * change in doubt may be it.
+     */
+    private Update named(WatchEvent e, List<Update> stream, boolean summary) {
+        Update u = updates.withZxid(e.zxid());
+        if (u != null && u.invokeIndex() > e.index()) {
+            violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + " names "
+                    + u.describe() + ", a change not yet invoked when the event arrived"));
+            return null;
+        }
+        if (u != null && stream.contains(u) && (Type.firedBy(u, e.path()) == e.type()
+                || summary && u.change() == Change.CREATE)) {
+            return u;
+        }
+        if (u == null && unknownBefore(stream, e.index(), Long.MAX_VALUE)) {
+            return null;
+        }
+        violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + ": "
+                + (u == null ? "no committed change has that zxid"
+                : "that zxid is " + u.describe() + ", which cannot fire it")));
+        return null;
     }
 
     /** The event types {@code a} can fire ({@code carried}: re-registered after a disconnection). */
@@ -502,20 +516,9 @@ final class SessionJudge {
         }
         chain.events++;
         if (e.zxid() >= 0) {
-            Update u = updates.withZxid(e.zxid());
-            if (u != null && u.invokeIndex() > e.index()) {
-                violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + " names "
-                        + u.describe() + ", a change not yet invoked when the event arrived"));
-                return;
-            }
-            if (u == null || Type.firedBy(u, e.path()) != e.type() || !stream.contains(u)) {
-                if (u == null && unknownBefore(stream, e.index(), Long.MAX_VALUE)) {
-                    chain.tracking = false;
-                    return;
-                }
-                violations.add(new WatchViolation(PHANTOM, process, e.path(), e.index(), e.describe() + ": "
-                        + (u == null ? "no committed change has that zxid"
-                        : "that zxid is " + u.describe() + ", which cannot fire it")));
+            Update u = named(e, stream, false);
+            if (u == null) {
+                chain.tracking = false; // a phantom, reported; or a change in doubt may be it
                 return;
             }
             follow(e, chain, stream, u);

@@ -197,15 +197,7 @@ class WatchesCheckerTest {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void eventsDeliveredOutOfTheOrderOfTheirChangesAreCaught(boolean zxids) {
-        CheckResult r = check(new WatchHistory()
-                .create(K1, "a", 0x10)
-                .create(K2, "b", 0x11)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .getData(1, K2, stat(0x11, 0x11, 0x11, 0))
-                .set(K1, "c", 0x12)
-                .set(K2, "d", 0x13)
-                .event(1, "data", "data-changed", K2, z(zxids, 0x13))
-                .event(1, "data", "data-changed", K1, z(zxids, 0x12)));
+        CheckResult r = check(WatchFixtures.reordered(zxids));
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(violations(r)).as(r.summary()).singleElement().satisfies(v -> {
             assertThat(v.rule()).isEqualTo("ordering");
@@ -220,12 +212,7 @@ class WatchesCheckerTest {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void readingTheNewDataBeforeTheEventIsCaught(boolean zxids) {
-        CheckResult r = check(new WatchHistory()
-                .create(K1, "a", 0x10)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .set(K1, "b", 0x11)
-                .read(1, "get-data", K1, false, stat(0x10, 0x11, 0x10, 1))
-                .event(1, "data", "data-changed", K1, z(zxids, 0x11)));
+        CheckResult r = check(WatchFixtures.readBeforeEvent(zxids));
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(violations(r)).as(r.summary()).singleElement().satisfies(v -> {
             assertThat(v.rule()).isEqualTo("event-before-data");
@@ -285,20 +272,12 @@ class WatchesCheckerTest {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void aWatchThatNeverFiresInAConnectedSessionIsALostTrigger(boolean zxids) {
-        CheckResult r = check(new WatchHistory()
-                .create(K1, "a", 0x10)
-                .create(K2, "x", 0x11)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .getData(1, K2, stat(0x11, 0x11, 0x11, 0))
-                .set(K1, "b", 0x12)
-                .set(K2, "y", 0x13)
-                .event(1, "data", "data-changed", K2, z(zxids, 0x13))
-                .sync(1));
+        CheckResult r = check(WatchFixtures.lostInAConnectedSession(zxids));
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(violations(r)).as(r.summary()).singleElement().satisfies(v -> {
             assertThat(v.rule()).isEqualTo("lost-trigger");
             assertThat(v.explanation()).startsWith("the data watch on /w/tree/k1 set at index 5 (version 0, mzxid "
-                    + "0x10) of process 1 had not fired by index ").contains("though set /w/tree/k1 (b, zxid 0x12",
+                    + "0x10) of process 1 had not fired by index ").contains("though set /w/tree/k1 (c, zxid 0x12",
                     "(on the same connection)");
         });
     }
@@ -318,16 +297,9 @@ class WatchesCheckerTest {
 
     @Test
     void aDroppedEventIsCaughtByTheZxidOfALaterOneWithoutASync() {
-        CheckResult r = check(new WatchHistory()
-                .create(K1, "a", 0x10)
-                .create(K2, "x", 0x11)
-                .getData(1, K1, stat(0x10, 0x10, 0x10, 0))
-                .getData(1, K2, stat(0x11, 0x11, 0x11, 0))
-                .set(K1, "b", 0x12)
-                .set(K2, "y", 0x13)
-                .event(1, "data", "data-changed", K2, 0x13));
+        CheckResult r = check(WatchFixtures.twoWatchedSets().event(1, "data", "data-changed", K2, 0x13));
         assertThat(violations(r)).as(r.summary()).singleElement().satisfies(v -> assertThat(v.explanation())
-                .contains("had not fired by index 12 though set /w/tree/k1 (b, zxid 0x12", "it received "
+                .contains("had not fired by index 12 though set /w/tree/k1 (c, zxid 0x12", "it received "
                         + "data-changed on /w/tree/k2 to the data watcher of process 1 at index 12 (zxid 0x13), a "
                         + "later change"));
     }

@@ -208,21 +208,34 @@ public final class WatchesWorkload implements Workload {
         return null;
     }
 
+    /**
+     * What {@code open} opens (a session of {@code process}); null when it could not, after a short wait: no operation
+     * is outstanding then, so nothing is recorded, and the caller tries again while time remains.
+     */
+    private static <T> T opened(java.util.concurrent.Callable<T> open, String who, int process)
+            throws InterruptedException {
+        try {
+            return open.call();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.debug("{} {} could not connect: {}", who, process, Outcomes.describe(e));
+            TimeUnit.MILLISECONDS.sleep(200);
+            return null;
+        }
+    }
+
     private void write(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, long deadline) {
         Writer writer = new Writer(slot, clocks + "/w" + slot, ctx.recorder(), ctx.target());
         int process = slot;
         try {
             while (System.nanoTime() < deadline) {
-                if (!writer.isOpen()) {
-                    try {
-                        writer.open(process);
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (Exception e) {
-                        LOG.debug("writer {} could not connect: {}", process, Outcomes.describe(e));
-                        TimeUnit.MILLISECONDS.sleep(200);
-                        continue;
-                    }
+                int p = process;
+                if (!writer.isOpen() && opened(() -> {
+                    writer.open(p);
+                    return writer;
+                }, "writer", p) == null) {
+                    continue;
                 }
                 Invocation op = next(cursor, start, deadline);
                 if (op == null) {
@@ -248,13 +261,10 @@ public final class WatchesWorkload implements Workload {
         try {
             while (System.nanoTime() < deadline) {
                 if (session == null) {
-                    try {
-                        session = WatchingSession.open(process, ctx.recorder(), taps.apply(process), ctx.target());
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (Exception e) {
-                        LOG.debug("watcher {} could not connect: {}", process, Outcomes.describe(e));
-                        TimeUnit.MILLISECONDS.sleep(200);
+                    int p = process;
+                    session = opened(() -> WatchingSession.open(p, ctx.recorder(), taps.apply(p), ctx.target()),
+                            "watcher", p);
+                    if (session == null) {
                         continue;
                     }
                     toAdd = new ArrayList<>(List.of(tree + RECURSIVE, tree, key(slot % keys)));
