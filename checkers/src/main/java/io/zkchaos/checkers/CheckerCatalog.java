@@ -15,6 +15,7 @@ import io.zkchaos.checkers.model.Models;
 import io.zkchaos.checkers.readmodel.ZkReadModelChecker;
 import io.zkchaos.checkers.set.NoLostCommitChecker;
 import io.zkchaos.checkers.state.FinalStateChecker;
+import io.zkchaos.checkers.watches.WatchesChecker;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class CheckerCatalog {
     public static final String ZK_READ_MODEL = "zk-read-model";
     public static final String LOG_PREFIX = "log-prefix";
     public static final String FINAL_STATE = "final-state";
+    public static final String WATCHES = "watches";
 
     private static final CheckerCatalog STANDARD = new CheckerCatalog(Map.of())
             .with(new CheckerDescriptor(LINEARIZABLE,
@@ -57,7 +59,10 @@ public final class CheckerCatalog {
                     o -> new LogPrefixChecker()))
             .with(new CheckerDescriptor(FINAL_STATE, "after the heal every server holds the same data tree (read "
                     + "from each server); no ephemeral of an ended session outlives session timeout + margin",
-                    EnumSet.noneOf(CheckerOption.class), o -> new FinalStateChecker()));
+                    EnumSet.noneOf(CheckerOption.class), o -> new FinalStateChecker()))
+            .with(new CheckerDescriptor(WATCHES, "ZooKeeper's watch guarantees: events in the order of their changes, "
+                    + "before the new data, none without a change, none lost while connected, one-time ones once",
+                    EnumSet.noneOf(CheckerOption.class), o -> new WatchesChecker()));
 
     private final Map<String, CheckerDescriptor> byName;
 

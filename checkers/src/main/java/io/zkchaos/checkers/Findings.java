@@ -12,6 +12,7 @@ import io.zkchaos.checkers.log.LogReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
+import io.zkchaos.checkers.watches.WatchesReport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -36,6 +37,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = FencedReport.class, name = "fenced-writes"),
     @JsonSubTypes.Type(value = LogReport.class, name = "log-prefix"),
     @JsonSubTypes.Type(value = FinalStateReport.class, name = "final-state"),
+    @JsonSubTypes.Type(value = WatchesReport.class, name = "watches"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")

@@ -171,6 +171,7 @@ class DocExamplesTest {
                 .okOp(1, "read-log", null, map("node", "n1", "log", List.of(List.of(e1 + 1, "a"))), 2)
                 .okOp(1, "read-log", null, map("node", "n2", "log", List.of(List.of(e1 + 1, "a"))), 3)
                 .build()));
+        all.addAll(WatchesDocExamples.examples());
         return all;
     }
 

@@ -173,7 +173,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--reads", description = "register reads: plain or sync (default: ${DEFAULT-VALUE})")
     String reads;
 
-    @Option(names = "--keys", description = "registers (default: ${DEFAULT-VALUE})")
+    @Option(names = "--keys", description = "register: registers; watches: znodes the writers change "
+            + "(default: ${DEFAULT-VALUE})")
     int keys;
 
     @Option(names = "--pin-reads", description = "register: readers use this server alone (n1 ..., or 'follower': "
@@ -185,8 +186,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "that long (default: ${DEFAULT-VALUE})")
     Duration failoverBound;
 
-    @Option(names = "--rate", description = "register and set: operations per second over all clients, 0 for as "
-            + "fast as they go (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", description = "register, set and watches: operations per second over all clients, 0 "
+            + "for as fast as they go (default: ${DEFAULT-VALUE})")
     double rate;
 
     @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations")

@@ -25,6 +25,8 @@ import io.zkchaos.checkers.set.UnexpectedValue;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
 import io.zkchaos.checkers.state.TreeDifference;
+import io.zkchaos.checkers.watches.WatchViolation;
+import io.zkchaos.checkers.watches.WatchesReport;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.Verdicts;
 import java.util.ArrayList;
@@ -91,6 +93,8 @@ final class Cards {
             log(l, b);
         } else if (d instanceof FinalStateReport s) {
             finalState(s, b);
+        } else if (d instanceof WatchesReport w) {
+            watches(w, b);
         } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
             b.fact("requirements met", e.met().size() + " of " + e.required().size());
         } else if (d instanceof CheckResult.CheckerError e) {
@@ -253,6 +257,19 @@ final class Cards {
         }
         for (LeftEphemeral e : d.ephemerals()) {
             b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
+        }
+    }
+
+    private void watches(WatchesReport d, Builder b) {
+        b.fact("watching sessions", d.sessions());
+        b.fact("one-time watches set", d.watchesSet());
+        b.fact("persistent watches added", d.persistentAdded());
+        b.fact("events delivered", d.events());
+        b.fact("events placed by their change", d.eventsPlaced());
+        b.fact("changes committed", d.changes());
+        b.fact("changes of unknown outcome", d.unknownChanges());
+        for (WatchViolation v : d.violations()) {
+            b.findings.add(Text.of(v.rule() + ": " + v.explanation())); // names its events and reads by index
         }
     }
 
