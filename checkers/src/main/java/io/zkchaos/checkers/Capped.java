@@ -2,6 +2,8 @@ package io.zkchaos.checkers;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Findings as a checker collects them: every one counted, the first {@code limit} kept for the report (a broken run
@@ -13,13 +15,16 @@ public final class Capped<T> {
 
     private final int limit;
     private final List<T> kept = new ArrayList<>();
+    private final Map<String, Integer> byKind = new TreeMap<>();
     private int count;
 
     public Capped(int limit) {
         this.limit = limit;
     }
 
-    public void add(T finding) {
+    /** Adds a finding of {@code kind} (the rule it breaks). */
+    public void add(String kind, T finding) {
+        byKind.merge(kind, 1, Integer::sum);
         count++;
         if (kept.size() < limit) {
             kept.add(finding);
@@ -29,6 +34,11 @@ public final class Capped<T> {
     /** How many were added. */
     public int count() {
         return count;
+    }
+
+    /** How many of each kind were added, by kind. */
+    public Map<String, Integer> byKind() {
+        return java.util.Collections.unmodifiableMap(new TreeMap<>(byKind));
     }
 
     /** The first ones, at most the limit. */

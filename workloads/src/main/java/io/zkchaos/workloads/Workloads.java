@@ -62,6 +62,9 @@ public final class Workloads {
                         + "(shows what a frozen leader does without fencing)",
                 o -> new FencedWritesWorkload("unfenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
                         o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
+        ALL.put(ZnodeWorkloads.SESSIONS.name(), ZnodeWorkloads.SESSIONS);
+        ALL.put(ZnodeWorkloads.SEQUENTIAL.name(), ZnodeWorkloads.SEQUENTIAL);
+        ALL.put(ZnodeWorkloads.MULTI.name(), ZnodeWorkloads.MULTI);
     }
 
     private Workloads() {

@@ -1,6 +1,7 @@
 package io.zkchaos.checkers.multi;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code multi-txn} checker's findings (the {@code details} of its result; the linearizability search is its
@@ -14,11 +15,12 @@ import java.util.List;
  * @param multiReads     acknowledged reads of several znodes in one read-only multi
  * @param singleReads    acknowledged reads of one znode (a release without read-only multi reads each alone)
  * @param violationCount how many atomicity violations were found (the first {@link #SHOWN} are listed)
+ * @param violationsByRule how many of each rule
  * @param violations     the first ones
  */
 public record MultiReport(List<String> registers, List<String> nodes, int txnsOk, int txnsFailed,
                           int txnsIndeterminate, int multiReads, int singleReads, int violationCount,
-                          List<MultiViolation> violations) {
+                          Map<String, Integer> violationsByRule, List<MultiViolation> violations) {
 
     /** The most violations a report lists. */
     public static final int SHOWN = 100;

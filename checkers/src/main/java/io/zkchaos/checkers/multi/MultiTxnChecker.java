@@ -139,7 +139,7 @@ public final class MultiTxnChecker implements Checker {
         }
         if (txnsOk == 0) {
             MultiReport empty = new MultiReport(List.copyOf(registers), List.copyOf(nodes), 0, txnsFailed, txnsInfo,
-                    multiReads, singleReads, 0, List.of());
+                    multiReads, singleReads, 0, Map.of(), List.of());
             return CheckResult.of(NAME, Validity.UNKNOWN, "No transaction was acknowledged: nothing to check ("
                     + steps.size() + " transaction(s) and read(s) in the history).", empty);
         }
@@ -151,7 +151,7 @@ public final class MultiTxnChecker implements Checker {
         written.addAll(nodes);
         CheckResult lin = Checkers.runSafely(linearizability(registers, nodes), translate(steps, written));
         MultiReport report = new MultiReport(List.copyOf(registers), List.copyOf(nodes), txnsOk, txnsFailed,
-                txnsInfo, multiReads, singleReads, found.all.count(), found.all.kept());
+                txnsInfo, multiReads, singleReads, found.all.count(), found.all.byKind(), found.all.kept());
         Validity validity = (found.all.count() > 0 ? Validity.INVALID : Validity.VALID).merge(lin.validity());
         return new CheckResult(NAME, validity, summary(report, lin), report, List.of(lin));
     }
@@ -404,7 +404,7 @@ public final class MultiTxnChecker implements Checker {
         final Capped<MultiViolation> all = new Capped<>(MultiReport.SHOWN);
 
         void add(String rule, String text, long... indices) {
-            all.add(new MultiViolation(rule, text, java.util.Arrays.stream(indices).boxed().toList()));
+            all.add(rule, new MultiViolation(rule, text, java.util.Arrays.stream(indices).boxed().toList()));
         }
     }
 

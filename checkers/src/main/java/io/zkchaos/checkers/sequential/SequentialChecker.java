@@ -120,7 +120,7 @@ public final class SequentialChecker implements Checker {
         }
         SequentialReport report = new SequentialReport(List.copyOf(parents), acked, ephemeral, indeterminate,
                 presentIndeterminate.size(), failed, reads.size(), List.copyOf(finals.keySet()), found.all.count(),
-                found.all.kept());
+                found.all.byKind(), found.all.kept());
         Validity validity = found.all.count() > 0 ? Validity.INVALID
                 : acked == 0 || finals.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(NAME, validity, summary(validity, report), report);
@@ -289,7 +289,8 @@ public final class SequentialChecker implements Checker {
         final Capped<SequentialViolation> all = new Capped<>(SequentialReport.SHOWN);
 
         void add(String rule, String parent, String text, long... indices) {
-            all.add(new SequentialViolation(rule, parent, text, java.util.Arrays.stream(indices).boxed().toList()));
+            all.add(rule, new SequentialViolation(rule, parent, text,
+                    java.util.Arrays.stream(indices).boxed().toList()));
         }
     }
 

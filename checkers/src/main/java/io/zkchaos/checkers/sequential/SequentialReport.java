@@ -1,6 +1,7 @@
 package io.zkchaos.checkers.sequential;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code sequential-znodes} checker's findings (the {@code details} of its result).
@@ -14,11 +15,13 @@ import java.util.List;
  * @param reads               ok reads of children checked (in the run and final)
  * @param finalReads          the servers whose last read was the final read checked, in order
  * @param violationCount      how many violations were found (only the first {@link #SHOWN} are listed)
+ * @param violationsByRule    how many of each rule
  * @param violations          the first violations, in the order they were found
  */
 public record SequentialReport(List<String> parents, int acknowledged, int ephemeral, int indeterminate,
                                int indeterminatePresent, int failed, int reads, List<String> finalReads,
-                               int violationCount, List<SequentialViolation> violations) {
+                               int violationCount, Map<String, Integer> violationsByRule,
+                               List<SequentialViolation> violations) {
 
     /** The most violations a report lists. */
     public static final int SHOWN = 100;

@@ -41,7 +41,8 @@ import java.util.Set;
  *       that began more than its timeout plus {@link #BOUND} after the cut took effect. Not held to it (and listed as
  *       excused): a cut-off that ended sooner (the session may have lived on), one another fault follows within the
  *       bound (a new ZooKeeper leader restarts every session's clock), a history without times;</li>
- *   <li>{@code event-order}: a session's first event is not SyncConnected, a state repeats without a change between,
+ *   <li>{@code event-order}: a session's first event is not SyncConnected (or Closed: a handle closed before it
+ *       connected), a state repeats without a change between,
  *       or anything follows Expired or Closed (a 3.9 client may go from SyncConnected straight to Expired: it keeps a
  *       clock of its own and declares its session expired when it has heard nothing for 4/3 of the timeout);</li>
  *   <li>{@code after-end}: an operation invoked after its session ended (Expired or Closed delivered, close or expire
@@ -188,7 +189,8 @@ public final class SessionGuaranteesChecker implements Checker {
                 count(sessions, "close"), count(sessions, "expire"),
                 (int) sessions.values().stream().filter(s -> s.expiredEvent).count(),
                 (int) sessions.values().stream().flatMap(s -> s.creates.stream()).filter(Operation::isOk).count(),
-                reads.size(), eventCount, judged, excused, BOUND.toMillis(), found.count(), found.kept());
+                reads.size(), eventCount, judged, excused, BOUND.toMillis(), found.count(), found.byKind(),
+                found.kept());
         Validity validity = found.count() > 0 ? Validity.INVALID
                 : opened == 0 || reads.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(NAME, validity, summary(validity, report), report);
@@ -213,7 +215,7 @@ public final class SessionGuaranteesChecker implements Checker {
                 }
                 for (Operation c : s.creates) {
                     if (r.children().contains(c.key())) {
-                        found.add(new SessionViolation("closed-ephemeral", s.process, reader(r) + " lists " + c.key()
+                        add(found, new SessionViolation("closed-ephemeral", s.process, reader(r) + " lists " + c.key()
                                 + ", an ephemeral of " + s.name() + ", though " + (close.f().equals("close")
                                 ? "that session's close" : "another handle's close of that session")
                                 + " was acknowledged at index " + close.completeIndex() + ", before the read began",
@@ -267,7 +269,7 @@ public final class SessionGuaranteesChecker implements Checker {
                     Operation seen = s.creates.stream().filter(c -> r.children().contains(c.key())).findFirst()
                             .orElse(null);
                     if (seen != null) {
-                        found.add(new SessionViolation("expiry-bound", s.process, reader(r) + ", "
+                        add(found, new SessionViolation("expiry-bound", s.process, reader(r) + ", "
                                 + Values.human(r.op().invokeTime() - cut.fromNanos()) + " after " + cut.fault()
                                 + " cut " + s.name() + " off (index " + cut.fromIndex() + "), lists its ephemeral "
                                 + seen.key() + ": more than its timeout of " + s.timeoutMs + " ms plus "
@@ -340,7 +342,7 @@ public final class SessionGuaranteesChecker implements Checker {
             String state = Values.stringField(v, "state");
             String what = state != null ? state : Values.stringField(v, "type") + " " + Values.stringField(v, "path");
             if (terminal != null) {
-                found.add(new SessionViolation("event-order", s.process, s.name() + " was delivered " + what
+                add(found, new SessionViolation("event-order", s.process, s.name() + " was delivered " + what
                         + " at index " + e.invokeIndex() + ", after " + Values.stringField(Values.map(terminal.input(),
                         "the event's value", terminal), "state") + " at index " + terminal.invokeIndex()
                         + ": nothing follows the end of a session", List.of(terminal.invokeIndex(), e.invokeIndex())));
@@ -349,12 +351,14 @@ public final class SessionGuaranteesChecker implements Checker {
             if (state == null || !STATES.contains(state)) {
                 continue;
             }
-            if (last == null && !state.equals("SyncConnected") && !state.equals("ConnectedReadOnly")) {
-                found.add(new SessionViolation("event-order", s.process, s.name() + " was first delivered " + state
-                        + " at index " + e.invokeIndex() + ": a session's first event is SyncConnected",
+            if (last == null && !state.equals("SyncConnected") && !state.equals("ConnectedReadOnly")
+                    && !state.equals("Closed")) {
+                add(found, new SessionViolation("event-order", s.process, s.name() + " was first delivered " + state
+                        + " at index " + e.invokeIndex() + ": a session's first event is SyncConnected (or Closed, "
+                        + "for a handle closed before it connected)",
                         List.of(e.invokeIndex())));
             } else if (state.equals(last)) {
-                found.add(new SessionViolation("event-order", s.process, s.name() + " was delivered " + state
+                add(found, new SessionViolation("event-order", s.process, s.name() + " was delivered " + state
                         + " twice in a row (index " + e.invokeIndex() + "): the client reports changes of state",
                         List.of(e.invokeIndex())));
             }
@@ -369,7 +373,7 @@ public final class SessionGuaranteesChecker implements Checker {
     private static void afterEnd(Session s, Capped<SessionViolation> found) {
         for (Operation op : s.ops) {
             if (op.invokeIndex() > s.endIndex && op.isOk()) {
-                found.add(new SessionViolation("after-end", s.process, s.name() + "'s " + op.f()
+                add(found, new SessionViolation("after-end", s.process, s.name() + "'s " + op.f()
                         + (op.key() == null ? "" : " of " + op.key()) + " (index " + op.invokeIndex() + "-"
                         + op.completeIndex() + ") succeeded, though " + s.ended + ", before it began",
                         List.of(s.endIndex, op.invokeIndex())));
@@ -385,12 +389,16 @@ public final class SessionGuaranteesChecker implements Checker {
             r.owners().forEach((name, owner) -> {
                 Session s = creator.get(name);
                 if (s != null && s.id != null && !s.id.equals(owner) && reported.add(name)) {
-                    found.add(new SessionViolation("owner", s.process, reader(r) + " found " + name + ", which "
+                    add(found, new SessionViolation("owner", s.process, reader(r) + " found " + name + ", which "
                             + s.name() + " created, owned by session " + owner + ": the create did not happen in "
                             + "the session that reported it", List.of(r.op().invokeIndex())));
                 }
             });
         }
+    }
+
+    private static void add(Capped<SessionViolation> found, SessionViolation v) {
+        found.add(v.rule(), v);
     }
 
     private static Read read(Operation op) {

@@ -1,6 +1,7 @@
 package io.zkchaos.checkers.sessions;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code session-guarantees} checker's findings (the {@code details} of its result).
@@ -18,11 +19,13 @@ import java.util.List;
  * @param boundMillis    the bound past the session timeout: ephemerals of a cut-off session are gone from every read
  *                       that begins later than this after the session timeout
  * @param violationCount how many violations were found (the first {@link #SHOWN} are listed)
+ * @param violationsByRule how many of each rule
  * @param violations     the first ones
  */
 public record SessionsReport(int sessions, int closed, int expiredByOp, int expiredEvents, int ephemerals, int reads,
                              int events, int cutOffJudged, List<String> cutOffExcused, long boundMillis,
-                             int violationCount, List<SessionViolation> violations) {
+                             int violationCount, Map<String, Integer> violationsByRule,
+                             List<SessionViolation> violations) {
 
     /** The most violations a report lists. */
     public static final int SHOWN = 100;
