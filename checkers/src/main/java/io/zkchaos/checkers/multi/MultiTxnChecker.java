@@ -414,7 +414,7 @@ public final class MultiTxnChecker implements Checker {
             s.append(r.violationCount()).append(" read(s) show a transaction that was not atomic: ");
             s.append(String.join("; ", r.violations().stream().limit(3).map(v -> v.rule() + ": " + v.text())
                     .toList()));
-            s.append(r.violationCount() > 3 ? "; ..." : "").append(". ");
+            s.append(r.violationCount() > 3 ? "; and " + (r.violationCount() - 3) + " more" : "").append(". ");
         }
         if (lin.validity() != Validity.VALID) {
             s.append("Transactions and reads as the multi-register model reads them: ").append(lin.summary())

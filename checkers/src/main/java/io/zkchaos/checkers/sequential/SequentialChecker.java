@@ -300,7 +300,7 @@ public final class SequentialChecker implements Checker {
             s.append(r.violationCount()).append(" violation(s): ");
             s.append(String.join("; ", r.violations().stream().limit(3).map(v -> v.rule() + ": " + v.text())
                     .toList()));
-            s.append(r.violationCount() > 3 ? "; ..." : "").append(". ");
+            s.append(r.violationCount() > 3 ? "; and " + (r.violationCount() - 3) + " more" : "").append(". ");
         } else if (validity == Validity.UNKNOWN) {
             s.append(r.acknowledged() == 0 ? "No sequential create was acknowledged: nothing to check. "
                     : "No server's final read completed: nothing to check the acknowledged creates against. ");

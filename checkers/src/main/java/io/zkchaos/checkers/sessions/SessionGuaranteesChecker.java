@@ -422,7 +422,7 @@ public final class SessionGuaranteesChecker implements Checker {
         if (r.violationCount() > 0) {
             s.append(r.violationCount()).append(" violation(s): ").append(String.join("; ", r.violations().stream()
                     .limit(3).map(v -> v.rule() + ": " + v.text()).toList()))
-                    .append(r.violationCount() > 3 ? "; ..." : "").append(". ");
+                    .append(r.violationCount() > 3 ? "; and " + (r.violationCount() - 3) + " more" : "").append(". ");
         } else if (validity == Validity.UNKNOWN) {
             s.append(r.sessions() == 0 ? "No session was opened: nothing to check. "
                     : "No read was acknowledged: nothing saw the ephemerals. ");
@@ -434,7 +434,8 @@ public final class SessionGuaranteesChecker implements Checker {
                 .append(" cut-off session(s) held to timeout + ").append(Values.human(r.boundMillis() * 1_000_000L));
         if (!r.cutOffExcused().isEmpty()) {
             s.append(", ").append(r.cutOffExcused().size()).append(" not (").append(r.cutOffExcused().get(0))
-                    .append(r.cutOffExcused().size() > 1 ? "; ..." : "").append(')');
+                    .append(r.cutOffExcused().size() > 1 ? "; and " + (r.cutOffExcused().size() - 1) + " more" : "")
+                    .append(')');
         }
         return s.append('.').toString();
     }

@@ -1,5 +1,7 @@
 package io.zkchaos.checkers.multi;
 
+import static io.zkchaos.checkers.ZnodeHistories.m;
+import static io.zkchaos.checkers.ZnodeHistories.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,23 +11,11 @@ import io.zkchaos.checkers.JsonAssert;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.history.MalformedHistoryException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MultiTxnCheckerTest {
 
     private final MultiTxnChecker checker = new MultiTxnChecker(Duration.ofSeconds(30));
-
-    /** {@code [op key value]}. */
-    private static List<Object> m(String op, String key, Object value) {
-        return Arrays.asList(op, key, value);
-    }
-
-    private static List<Object> ops(List<?>... micros) {
-        return new ArrayList<>(Arrays.asList(micros));
-    }
 
     /** A read of r0, r1 and e0 in one read-only multi: invoked with nils, answered with {@code values}. */
     private static HistoryBuilder readAll(HistoryBuilder h, int process, long ms, Long r0, Long r1, Long e0) {

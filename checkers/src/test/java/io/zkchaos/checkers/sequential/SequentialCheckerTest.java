@@ -1,6 +1,9 @@
 package io.zkchaos.checkers.sequential;
 
 import static io.zkchaos.checkers.HistoryBuilder.map;
+import static io.zkchaos.checkers.ZnodeHistories.asked;
+import static io.zkchaos.checkers.ZnodeHistories.child;
+import static io.zkchaos.checkers.ZnodeHistories.got;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,18 +19,6 @@ import org.junit.jupiter.api.Test;
 class SequentialCheckerTest {
 
     private final SequentialChecker checker = new SequentialChecker();
-
-    private static Map<String, Object> asked(long value, String mode) {
-        return map("value", value, "mode", mode);
-    }
-
-    private static Map<String, Object> got(long value, String mode, long seq) {
-        return map("value", value, "mode", mode, "name", name(value, seq), "seq", seq);
-    }
-
-    private static String name(long value, long seq) {
-        return String.format("v%d-%010d", value, seq);
-    }
 
     private static Map<String, Object> finalRead(String node, Map<String, Object> children) {
         return map("node", node, "children", children);
@@ -45,17 +36,17 @@ class SequentialCheckerTest {
                 .ok(1, got(3, "persistent", 2), 4).ok(2, got(2, "persistent", 1), 5)
                 .invoke(3, "create", "p0", asked(4, "persistent"), 6).info(3, 7)
                 .invoke(4, "create", "p0", asked(5, "ephemeral"), 8).ok(4, got(5, "ephemeral", 3), 9)
-                .invoke(4, "read", "p0", null, 10).ok(4, map("children", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2), name(5, 3)))), 11);
+                .invoke(4, "read", "p0", null, 10).ok(4, map("children", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2), child(5, 3)))), 11);
     }
 
     @Test
     void uniqueOrderedAndKeptIsValid() {
         CheckResult r = checker.check(good()
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2)))), 20)
-                .okOp(1_000_001, "read", null, finalRead("n2", map("p0", List.of(name(3, 2), name(1, 0),
-                        name(2, 1)))), 21)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2)))), 20)
+                .okOp(1_000_001, "read", null, finalRead("n2", map("p0", List.of(child(3, 2), child(1, 0),
+                        child(2, 1)))), 21)
                 .build());
         assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
         SequentialReport d = (SequentialReport) r.details();
@@ -73,15 +64,15 @@ class SequentialCheckerTest {
     @Test
     void anIndeterminateCreatePresentOnceIsValidTwiceIsADuplicate() {
         CheckResult once = checker.check(good()
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2), name(4, 4)))), 20)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2), child(4, 4)))), 20)
                 .build());
         assertThat(once.validity()).as(once.summary()).isEqualTo(Validity.VALID);
         assertThat(((SequentialReport) once.details()).indeterminatePresent()).isEqualTo(1);
 
         CheckResult twice = checker.check(good()
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2), name(4, 4), name(4, 5)))), 20)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2), child(4, 4), child(4, 5)))), 20)
                 .build());
         assertThat(twice.validity()).isEqualTo(Validity.INVALID);
         assertThat(twice.summary()).startsWith("1 violation(s): duplicate: the final read of n1 (index 12) holds "
@@ -94,7 +85,7 @@ class SequentialCheckerTest {
                 .invoke(1, "create", "p0", asked(1, "persistent"), 0)
                 .invoke(2, "create", "p0", asked(2, "persistent"), 1)
                 .ok(1, got(1, "persistent", 7), 2).ok(2, got(2, "persistent", 7), 3)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 7), name(2, 7)))), 20)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 7), child(2, 7)))), 20)
                 .build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         SequentialReport d = (SequentialReport) r.details();
@@ -111,7 +102,7 @@ class SequentialCheckerTest {
         CheckResult r = checker.check(new HistoryBuilder()
                 .invoke(1, "create", "p0", asked(1, "persistent"), 0).ok(1, got(1, "persistent", 5), 1)
                 .invoke(2, "create", "p0", asked(2, "persistent"), 2).ok(2, got(2, "persistent", 4), 3)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 5), name(2, 4)))), 20)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 5), child(2, 4)))), 20)
                 .build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(r.summary()).startsWith("1 violation(s): order: process 2's create of 2 under p0 (invoked at "
@@ -125,7 +116,7 @@ class SequentialCheckerTest {
                 .invoke(1, "create", "p0", asked(1, "persistent"), 0)
                 .invoke(2, "create", "p0", asked(2, "persistent"), 1)
                 .ok(1, got(1, "persistent", 1), 2).ok(2, got(2, "persistent", 0), 3)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(2, 0), name(1, 1)))), 20)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(2, 0), child(1, 1)))), 20)
                 .build());
         assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
     }
@@ -135,8 +126,8 @@ class SequentialCheckerTest {
         // The client reported seq 9 for a child the servers hold as seq 1.
         CheckResult r = checker.check(new HistoryBuilder()
                 .invoke(1, "create", "p0", asked(1, "persistent"), 0)
-                .ok(1, map("value", 1L, "mode", "persistent", "name", name(1, 9), "seq", 9L), 1)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 1)))), 20)
+                .ok(1, map("value", 1L, "mode", "persistent", "name", child(1, 9), "seq", 9L), 1)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 1)))), 20)
                 .build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         SequentialReport d = (SequentialReport) r.details();
@@ -148,7 +139,7 @@ class SequentialCheckerTest {
 
         CheckResult wrongValue = checker.check(new HistoryBuilder()
                 .invoke(1, "create", "p0", asked(1, "persistent"), 0)
-                .ok(1, map("value", 1L, "mode", "persistent", "name", name(7, 0), "seq", 0L), 1)
+                .ok(1, map("value", 1L, "mode", "persistent", "name", child(7, 0), "seq", 0L), 1)
                 .build());
         assertThat(((SequentialReport) wrongValue.details()).violations()).extracting(SequentialViolation::rule)
                 .containsExactly("name-mismatch");
@@ -157,11 +148,11 @@ class SequentialCheckerTest {
     @Test
     void anAcknowledgedChildMissingFromAFinalReadOrASyncedReadIsLost() {
         CheckResult r = checker.check(good()
-                .invoke(6, "read", "p0", null, 12).ok(6, map("children", map("p0", List.of(name(1, 0), name(3, 2)))),
+                .invoke(6, "read", "p0", null, 12).ok(6, map("children", map("p0", List.of(child(1, 0), child(3, 2)))),
                         13)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2)))), 20)
-                .okOp(1_000_001, "read", null, finalRead("n2", map("p0", List.of(name(1, 0), name(3, 2)))), 21)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2)))), 20)
+                .okOp(1_000_001, "read", null, finalRead("n2", map("p0", List.of(child(1, 0), child(3, 2)))), 21)
                 .build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         SequentialReport d = (SequentialReport) r.details();
@@ -176,17 +167,17 @@ class SequentialCheckerTest {
     void anEphemeralIsRequiredOnlyInItsOwnSessionsReads() {
         // p6 reads without p4's ephemeral (another session: it may have ended) -- fine; p4 itself must see it.
         CheckResult others = checker.check(good()
-                .invoke(6, "read", "p0", null, 12).ok(6, map("children", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2)))), 13)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2)))), 20)
+                .invoke(6, "read", "p0", null, 12).ok(6, map("children", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2)))), 13)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2)))), 20)
                 .build());
         assertThat(others.validity()).as(others.summary()).isEqualTo(Validity.VALID);
         CheckResult own = checker.check(good()
-                .invoke(4, "read", "p0", null, 12).ok(4, map("children", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2)))), 13)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(3, 2)))), 20)
+                .invoke(4, "read", "p0", null, 12).ok(4, map("children", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2)))), 13)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(3, 2)))), 20)
                 .build());
         assertThat(own.validity()).isEqualTo(Validity.INVALID);
         assertThat(own.summary()).contains("(an ephemeral of its own session)");
@@ -197,8 +188,8 @@ class SequentialCheckerTest {
         CheckResult r = checker.check(new HistoryBuilder()
                 .invoke(1, "create", "p0", asked(1, "persistent"), 0).ok(1, got(1, "persistent", 0), 1)
                 .invoke(2, "create", "p0", asked(2, "persistent"), 2).fail(2, 3)
-                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(name(1, 0), name(2, 1),
-                        name(8, 2)))), 20)
+                .okOp(1_000_000, "read", null, finalRead("n1", map("p0", List.of(child(1, 0), child(2, 1),
+                        child(8, 2)))), 20)
                 .build());
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(((SequentialReport) r.details()).violations()).extracting(SequentialViolation::text)

@@ -1,6 +1,10 @@
 package io.zkchaos.checkers.sessions;
 
 import static io.zkchaos.checkers.HistoryBuilder.map;
+import static io.zkchaos.checkers.ZnodeHistories.event;
+import static io.zkchaos.checkers.ZnodeHistories.open;
+import static io.zkchaos.checkers.ZnodeHistories.partitioned;
+import static io.zkchaos.checkers.ZnodeHistories.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -8,30 +12,11 @@ import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.JsonAssert;
 import io.zkchaos.checkers.Validity;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SessionGuaranteesCheckerTest {
 
     private final SessionGuaranteesChecker checker = new SessionGuaranteesChecker();
-
-    private static HistoryBuilder open(HistoryBuilder h, int process, String session, long ms) {
-        return h.invoke(process, "open", null, ms).ok(process, map("session", session, "timeout", 4000L), ms + 1)
-                .okOp(process, "event", state("SyncConnected"), state("SyncConnected"), ms + 1);
-    }
-
-    private static Map<String, Object> state(String s) {
-        return map("state", s);
-    }
-
-    private static HistoryBuilder event(HistoryBuilder h, int process, String s, long ms) {
-        return h.okOp(process, "event", state(s), state(s), ms);
-    }
-
-    private static HistoryBuilder read(HistoryBuilder h, int process, long ms, Map<String, Object> owners) {
-        return h.invoke(process, "read", null, ms).ok(process, map("children", List.copyOf(owners.keySet()),
-                "owners", owners), ms + 1);
-    }
 
     /** p1 opens, creates e1-1, reads it, closes; p2 then reads nothing of it. */
     private static HistoryBuilder closedCleanly() {
@@ -64,18 +49,6 @@ class SessionGuaranteesCheckerTest {
         assertThat(r.summary()).startsWith("1 violation(s): closed-ephemeral: the read of process 2 (index 18) "
                 + "lists e1-1, an ephemeral of process 1 (session 0x1), though that session's close was "
                 + "acknowledged at index 9, before the read began.");
-    }
-
-    /** p1 holds e1-1 when the nemesis cuts every client link at 1 s (in force at 1.001 s) until {@code healMs}. */
-    private static HistoryBuilder partitioned(long healMs) {
-        HistoryBuilder h = open(new HistoryBuilder(), 1, "0x1", 0);
-        h.invoke(1, "create", "e1-1", null, 10).ok(1, null, 11)
-                .nemesis("client-partition", map("fault", "client-partition", "nodes", List.of("n1", "n2", "n3")),
-                        1000, 1001);
-        event(h, 1, "Disconnected", 1200);
-        event(h, 1, "Expired", 5400); // the client's own clock: 4/3 of the timeout
-        h.heal("client-partition", map("fault", "heal", "nodes", List.of()), healMs, healMs + 1);
-        return open(h, 2, "0x2", healMs + 100);
     }
 
     @Test

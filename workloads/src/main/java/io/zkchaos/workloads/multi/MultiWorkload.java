@@ -104,16 +104,13 @@ public final class MultiWorkload extends ClientWorkload {
      */
     @Override
     public void setup(Target target) throws Exception {
-        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
-        try {
+        Sessions.with(target, zk -> {
             Znodes.deleteRecursive(zk, root);
             Znodes.ensurePath(zk, root);
             for (int i = 0; i < keys; i++) {
                 zk.create(path(register(i)), Znodes.encode(0), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             }
-        } finally {
-            Sessions.closeQuietly(zk);
-        }
+        });
         List<String> unanswered = new ArrayList<>();
         Optional<ServerVersions.Release> oldest = ServerVersions.oldest(target, unanswered);
         readsAtOnce = oldest.map(r -> r.atLeast(3, 6, 0)).orElse(false);

@@ -82,15 +82,12 @@ public final class SequentialWorkload extends ClientWorkload {
 
     @Override
     public void setup(Target target) throws Exception {
-        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
-        try {
+        Sessions.with(target, zk -> {
             Znodes.deleteRecursive(zk, root);
             for (int i = 0; i < parents; i++) {
                 Znodes.ensurePath(zk, root + "/" + parent(i));
             }
-        } finally {
-            Sessions.closeQuietly(zk);
-        }
+        });
     }
 
     /** Creates (persistent 3 : ephemeral 1) and reads (1) on random parents; values from one counter. */

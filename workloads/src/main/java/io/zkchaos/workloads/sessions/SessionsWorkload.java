@@ -77,33 +77,10 @@ public final class SessionsWorkload implements SlottedWorkload {
 
     @Override
     public void setup(Target target) throws Exception {
-        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
-        try {
+        Sessions.with(target, zk -> {
             Znodes.deleteRecursive(zk, root);
             Znodes.ensurePath(zk, root);
-        } finally {
-            Sessions.closeQuietly(zk);
-        }
-    }
-
-    @Override
-    public void run(RunContext ctx) throws InterruptedException {
-        List<Thread> threads = new ArrayList<>();
-        for (int slot = 0; slot < ctx.concurrency(); slot++) {
-            int s = slot;
-            Thread t = new Thread(() -> {
-                try {
-                    runSlot(ctx, s, s);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "sessions-" + slot);
-            t.start();
-            threads.add(t);
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
+        });
     }
 
     @Override
