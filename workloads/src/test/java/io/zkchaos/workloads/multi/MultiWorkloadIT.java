@@ -26,6 +26,7 @@ class MultiWorkloadIT {
     private static History run(MultiWorkload w, long seed) throws Exception {
         Target target = ensemble.get().target();
         w.setup(target);
+        w.withRate(200); // a few hundred operations: enough to meet every case, quick to search
         InMemoryRecorder rec = new InMemoryRecorder();
         w.run(new RunContext(target, rec, seed, 4, Duration.ofSeconds(2)));
         return HistoryAssertions.wellFormed(rec::history);

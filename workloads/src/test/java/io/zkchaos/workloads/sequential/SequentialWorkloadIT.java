@@ -26,6 +26,7 @@ class SequentialWorkloadIT {
     private static History run(SequentialWorkload w, long seed) throws Exception {
         Target target = ensemble.get().target();
         w.setup(target);
+        w.withRate(200);
         InMemoryRecorder rec = new InMemoryRecorder();
         w.run(new RunContext(target, rec, seed, 4, Duration.ofSeconds(2)));
         w.finalPhase(target, rec);
