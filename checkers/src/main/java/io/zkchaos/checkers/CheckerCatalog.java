@@ -71,8 +71,8 @@ public final class CheckerCatalog {
                     + "none acknowledged lost, an indeterminate create present once or absent",
                     EnumSet.noneOf(CheckerOption.class), o -> new SequentialChecker()))
             .with(new CheckerDescriptor(MULTI_TXN, "multi transactions atomic and linearizable against the "
-                    + "multi-register model; reads that saw half a transaction", EnumSet.of(TIME_LIMIT),
-                    o -> new MultiTxnChecker(o.timeLimit())));
+                    + "multi-register model; reads see them whole (--strict: and in real time)",
+                    EnumSet.of(TIME_LIMIT, STRICT), o -> new MultiTxnChecker(o.timeLimit(), o.strict())));
 
     private final Map<String, CheckerDescriptor> byName;
 

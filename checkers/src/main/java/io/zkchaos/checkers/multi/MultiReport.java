@@ -14,12 +14,16 @@ import java.util.Map;
  * @param txnsIndeterminate transactions whose outcome is unknown
  * @param multiReads     acknowledged reads of several znodes in one read-only multi
  * @param singleReads    acknowledged reads of one znode (a release without read-only multi reads each alone)
+ * @param strict         whether reads were held to real time (linearizable reads) or to ZooKeeper's read guarantees
+ * @param staleReads     reads that certainly missed a transaction acknowledged before they began
+ * @param stale          the first of them, described
  * @param violationCount how many atomicity violations were found (the first {@link #SHOWN} are listed)
  * @param violationsByRule how many of each rule
  * @param violations     the first ones
  */
 public record MultiReport(List<String> registers, List<String> nodes, int txnsOk, int txnsFailed,
-                          int txnsIndeterminate, int multiReads, int singleReads, int violationCount,
+                          int txnsIndeterminate, int multiReads, int singleReads, boolean strict, int staleReads,
+                          List<String> stale, int violationCount,
                           Map<String, Integer> violationsByRule, List<MultiViolation> violations) {
 
     /** The most violations a report lists. */
@@ -28,6 +32,7 @@ public record MultiReport(List<String> registers, List<String> nodes, int txnsOk
     public MultiReport {
         registers = List.copyOf(registers);
         nodes = List.copyOf(nodes);
+        stale = List.copyOf(stale);
         violations = List.copyOf(violations);
     }
 }

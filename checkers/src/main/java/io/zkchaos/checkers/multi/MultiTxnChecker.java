@@ -38,14 +38,19 @@ import java.util.Set;
  * to one value). The znodes that creates and deletes name are <em>nodes</em>: absent at the start.
  *
  * <h2>Verdict</h2>
- * The history, as the multi-register model reads it (a check is a read of its value, a set a write, a create a read of
- * "absent" then a write, a delete a write of "absent"), must be linearizable: that search is this result's part, and
- * it alone decides atomicity and real-time order together. Before it, reads are checked for what shows a transaction
- * was not atomic by itself, with a sharper explanation: a value only a failed transaction wrote
- * ({@code aborted-read}), a value no transaction wrote ({@code unwritten-read}), and, in one read of several znodes,
- * part of a transaction's effects beside a value that transaction had already replaced ({@code fractured-read}).
- * Znodes that no transaction writes are left out of the search; every read of one must agree. Unknown when no
- * transaction was acknowledged, or when the search ran out of its time limit.
+ * Transactions, as the multi-register model reads them (a check is a read of its value, a set a write, a create a read
+ * of "absent" then a write, a delete a write of "absent"), must be linearizable: ZooKeeper's writes are. That search
+ * is this result's part. Reads must keep what ZooKeeper promises of reads: each sees the transactions whole (a
+ * snapshot), and a session's read sees its own transactions. ZooKeeper does not promise linearizable reads, even
+ * after {@code sync}: a leader that was deposed without noticing (frozen, then woken) serves synced reads from its
+ * old state for a moment. So a stale read, one that misses a transaction acknowledged before it began, is reported
+ * as allowed; {@code strict} holds reads to real time as well (they join the search, and a stale read fails the run).
+ * What reads are checked for, with a sharp explanation each: a value only a failed transaction wrote
+ * ({@code aborted-read}), a value no transaction wrote ({@code unwritten-read}), in one read of several znodes part of
+ * a transaction's effects beside a value that transaction had already replaced ({@code fractured-read}), a value older
+ * than the session's own last transaction on that znode ({@code own-write}). Znodes that no transaction writes are
+ * left out of the search; every read of one must agree. Unknown when no transaction was acknowledged, or when the
+ * search ran out of its time limit.
  */
 public final class MultiTxnChecker implements Checker {
 
@@ -55,10 +60,15 @@ public final class MultiTxnChecker implements Checker {
     static final String ABSENT = "absent";
 
     private final Duration timeLimit;
+    private final boolean strict;
 
-    /** @param timeLimit the budget of the linearizability search (null: none) */
-    public MultiTxnChecker(Duration timeLimit) {
+    /**
+     * @param timeLimit the budget of the linearizability search (null: none)
+     * @param strict    whether reads are held to real time too (linearizable reads): stale reads then fail the run
+     */
+    public MultiTxnChecker(Duration timeLimit, boolean strict) {
         this.timeLimit = timeLimit;
+        this.strict = strict;
     }
 
     @Override
@@ -139,7 +149,7 @@ public final class MultiTxnChecker implements Checker {
         }
         if (txnsOk == 0) {
             MultiReport empty = new MultiReport(List.copyOf(registers), List.copyOf(nodes), 0, txnsFailed, txnsInfo,
-                    multiReads, singleReads, 0, Map.of(), List.of());
+                    multiReads, singleReads, strict, 0, List.of(), 0, Map.of(), List.of());
             return CheckResult.of(NAME, Validity.UNKNOWN, "No transaction was acknowledged: nothing to check ("
                     + steps.size() + " transaction(s) and read(s) in the history).", empty);
         }
@@ -147,11 +157,15 @@ public final class MultiTxnChecker implements Checker {
         Writers writers = new Writers(steps, registers);
         unwrittenReads(steps, writers, registers, nodes, found);
         fracturedReads(steps, writers, found);
+        ownWrites(steps, writers, found);
+        List<String> stale = staleReads(steps, writers);
         Set<String> written = new HashSet<>(registers);
         written.addAll(nodes);
-        CheckResult lin = Checkers.runSafely(linearizability(registers, nodes), translate(steps, written));
+        List<Step> searched = strict ? steps : steps.stream().filter(Step::isTxn).toList();
+        CheckResult lin = Checkers.runSafely(linearizability(registers, nodes), translate(searched, written));
         MultiReport report = new MultiReport(List.copyOf(registers), List.copyOf(nodes), txnsOk, txnsFailed,
-                txnsInfo, multiReads, singleReads, found.all.count(), found.all.byKind(), found.all.kept());
+                txnsInfo, multiReads, singleReads, strict, stale.size(), stale.stream().limit(MultiReport.SHOWN)
+                .toList(), found.all.count(), found.all.byKind(), found.all.kept());
         Validity validity = (found.all.count() > 0 ? Validity.INVALID : Validity.VALID).merge(lin.validity());
         return new CheckResult(NAME, validity, summary(report, lin), report, List.of(lin));
     }
@@ -200,6 +214,13 @@ public final class MultiTxnChecker implements Checker {
 
         List<Step> deletesOf(String key) {
             return deletes.getOrDefault(key, List.of());
+        }
+
+        /** Every transaction that writes {@code key} (a value or a delete). */
+        List<Step> overwrites(String key) {
+            List<Step> all = new ArrayList<>(byKey.getOrDefault(key, Map.of()).values());
+            all.addAll(deletesOf(key));
+            return all;
         }
     }
 
@@ -276,6 +297,77 @@ public final class MultiTxnChecker implements Checker {
                 }
             }
         }
+    }
+
+    /**
+     * A read sees its own session's transactions: on a znode the process's last acknowledged transaction wrote, a
+     * read of the same process holds that value or a later one, never one certainly older (ZooKeeper serves a
+     * session's requests in order).
+     */
+    private static void ownWrites(List<Step> steps, Writers writers, Findings found) {
+        Map<Integer, Map<String, Step>> lastWriter = new HashMap<>();
+        for (Step s : steps) {
+            if (s.isTxn()) {
+                if (s.op().isOk()) {
+                    Map<String, Step> own = lastWriter.computeIfAbsent(s.op().process(), p -> new HashMap<>());
+                    s.writes().keySet().forEach(k -> own.put(k, s));
+                }
+                continue;
+            }
+            if (!s.op().isOk()) {
+                continue;
+            }
+            Map<String, Step> own = lastWriter.getOrDefault(s.op().process(), Map.of());
+            for (Micro m : s.micros()) {
+                Step t = own.get(m.key());
+                Object seen = m.value() == null ? ABSENT : m.value();
+                if (t == null || seen.equals(t.writes().get(m.key()))) {
+                    continue;
+                }
+                String older = olderThan(t, m.key(), seen, s, writers);
+                if (older != null) {
+                    found.add("own-write", s.who() + " saw " + m.key() + " = " + show(seen) + ", " + older
+                            + ", though its own session's " + t.who() + " had made it " + show(t.writes()
+                            .get(m.key())), s.op().invokeIndex(), t.op().invokeIndex());
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads that certainly missed a transaction acknowledged before they began: the value they saw was replaced by a
+     * transaction that began after its writer completed and completed before the read began. Allowed by ZooKeeper's
+     * guarantees; fatal only when {@code strict} (through the search).
+     */
+    private static List<String> staleReads(List<Step> steps, Writers writers) {
+        List<String> stale = new ArrayList<>();
+        for (Step r : steps) {
+            if (r.isTxn() || !r.op().isOk()) {
+                continue;
+            }
+            for (Micro m : r.micros()) {
+                if (m.value() == null) {
+                    continue;
+                }
+                Step u = writers.of(m.key(), m.value());
+                boolean initial = writers.isInitial(m.key(), m.value());
+                if (u == null && !initial) {
+                    continue;
+                }
+                Step newer = writers.overwrites(m.key()).stream().filter(w -> w.op().isOk() && w != u
+                        && w.op().completeIndex() < r.op().invokeIndex() && (initial
+                        || u.op().completeIndex() >= 0 && u.op().completeIndex() < w.op().invokeIndex()))
+                        .findFirst().orElse(null);
+                if (newer != null) {
+                    stale.add(r.who() + " saw " + m.key() + " = " + m.value() + ", though " + newer.who()
+                            + ", which made it " + show(newer.writes().get(m.key())) + ", was acknowledged before it "
+                            + "began");
+                    break;
+                }
+            }
+        }
+        return stale;
     }
 
     /**
@@ -411,18 +503,20 @@ public final class MultiTxnChecker implements Checker {
     private static String summary(MultiReport r, CheckResult lin) {
         StringBuilder s = new StringBuilder();
         if (r.violationCount() > 0) {
-            s.append(r.violationCount()).append(" read(s) show a transaction that was not atomic: ");
+            s.append(r.violationCount()).append(" read(s) break what ZooKeeper promises of reads: ");
             s.append(String.join("; ", r.violations().stream().limit(3).map(v -> v.rule() + ": " + v.text())
                     .toList()));
             s.append(r.violationCount() > 3 ? "; and " + (r.violationCount() - 3) + " more" : "").append(". ");
         }
         if (lin.validity() != Validity.VALID) {
-            s.append("Transactions and reads as the multi-register model reads them: ").append(lin.summary())
-                    .append(' ');
+            s.append(r.strict() ? "Transactions and reads" : "Transactions").append(" as the multi-register model "
+                    + "reads them: ").append(lin.summary()).append(' ');
         }
         s.append(r.txnsOk()).append(" transaction(s) acknowledged, ").append(r.txnsFailed()).append(" failed, ")
                 .append(r.txnsIndeterminate()).append(" indeterminate, over ").append(r.registers().size())
-                .append(" register(s) and ").append(r.nodes().size()).append(" node(s); ");
+                .append(" register(s) and ").append(r.nodes().size()).append(" node(s)");
+        s.append(lin.validity() == Validity.VALID ? ", linearizable as one multi-register" : "");
+        s.append("; ");
         if (r.multiReads() > 0) {
             s.append(r.multiReads()).append(" read(s) of several znodes in one read-only multi");
             s.append(r.singleReads() > 0 ? ", " + r.singleReads() + " of one znode" : "");
@@ -430,8 +524,12 @@ public final class MultiTxnChecker implements Checker {
             s.append(r.singleReads()).append(" read(s), each of one znode (no read-only multi: no read sees "
                     + "several znodes at one point, so no read can be fractured)");
         }
-        s.append("; ").append(lin.validity() == Validity.VALID ? "linearizable as one multi-register"
-                : "linearizability " + lin.validity().name().toLowerCase(java.util.Locale.ROOT)).append('.');
-        return s.toString();
+        s.append(r.strict() ? ", held to real time (strict)" : ", held to ZooKeeper's read guarantees");
+        if (r.staleReads() > 0) {
+            s.append("; ").append(r.staleReads()).append(" stale (").append(r.strict() ? "strict: failed"
+                    : "allowed: a read, even after sync, is not linearizable").append("; first: ")
+                    .append(r.stale().get(0)).append(')');
+        }
+        return s.append('.').toString();
     }
 }
