@@ -9,7 +9,10 @@ import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
 import io.zkchaos.checkers.linear.LinearizabilityDetails;
 import io.zkchaos.checkers.log.LogReport;
+import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
+import io.zkchaos.checkers.sequential.SequentialReport;
+import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.watches.WatchesReport;
@@ -38,6 +41,9 @@ import java.util.Map;
     @JsonSubTypes.Type(value = LogReport.class, name = "log-prefix"),
     @JsonSubTypes.Type(value = FinalStateReport.class, name = "final-state"),
     @JsonSubTypes.Type(value = WatchesReport.class, name = "watches"),
+    @JsonSubTypes.Type(value = SessionsReport.class, name = "session-guarantees"),
+    @JsonSubTypes.Type(value = SequentialReport.class, name = "sequential-znodes"),
+    @JsonSubTypes.Type(value = MultiReport.class, name = "multi-txn"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")

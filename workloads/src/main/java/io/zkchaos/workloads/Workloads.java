@@ -67,6 +67,9 @@ public final class Workloads {
         add("watches", "one-time and persistent watches set while writers create, set and delete a few znodes; "
                         + "every event recorded; ZooKeeper's watch guarantees",
                 o -> new WatchesWorkload(o.prefix() + "/watches", o.keys(), o.rate()), WATCHES, FINAL_STATE);
+        ALL.put(ZnodeWorkloads.SESSIONS.name(), ZnodeWorkloads.SESSIONS);
+        ALL.put(ZnodeWorkloads.SEQUENTIAL.name(), ZnodeWorkloads.SEQUENTIAL);
+        ALL.put(ZnodeWorkloads.MULTI.name(), ZnodeWorkloads.MULTI);
     }
 
     private Workloads() {
