@@ -32,7 +32,7 @@ public enum Capability {
         return switch (trait) {
             case NEEDS_LAZYFS -> Optional.of(LAZY_FS);
             case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
-            case ON_CLIENTS, NO_SERVICE -> Optional.empty();
+            case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE -> Optional.empty();
         };
     }
 }

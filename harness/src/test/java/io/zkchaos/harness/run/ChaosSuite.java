@@ -3,6 +3,8 @@ package io.zkchaos.harness.run;
 import io.zkchaos.harness.cli.Durations;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.nemesis.Fault;
+import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
 import java.io.IOException;
@@ -168,10 +170,11 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
      * single-leader); under any other every start could not act, and the run would rightly be unknown.
      */
     private static boolean actsOn(String nemesis, io.zkchaos.workloads.WorkloadDescriptor workload) {
-        if (!Nemeses.require(nemesis).needsClientProcesses()) {
+        NemesisDescriptor n = Nemeses.require(nemesis);
+        if (!n.needsClientProcesses()) {
             return true;
         }
-        return workload.processClients() && (!nemesis.endsWith("-leader-client")
+        return workload.processClients() && (n.faults().stream().noneMatch(f -> f.is(Fault.Trait.ON_LEADING_CLIENT))
                 || workload.checkers().contains(io.zkchaos.checkers.CheckerCatalog.SINGLE_LEADER));
     }
 
