@@ -327,7 +327,7 @@ public final class MultiTxnChecker implements Checker {
                 String older = olderThan(t, m.key(), seen, s, writers);
                 if (older != null) {
                     found.add("own-write", s.who() + " saw " + m.key() + " = " + show(seen) + ", " + older
-                            + ", though its own session's " + t.who() + " had made it " + show(t.writes()
+                            + ", though " + t.who() + ", of the same session, had made it " + show(t.writes()
                             .get(m.key())), s.op().invokeIndex(), t.op().invokeIndex());
                     break;
                 }

@@ -140,28 +140,29 @@ class MultiTxnCheckerTest {
         assertThat(held.summary()).contains("held to real time (strict); 1 stale (strict: failed");
     }
 
-    @Test
-    void aReadOlderThanItsOwnSessionsTransactionIsCaught() {
-        // p1 sets r0 to 1, then p3 sets it to 2, then p1 sets it to 3; p1's own read then returns 2: older than
-        // what its own session wrote last (p3's write completed before p1's second began).
-        CheckResult r = checker.check(new HistoryBuilder()
+    /** p1 sets r0 to 1, then p3 sets it to 2, then p1 sets it to 3; {@code reader} then reads 2. */
+    private static HistoryBuilder readOfTwoAfterThree(int reader) {
+        return new HistoryBuilder()
                 .invoke(1, "txn", ops(m("set", "r0", 1L)), 0).ok(1, ops(m("set", "r0", 1L)), 1)
                 .invoke(3, "txn", ops(m("set", "r0", 2L)), 2).ok(3, ops(m("set", "r0", 2L)), 3)
                 .invoke(1, "txn", ops(m("set", "r0", 3L)), 4).ok(1, ops(m("set", "r0", 3L)), 5)
-                .invoke(1, "read", ops(m("read", "r0", null)), 6).ok(1, ops(m("read", "r0", 2L)), 7).build());
+                .invoke(reader, "read", ops(m("read", "r0", null)), 6).ok(reader, ops(m("read", "r0", 2L)), 7);
+    }
+
+    @Test
+    void aReadOlderThanItsOwnSessionsTransactionIsCaught() {
+        // p1's own read returns 2: older than what its own session wrote last (p3's write completed before p1's
+        // second began).
+        CheckResult r = checker.check(readOfTwoAfterThree(1).build());
         assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.INVALID);
         assertThat(((MultiReport) r.details()).violations()).singleElement().satisfies(v -> {
             assertThat(v.rule()).isEqualTo("own-write");
             assertThat(v.text()).startsWith("the read of process 1 (index 6-7, ok) saw r0 = 2, ");
-            assertThat(v.text()).endsWith("though its own session's the transaction of process 1 (index 4-5, ok) "
-                    + "had made it 3");
+            assertThat(v.text()).endsWith("though the transaction of process 1 (index 4-5, ok), of the same "
+                    + "session, had made it 3");
         });
         // The same read by another process is only stale: allowed.
-        CheckResult other = checker.check(new HistoryBuilder()
-                .invoke(1, "txn", ops(m("set", "r0", 1L)), 0).ok(1, ops(m("set", "r0", 1L)), 1)
-                .invoke(3, "txn", ops(m("set", "r0", 2L)), 2).ok(3, ops(m("set", "r0", 2L)), 3)
-                .invoke(1, "txn", ops(m("set", "r0", 3L)), 4).ok(1, ops(m("set", "r0", 3L)), 5)
-                .invoke(2, "read", ops(m("read", "r0", null)), 6).ok(2, ops(m("read", "r0", 2L)), 7).build());
+        CheckResult other = checker.check(readOfTwoAfterThree(2).build());
         assertThat(other.validity()).as(other.summary()).isEqualTo(Validity.VALID);
         assertThat(((MultiReport) other.details()).staleReads()).isEqualTo(1);
     }
