@@ -191,7 +191,8 @@ public final class RunCommand implements Callable<Integer> {
             + "second over all clients, 0 for as fast as they go (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations")
+    @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations "
+            + "(register; multi: hold reads to real time)")
     boolean strict;
 
     @Option(names = "--zookeeper", description = "ZooKeeper version under test, resolved from Maven Central "
