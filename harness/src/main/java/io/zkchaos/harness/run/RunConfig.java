@@ -3,11 +3,14 @@ package io.zkchaos.harness.run;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
+import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.docker.DockerBackend;
+import io.zkchaos.harness.cluster.ssh.SshBackend;
+import io.zkchaos.harness.cluster.ssh.SshSettings;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
@@ -100,9 +103,11 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
      *                  {@code fle}, the project's own nodes
      * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
+     * @param hosts     the ssh backend's hosts and how to reach them ({@code --hosts FILE} and the {@code --ssh-*}
+     *                  options); null for the other backends
      */
     public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                              List<String> bugs) {
+                              List<String> bugs, SshSettings hosts) {
         public ClusterPart {
             ClusterBackends.require(backend);
             if (nodes != 1 && nodes != 3 && nodes != 5) {
@@ -124,6 +129,29 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             if (s == SystemUnderTest.FLE && backend.equals("docker")) {
                 throw new IllegalArgumentException("system: " + DockerBackend.UNSUPPORTED_SYSTEM);
             }
+            if (backend.equals(SshBackend.NAME) && hosts == null) {
+                throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
+                        + "--hosts FILE (one host a line)");
+            }
+            if (!backend.equals(SshBackend.NAME) && hosts != null) {
+                throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
+                        + "is " + backend);
+            }
+            if (hosts != null && hosts.hosts().size() < nodes) {
+                throw new IllegalArgumentException("nodes: " + nodes + " nodes need " + nodes + " hosts; the hosts "
+                        + "file names " + hosts.hosts().size());
+            }
+        }
+
+        /** Without hosts (every backend but ssh). */
+        public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
+                           List<String> bugs) {
+            this(backend, nodes, zookeeper, sync, system, bugs, null);
+        }
+
+        /** The backend that runs this cluster: the one of its name, with its hosts for ssh. */
+        public ClusterBackend openBackend() {
+            return hosts != null ? new SshBackend(hosts) : ClusterBackends.require(backend);
         }
 
         /** ZooKeeper on {@code backend}. */
@@ -313,6 +341,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private SyncMode sync = ClusterPart.defaults().sync();
         private String system = ClusterPart.defaults().system();
         private List<String> bugs = ClusterPart.defaults().bugs();
+        private SshSettings hosts;
         private String workload = WorkloadPart.defaults().name();
         private boolean customWorkload;
         private int concurrency = WorkloadPart.defaults().concurrency();
@@ -333,6 +362,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public Builder backend(String v) {
             backend = v;
+            return this;
+        }
+
+        /** The ssh backend's hosts ({@code --hosts FILE}, the {@code --ssh-*} options); null for none. */
+        public Builder hosts(SshSettings v) {
+            hosts = v;
             return this;
         }
 
@@ -502,7 +537,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             if (!customWorkload) {
                 SystemUnderTest.parse(system).requireWorkload(workload);
             }
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out,

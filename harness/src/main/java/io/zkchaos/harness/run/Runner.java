@@ -8,7 +8,6 @@ import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.evidence.ExerciseText;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
-import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.clients.ClientProcesses;
 import io.zkchaos.nemesis.NemesisDescriptor;
@@ -83,7 +82,7 @@ public final class Runner {
         RunEvidence.requireKnown(config, workloadType);
         long t0 = System.nanoTime();
         RunPhases.Clock phases = new RunPhases.Clock();
-        ClusterBackend backend = ClusterBackends.require(config.cluster().backend());
+        ClusterBackend backend = config.cluster().openBackend();
         RunStore store = new RunStore(config.outDirectory());
         backend.reapLeftovers(store.root());
         RunDirectory dir = store.create(config.scenario(), Instant.now());

@@ -11,15 +11,19 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.Collection;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
  * What a node's JVM runs from — the ZooKeeper release's jars as Maven resolved them here, or the fle module's classes
  * and their dependencies — carried to the hosts, which need only a JRE and reach nothing. Each entry of the class path
  * becomes one jar named by its content ({@code <sha-256 prefix>-<name>.jar}; a classes directory is packed into one,
- * reproducibly), kept in {@code <remote dir>/lib/} and sent only when a host does not have it yet.
+ * reproducibly), kept in {@code <remote dir>/lib/} and sent only when a host does not have it yet, all of them in
+ * one tar stream (one command: on a busy host each costs a shell's start-up).
  *
  * @param jars the jars, in class-path order
  */
@@ -45,22 +49,44 @@ record Artifacts(List<Jar> jars) {
         return new Artifacts(List.copyOf(jars));
     }
 
-    /**
-     * Puts every jar into {@code lib} on {@code host} (those it lacks) and returns their paths there, in order.
-     */
-    List<String> install(HostSession host, String lib) {
-        HostSession.Result listing = host.exec("mkdir -p " + Shell.quote(lib) + " && ls -1 " + Shell.quote(lib))
-                .require(host, "listing " + lib);
-        Set<String> present = Set.of(listing.out().split("\n"));
-        List<String> paths = new ArrayList<>();
-        for (Jar j : jars) {
-            String path = lib + "/" + j.name();
-            if (!present.contains(j.name())) {
-                host.write(path, j.content());
+    /** The jars a host lacks, given the names in its {@code lib/}. */
+    List<Jar> missing(Collection<String> present) {
+        Set<String> have = Set.copyOf(present);
+        return jars.stream().filter(j -> !have.contains(j.name())).toList();
+    }
+
+    /** The paths of the jars in {@code lib} on a host, in class-path order. */
+    List<String> paths(String lib) {
+        return jars.stream().map(j -> lib + "/" + j.name()).toList();
+    }
+
+    /** {@code jars} as one tar stream, for {@link #unpack}. */
+    static byte[] tar(List<Jar> jars) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(bytes)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            for (Jar j : jars) {
+                TarArchiveEntry e = new TarArchiveEntry(j.name());
+                e.setSize(j.content().length);
+                e.setMode(0644);
+                tar.putArchiveEntry(e);
+                tar.write(j.content());
+                tar.closeArchiveEntry();
             }
-            paths.add(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot pack the jars for the hosts", e);
         }
-        return paths;
+        return bytes.toByteArray();
+    }
+
+    /**
+     * The command that unpacks a {@link #tar} from its stdin into {@code lib} (through a directory of its own, then
+     * moved: a jar is in {@code lib} whole or not at all).
+     */
+    static String unpack(String lib) {
+        String incoming = lib + "/.incoming-" + Long.toHexString(System.nanoTime());
+        return "mkdir -p " + Shell.quote(incoming) + " && tar -x -f - -C " + Shell.quote(incoming) + " && mv -f "
+                + Shell.quote(incoming) + "/* " + Shell.quote(lib) + "/ && rmdir " + Shell.quote(incoming);
     }
 
     /** A classes directory as a jar whose bytes depend on its files alone (sorted entries, no times). */

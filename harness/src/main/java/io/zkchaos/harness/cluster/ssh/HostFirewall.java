@@ -44,13 +44,11 @@ final class HostFirewall {
         return chain == FirewallRule.Chain.IN ? in : out;
     }
 
-    /** Creates the two chains and the jumps to them, first in {@code INPUT} and {@code OUTPUT}. */
-    void install() {
+    /** The command that creates the two chains and the jumps to them, first in {@code INPUT} and {@code OUTPUT}. */
+    String installCommand() {
         String comment = Shell.quote(RemoteMarkers.COMMENT_PREFIX + " " + marks.words());
-        host.execPrivileged("iptables -w -N " + in + " && iptables -w -N " + out
-                + " && iptables -w -I INPUT 1 -m comment --comment " + comment + " -j " + in
-                + " && iptables -w -I OUTPUT 1 -m comment --comment " + comment + " -j " + out)
-                .require(host, "creating the run's iptables chains");
+        return "iptables -w -N " + in + " && iptables -w -N " + out + " && iptables -w -I INPUT 1 -m comment --comment "
+                + comment + " -j " + in + " && iptables -w -I OUTPUT 1 -m comment --comment " + comment + " -j " + out;
     }
 
     /**

@@ -1,13 +1,16 @@
 package io.zkchaos.harness.cluster.ssh;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +77,20 @@ public final class HostSession implements AutoCloseable {
             return exit == 0;
         }
 
+        /** The output's sections: the lines after each {@code == name} line, by name, in order. */
+        public Map<String, List<String>> sections() {
+            Map<String, List<String>> out = new LinkedHashMap<>();
+            List<String> current = null;
+            for (String line : out().split("\n")) {
+                if (line.startsWith("== ")) {
+                    current = out.computeIfAbsent(line.substring(3).trim(), k -> new ArrayList<>());
+                } else if (current != null && !line.isBlank()) {
+                    current.add(line);
+                }
+            }
+            return out;
+        }
+
         /**
          * This result, when the command succeeded.
          *
@@ -93,14 +110,19 @@ public final class HostSession implements AutoCloseable {
         return exec(command, new byte[0], COMMAND_TIMEOUT);
     }
 
+    /** {@code command} as it runs as root: through {@code sudo -n} when the settings ask for it. */
+    public String asRoot(String command) {
+        return sudo ? "sudo -n sh -c " + Shell.quote(command) : command;
+    }
+
     /** Runs {@code command} as root: through {@code sudo -n} when the settings ask for it. */
     public Result execPrivileged(String command) {
-        return exec(sudo ? "sudo -n sh -c " + Shell.quote(command) : command);
+        return exec(asRoot(command));
     }
 
     /** Runs {@code command} as root with {@code input} on its stdin. */
     public Result execPrivileged(String command, byte[] input) {
-        return exec(sudo ? "sudo -n sh -c " + Shell.quote(command) : command, input, COMMAND_TIMEOUT);
+        return exec(asRoot(command), input, COMMAND_TIMEOUT);
     }
 
     /**
@@ -114,10 +136,12 @@ public final class HostSession implements AutoCloseable {
         try (ChannelExec channel = session.createExecChannel(command)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            channel.setIn(new ByteArrayInputStream(input));
             channel.setOut(out);
             channel.setErr(err);
             channel.open().verify(timeout);
+            try (OutputStream in = channel.getInvertedIn()) { // closing it sends end of file
+                in.write(input);
+            }
             Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
             if (events.contains(ClientChannelEvent.TIMEOUT)) {
                 throw new IllegalStateException("'" + command + "' did not end within " + timeout.toSeconds()

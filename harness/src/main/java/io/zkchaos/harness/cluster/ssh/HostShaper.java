@@ -52,28 +52,36 @@ final class HostShaper {
         return type == ToxicType.LATENCY || type == ToxicType.BANDWIDTH;
     }
 
-    /** Tries each facility on the host, in a network namespace of its own. */
-    static HostShaper probe(HostSession host) {
-        StringBuilder script = new StringBuilder();
+    /**
+     * The script that tries each facility in a network namespace of its own (to run as root): a line per facility,
+     * {@code <name> ok} or {@code <name> <what the kernel answered>}, or one line saying why nothing can be tried.
+     */
+    static String probeScript() {
+        StringBuilder script = new StringBuilder("if ! command -v tc >/dev/null; then echo 'tc: not installed "
+                + "(iproute2)'; elif ! command -v unshare >/dev/null; then echo 'unshare: not installed (util-linux), "
+                + "so tc cannot be tried'; else\n");
         PROBES.forEach((name, command) -> script.append("if out=$(unshare -n sh -c ").append(Shell.quote(
                 "ip link set lo up && " + command)).append(" 2>&1); then echo '").append(name)
                 .append(" ok'; else echo \"").append(name).append(" $out\" | head -n 1; fi\n"));
-        HostSession.Result r = host.execPrivileged("if ! command -v tc >/dev/null; then echo 'tc: not installed "
-                + "(iproute2)'; elif ! command -v unshare >/dev/null; then echo 'unshare: not installed (util-linux), "
-                + "so tc cannot be tried'; else sh -s; fi", script.toString().getBytes(
-                java.nio.charset.StandardCharsets.UTF_8));
+        return script.append("fi\n").toString();
+    }
+
+    /** What {@code host} can shape, from the lines its {@link #probeScript} printed. */
+    static HostShaper of(HostSession host, List<String> probe) {
         Map<String, String> missing = new LinkedHashMap<>();
-        String out = r.out().strip();
-        if (!r.ok() || out.startsWith("tc:") || out.startsWith("unshare:")) {
-            String why = out.isEmpty() ? r.err().strip() : out;
-            PROBES.keySet().forEach(k -> missing.put(k, why));
+        String first = probe.isEmpty() ? "the probe printed nothing" : probe.get(0).strip();
+        if (probe.isEmpty() || first.startsWith("tc:") || first.startsWith("unshare:")) {
+            PROBES.keySet().forEach(k -> missing.put(k, first));
         } else {
-            for (String line : out.split("\n")) {
+            for (String line : probe) {
                 int sp = line.indexOf(' ');
-                if (sp > 0 && PROBES.containsKey(line.substring(0, sp)) && !line.substring(sp + 1).equals("ok")) {
-                    missing.put(line.substring(0, sp), line.substring(sp + 1).trim());
+                String name = sp > 0 ? line.substring(0, sp) : line.trim();
+                if (PROBES.containsKey(name) && !(sp > 0 && line.substring(sp + 1).trim().equals("ok"))) {
+                    missing.put(name, sp > 0 ? line.substring(sp + 1).trim() : "no answer");
                 }
             }
+            PROBES.keySet().stream().filter(k -> probe.stream().noneMatch(l -> l.startsWith(k + " ")))
+                    .forEach(k -> missing.putIfAbsent(k, "not tried"));
         }
         return new HostShaper(host, missing);
     }

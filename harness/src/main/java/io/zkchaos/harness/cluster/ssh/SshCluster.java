@@ -140,16 +140,21 @@ public final class SshCluster implements Cluster {
         }
     }
 
+    /**
+     * Readies every host, in parallel and in three commands each (a command costs a shell's start-up, seconds on a
+     * busy host): what the host has and what killed harnesses left there; ending that and bringing the jars it lacks;
+     * the nodes' files and the run's chains.
+     */
     private void setUp() {
+        long t0 = System.nanoTime();
         Artifacts jars = Artifacts.of(kind.launch(config, layout("n1", "127.0.0.1", "/")).classpath());
-        Map<String, List<String>> classpaths = onEveryHost(s -> {
-            Host h = prepare(s);
-            prepared.put(s.node(), h);
-            return jars.install(s, h.base() + "/lib");
+        onEveryHost(s -> {
+            prepared.put(s.node(), prepare(s, jars));
+            return null;
         });
+        LOG.info("hosts ready, jars in place after {} ms", (System.nanoTime() - t0) / 1_000_000);
         for (HostSession s : hosts.sessions().values()) {
-            Host h = prepared.get(s.node());
-            layouts.add(layout(s.node(), s.address(), h.runDirectory(runId) + "/" + s.node()));
+            layouts.add(layout(s.node(), s.address(), prepared.get(s.node()).runDirectory(runId) + "/" + s.node()));
         }
         PeerRouting routing = new PeerRouting() {
             @Override
@@ -167,17 +172,17 @@ public final class SshCluster implements Cluster {
                 return Optional.of(prepared.get("n" + id).hostName());
             }
         };
-        Map<String, HostFirewall> firewalls = new LinkedHashMap<>();
+        Map<String, HostFirewall> firewalls = new ConcurrentHashMap<>();
         onEveryHost(s -> {
-            NodeLayout n = layout(s.node());
-            writeFiles(s, n, kind.files(config, n, layouts, routing));
+            NodeLayout n = layouts.get(Integer.parseInt(s.node().substring(1)) - 1);
             HostFirewall f = new HostFirewall(s, marks);
-            f.install();
-            synchronized (firewalls) {
-                firewalls.put(s.node(), f);
-            }
+            s.exec("sh -s", (filesScript(s, n, kind.files(config, n, layouts, routing)) + s.asRoot(f.installCommand())
+                    + "\n").getBytes(StandardCharsets.UTF_8), HostSession.COMMAND_TIMEOUT)
+                    .require(s, "writing the files of " + n.name() + " and the run's iptables chains");
+            firewalls.put(s.node(), f);
             return null;
         });
+        LOG.info("files and chains in place after {} ms", (System.nanoTime() - t0) / 1_000_000);
         Map<String, HostShaper> shapers = new LinkedHashMap<>();
         Map<String, String> harness = new LinkedHashMap<>();
         prepared.forEach((node, h) -> {
@@ -205,7 +210,8 @@ public final class SshCluster implements Cluster {
         for (NodeLayout n : layouts) {
             ServerKind.Launch l = kind.launch(config, n);
             List<String> command = JvmProcess.commandLine(settings.java(), marks.arguments(), ServerKind.ROLE,
-                    l.jvmOptions(), n.dir(), String.join(":", classpaths.get(n.name())), l.mainClass(), l.args());
+                    l.jvmOptions(), n.dir(), String.join(":", jars.paths(prepared.get(n.name()).base() + "/lib")),
+                    l.mainClass(), l.args());
             processes.put(n.name(), new ProcessControl<>(new RemoteProcess(n.name(), hosts.session(n.name()),
                     n.dir().toString(), ServerKind.ROLE, command)));
         }
@@ -217,32 +223,69 @@ public final class SshCluster implements Cluster {
     }
 
     /**
-     * Readies one host: its remote directory, what it must have (a JRE, iptables, root), what it can shape, the
-     * harness's address as it sees it; and ends what killed harnesses of this machine left there.
+     * Readies one host in two commands: the first learns its remote directory, host name, the harness's address as
+     * it sees it, whether it has a JRE, iptables and root, which jars it has, what killed harnesses of this machine
+     * left ({@link HostReaper#survey}) and what its kernel can shape ({@link HostShaper#probeScript}); the second ends
+     * those leftovers and brings the jars it lacks.
      */
-    private Host prepare(HostSession s) {
-        HostSession.Result facts = s.exec("mkdir -p " + Shell.quote(settings.remoteDirectory()) + " && cd "
-                + Shell.quote(settings.remoteDirectory()) + " && pwd && hostname && echo \"${SSH_CONNECTION%% *}\" && "
-                + "(" + Shell.quote(settings.java()) + " -version 2>&1 | head -n 1)")
-                .require(s, "preparing " + settings.remoteDirectory());
-        String[] lines = facts.out().split("\n");
-        if (lines.length < 4 || !lines[3].toLowerCase(java.util.Locale.ROOT).contains("version")) {
-            throw new IllegalStateException(s.describe() + " has no working JRE (" + settings.java() + " -version: "
-                    + (lines.length > 3 ? lines[3] : "nothing") + "); the ssh backend needs Java 11 or later on every "
-                    + "host (--remote-java names another)");
+    private Host prepare(HostSession s, Artifacts jars) {
+        long t0 = System.nanoTime();
+        String dir = Shell.quote(settings.remoteDirectory());
+        String look = "mkdir -p " + dir + " && cd " + dir + " || exit 3\n"
+                + "echo '== facts'\npwd\nhostname\necho \"${SSH_CONNECTION%% *}\"\nid -u\n"
+                + "command -v " + Shell.quote(settings.java()) + " || echo -\n"
+                + "command -v iptables-restore || command -v /usr/sbin/iptables-restore || command -v "
+                + "/sbin/iptables-restore || echo -\n"
+                + (settings.sudo() ? "sudo -n true 2>/dev/null && echo sudo || echo -\n" : "echo -\n")
+                + "echo '== lib'\nls -1 lib 2>/dev/null\n"
+                + s.asRoot("sh -c " + Shell.quote(HostReaper.survey(settings.remoteDirectory()))) + "\n"
+                + "echo '== tc'\n" + s.asRoot("sh -c " + Shell.quote(HostShaper.probeScript())) + "\n";
+        HostSession.Result r = s.exec("sh -s", look.getBytes(StandardCharsets.UTF_8), HostSession.COMMAND_TIMEOUT)
+                .require(s, "looking at " + settings.remoteDirectory());
+        Map<String, List<String>> sections = r.sections();
+        List<String> facts = sections.getOrDefault("facts", List.of());
+        if (facts.size() < 7) {
+            throw new IllegalStateException(s.describe() + " answered what the harness cannot read: " + r.out());
         }
-        s.execPrivileged("command -v iptables >/dev/null && command -v iptables-restore >/dev/null && iptables -w -S "
-                + "INPUT >/dev/null").require(s, "using iptables (the ssh backend makes partitions with it: install "
-                + "iptables; run as root, or with --sudo)");
-        String base = lines[0].trim();
-        for (String ended : HostReaper.reap(s, base, RemoteMarkers::orphaned)) {
-            LOG.warn("ended on {}, left by a killed harness: {}", s.describe(), ended);
+        requireUsable(s, facts);
+        String base = facts.get(0).trim();
+        HostReaper.Plan leftovers = HostReaper.plan(sections, RemoteMarkers::orphaned);
+        List<Artifacts.Jar> missing = jars.missing(sections.getOrDefault("lib", List.of()));
+        long t1 = System.nanoTime();
+        if (!leftovers.commands().isEmpty() || !missing.isEmpty()) {
+            String lib = base + "/lib";
+            String act = (leftovers.commands().isEmpty() ? "" : s.asRoot("sh -c " + Shell.quote(leftovers.script()))
+                    + " < /dev/null && ") + (missing.isEmpty() ? "true" : Artifacts.unpack(lib));
+            s.exec(act, missing.isEmpty() ? new byte[0] : Artifacts.tar(missing), HostSession.COMMAND_TIMEOUT)
+                    .require(s, "ending what killed harnesses left and bringing " + missing.size() + " jar(s)");
         }
-        return new Host(s, base, lines[2].trim(), lines[1].trim(), HostShaper.probe(s));
+        leftovers.ended().forEach(e -> LOG.warn("ended on {}, left by a killed harness: {}", s.describe(), e));
+        HostShaper shaper = HostShaper.of(s, sections.getOrDefault("tc", List.of()));
+        LOG.info("{}: looked in {} ms, {} thing(s) ended and {} jar(s) sent in {} ms; traffic control: {}",
+                s.describe(), (t1 - t0) / 1_000_000, leftovers.ended().size(), missing.size(),
+                (System.nanoTime() - t1) / 1_000_000, shaper.describe());
+        return new Host(s, base, facts.get(2).trim(), facts.get(1).trim(), shaper);
     }
 
-    /** Writes a node's directories and files on its host, in one command (each file a quoted here-document). */
-    private void writeFiles(HostSession s, NodeLayout n, Map<String, String> files) {
+    /** Fails naming what the host lacks: a JRE, iptables, root (or sudo without a password). */
+    private void requireUsable(HostSession s, List<String> facts) {
+        if (facts.get(4).trim().equals("-")) {
+            throw new IllegalStateException(s.describe() + " has no " + settings.java() + ": the ssh backend needs a "
+                    + "JRE (Java 11 or later) on every host (--remote-java names another command)");
+        }
+        if (facts.get(5).trim().equals("-")) {
+            throw new IllegalStateException(s.describe() + " has no iptables: the ssh backend makes partitions with "
+                    + "it (install iptables)");
+        }
+        if (!facts.get(3).trim().equals("0") && !facts.get(6).trim().equals("sudo")) {
+            throw new IllegalStateException(s.describe() + ": user " + facts.get(3).trim() + " is not root"
+                    + (settings.sudo() ? " and cannot run sudo without a password" : "") + "; iptables and tc need "
+                    + "root (log in as root, or allow sudo without a password and pass --sudo)");
+        }
+    }
+
+    /** The script that writes the run's marks and a node's directories and files (each a quoted here-document). */
+    private String filesScript(HostSession s, NodeLayout n, Map<String, String> files) {
         String end = "ZKCHAOS_" + UUID.randomUUID().toString().replace("-", "");
         StringBuilder script = new StringBuilder("set -e\n");
         String runDir = prepared.get(s.node()).runDirectory(runId);
@@ -258,8 +301,7 @@ public final class SshCluster implements Cluster {
             script.append("cat > ").append(Shell.quote(file.toString())).append(" <<'").append(end).append("'\n")
                     .append(content.endsWith("\n") ? content : content + "\n").append(end).append('\n');
         });
-        s.exec("sh -s", script.toString().getBytes(StandardCharsets.UTF_8), HostSession.COMMAND_TIMEOUT)
-                .require(s, "writing the files of " + n.name());
+        return script.toString();
     }
 
     /** Runs {@code step} on every host in parallel; fails naming every host where it failed. */

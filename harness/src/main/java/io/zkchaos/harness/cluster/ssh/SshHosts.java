@@ -61,11 +61,20 @@ public final class SshHosts implements AutoCloseable {
         HostConfigEntryResolver config = configResolver(settings);
         client.setHostConfigEntryResolver(config);
         client.start();
+        // Resolved one after the other (the configuration's reader loads its file lazily, not safely from many
+        // threads), then connected in parallel.
         Map<String, CompletableFuture<HostSession>> connecting = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             String node = "n" + (i + 1);
             SshHost host = settings.hosts().get(i);
-            connecting.put(node, CompletableFuture.supplyAsync(() -> connect(client, config, settings, node, host)));
+            CompletableFuture<HostSession> f;
+            try {
+                Target t = resolve(config, settings, node, host);
+                f = CompletableFuture.supplyAsync(() -> connect(client, settings, t));
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            connecting.put(node, f);
         }
         Map<String, HostSession> sessions = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
@@ -84,8 +93,15 @@ public final class SshHosts implements AutoCloseable {
         return hosts;
     }
 
-    private static HostSession connect(SshClient client, HostConfigEntryResolver config, SshSettings settings,
-                                       String node, SshHost host) {
+    /** A host as the connection will reach it: every setting resolved. */
+    private record Target(String node, SshHost host, String hostName, int port, String user, String address,
+                          List<Path> keys, String proxyJump) {
+        String what() {
+            return node + " (" + host + ")";
+        }
+    }
+
+    private static Target resolve(HostConfigEntryResolver config, SshSettings settings, String node, SshHost host) {
         String what = node + " (" + host + ")";
         HostConfigEntry resolved;
         try {
@@ -104,25 +120,35 @@ public final class SshHosts implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new IllegalStateException(what + ": unknown host " + hostName, e);
         }
-        List<Path> keys = identities(settings, resolved, hostName, port, user);
-        String target = user + "@" + hostName + ":" + port;
-        HostConfigEntry entry = new HostConfigEntry("", hostName, port, user);
-        if (resolved != null && resolved.getProxyJump() != null) {
-            entry.setProxyJump(resolved.getProxyJump());
+        List<Path> keys;
+        try {
+            keys = identities(settings, resolved, hostName, port, user);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(what + ": " + e.getMessage(), e);
+        }
+        return new Target(node, host, hostName, port, user, address, keys,
+                resolved == null ? null : resolved.getProxyJump());
+    }
+
+    private static HostSession connect(SshClient client, SshSettings settings, Target t) {
+        String target = t.user() + "@" + t.hostName() + ":" + t.port();
+        HostConfigEntry entry = new HostConfigEntry("", t.hostName(), t.port(), t.user());
+        if (t.proxyJump() != null) {
+            entry.setProxyJump(t.proxyJump());
         }
         ClientSession session = null;
         try {
             session = client.connect(entry, null, null).verify(CONNECT_TIMEOUT).getSession();
-            for (KeyPair k : new FileKeyPairProvider(keys).loadKeys(session)) {
+            for (KeyPair k : new FileKeyPairProvider(t.keys()).loadKeys(session)) {
                 session.addPublicKeyIdentity(k);
             }
             session.auth().verify(CONNECT_TIMEOUT);
-            return new HostSession(node, host, address, session, settings.sudo());
+            return new HostSession(t.node(), t.host(), t.address(), session, settings.sudo());
         } catch (IOException | RuntimeException e) {
             if (session != null) {
                 session.close(true);
             }
-            throw new IllegalStateException(what + ": cannot log in as " + target + " with " + keys + ": "
+            throw new IllegalStateException(t.what() + ": cannot log in as " + target + " with " + t.keys() + ": "
                     + e.getMessage() + hint(settings, e), e);
         }
     }
