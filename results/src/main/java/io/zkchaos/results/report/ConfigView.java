@@ -11,7 +11,8 @@ import java.util.Map;
  * "nemesis": {"name", ...}, "checks": {...}, "timing": {...}, "seed", "out"}}); runs before that wrote one flat
  * object ({@code {"workload": "register", "nemesis": "none", "nodes": 3, ...}}), and {@code check --report} writes a
  * flat one with {@code title}. The flat view keeps the top-level names the report uses ({@code workload},
- * {@code nemesis}, {@code nodes}, {@code zookeeper}, {@code seed}) and names nested settings by their path
+ * {@code nemesis}, {@code nodes}, {@code zookeeper}, {@code seed}, and for the ssh backend {@code hosts}: which host
+ * ran each node) and names nested settings by their path
  * ({@code workload.options.keys}).
  */
 final class ConfigView {
@@ -37,6 +38,15 @@ final class ConfigView {
             java.util.List<String> bugs = new java.util.ArrayList<>();
             cluster.path("bugs").forEach(b -> bugs.add(b.asText()));
             flat.put("bugs", String.join(", ", bugs));
+        }
+        JsonNode hosts = cluster.path("hosts").path("hosts"); // the ssh backend's: node i on the i-th host
+        if (hosts.isArray() && !hosts.isEmpty()) {
+            int nodes = cluster.path("nodes").asInt(hosts.size());
+            java.util.List<String> on = new java.util.ArrayList<>();
+            for (int i = 0; i < Math.min(nodes, hosts.size()); i++) {
+                on.add("n" + (i + 1) + " " + hosts.get(i).path("name").asText());
+            }
+            flat.put("hosts", String.join(", ", on));
         }
         if (config.has("seed")) {
             flat.set("seed", config.get("seed"));

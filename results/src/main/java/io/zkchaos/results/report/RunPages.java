@@ -128,7 +128,8 @@ final class RunPages {
         JsonNode c = files.config();
         if (c != null) {
             boolean fle = "fle".equals(c.path("system").asText());
-            for (String k : List.of("nodes", "system", "bugs", "zookeeper", "seed", "checker", "model", "history")) {
+            for (String k : List.of("nodes", "hosts", "system", "bugs", "zookeeper", "seed", "checker", "model",
+                    "history")) {
                 if (c.hasNonNull(k) && !(fle && k.equals("zookeeper"))) {
                     facts.add(new CheckerCard.Fact(k, c.get(k).asText()));
                 }

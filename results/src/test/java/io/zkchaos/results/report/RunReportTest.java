@@ -123,6 +123,19 @@ class RunReportTest {
     }
 
     @Test
+    void aRunOnHostsNamesTheHostOfEachNode() {
+        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("hosts"), map(
+                "cluster", map("backend", "ssh", "nodes", 3, "zookeeper", "3.9.5", "hosts", map("hosts", List.of(
+                        map("name", "db-a"), map("name", "db-b"), map("name", "db-c"), map("name", "spare")),
+                        "knownHosts", "strict")),
+                "workload", map("name", "set"), "nemesis", map("name", "halves"),
+                "seed", 3L, "out", "store"), h, null, List.of());
+        String facts = RunDirs.render(run).getElementById("facts").text();
+        assertThat(facts).contains("hosts n1 db-a, n2 db-b, n3 db-c").doesNotContain("spare");
+    }
+
+    @Test
     void aRunOfTheFleNodesSaysSoAndNamesItsBugsNotAZooKeeperVersion() {
         History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
         RunDirectory run = RunDirs.write(tmp.resolve("fle"), map(

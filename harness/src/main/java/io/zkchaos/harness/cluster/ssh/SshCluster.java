@@ -230,58 +230,26 @@ public final class SshCluster implements Cluster {
      */
     private Host prepare(HostSession s, Artifacts jars) {
         long t0 = System.nanoTime();
-        String dir = Shell.quote(settings.remoteDirectory());
-        String look = "mkdir -p " + dir + " && cd " + dir + " || exit 3\n"
-                + "echo '== facts'\npwd\nhostname\necho \"${SSH_CONNECTION%% *}\"\nid -u\n"
-                + "command -v " + Shell.quote(settings.java()) + " || echo -\n"
-                + "command -v iptables-restore || command -v /usr/sbin/iptables-restore || command -v "
-                + "/sbin/iptables-restore || echo -\n"
-                + (settings.sudo() ? "sudo -n true 2>/dev/null && echo sudo || echo -\n" : "echo -\n")
-                + "echo '== lib'\nls -1 lib 2>/dev/null\n"
-                + s.asRoot("sh -c " + Shell.quote(HostReaper.survey(settings.remoteDirectory()))) + "\n"
-                + "echo '== tc'\n" + s.asRoot("sh -c " + Shell.quote(HostShaper.probeScript())) + "\n";
-        HostSession.Result r = s.exec("sh -s", look.getBytes(StandardCharsets.UTF_8), HostSession.COMMAND_TIMEOUT)
-                .require(s, "looking at " + settings.remoteDirectory());
-        Map<String, List<String>> sections = r.sections();
-        List<String> facts = sections.getOrDefault("facts", List.of());
-        if (facts.size() < 7) {
-            throw new IllegalStateException(s.describe() + " answered what the harness cannot read: " + r.out());
+        HostFacts facts = HostFacts.look(s, settings);
+        List<String> problems = facts.problems(settings);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(s.describe() + ": " + String.join("; ", problems));
         }
-        requireUsable(s, facts);
-        String base = facts.get(0).trim();
-        HostReaper.Plan leftovers = HostReaper.plan(sections, RemoteMarkers::orphaned);
-        List<Artifacts.Jar> missing = jars.missing(sections.getOrDefault("lib", List.of()));
+        HostReaper.Plan leftovers = HostReaper.plan(facts.sections(), RemoteMarkers::orphaned);
+        List<Artifacts.Jar> missing = jars.missing(facts.jars());
         long t1 = System.nanoTime();
         if (!leftovers.commands().isEmpty() || !missing.isEmpty()) {
-            String lib = base + "/lib";
             String act = (leftovers.commands().isEmpty() ? "" : s.asRoot("sh -c " + Shell.quote(leftovers.script()))
-                    + " < /dev/null && ") + (missing.isEmpty() ? "true" : Artifacts.unpack(lib));
+                    + " < /dev/null && ") + (missing.isEmpty() ? "true" : Artifacts.unpack(facts.base() + "/lib"));
             s.exec(act, missing.isEmpty() ? new byte[0] : Artifacts.tar(missing), HostSession.COMMAND_TIMEOUT)
                     .require(s, "ending what killed harnesses left and bringing " + missing.size() + " jar(s)");
         }
         leftovers.ended().forEach(e -> LOG.warn("ended on {}, left by a killed harness: {}", s.describe(), e));
-        HostShaper shaper = HostShaper.of(s, sections.getOrDefault("tc", List.of()));
+        HostShaper shaper = HostShaper.of(s, facts.sections().getOrDefault("tc", List.of()));
         LOG.info("{}: looked in {} ms, {} thing(s) ended and {} jar(s) sent in {} ms; traffic control: {}",
                 s.describe(), (t1 - t0) / 1_000_000, leftovers.ended().size(), missing.size(),
                 (System.nanoTime() - t1) / 1_000_000, shaper.describe());
-        return new Host(s, base, facts.get(2).trim(), facts.get(1).trim(), shaper);
-    }
-
-    /** Fails naming what the host lacks: a JRE, iptables, root (or sudo without a password). */
-    private void requireUsable(HostSession s, List<String> facts) {
-        if (facts.get(4).trim().equals("-")) {
-            throw new IllegalStateException(s.describe() + " has no " + settings.java() + ": the ssh backend needs a "
-                    + "JRE (Java 11 or later) on every host (--remote-java names another command)");
-        }
-        if (facts.get(5).trim().equals("-")) {
-            throw new IllegalStateException(s.describe() + " has no iptables: the ssh backend makes partitions with "
-                    + "it (install iptables)");
-        }
-        if (!facts.get(3).trim().equals("0") && !facts.get(6).trim().equals("sudo")) {
-            throw new IllegalStateException(s.describe() + ": user " + facts.get(3).trim() + " is not root"
-                    + (settings.sudo() ? " and cannot run sudo without a password" : "") + "; iptables and tc need "
-                    + "root (log in as root, or allow sudo without a password and pass --sudo)");
-        }
+        return new Host(s, facts.base(), facts.harness(), facts.hostName(), shaper);
     }
 
     /** The script that writes the run's marks and a node's directories and files (each a quoted here-document). */
