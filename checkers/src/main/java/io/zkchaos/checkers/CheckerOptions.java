@@ -38,6 +38,21 @@ public record CheckerOptions(String model, Object init, Duration timeLimit, bool
                 java.util.List.of());
     }
 
+    /**
+     * The settings a harness run is judged with. They differ from {@link #defaults()} (what {@code check} uses on a
+     * history of unknown origin) on purpose: a run knows its timing, so its failover bound is session timeout +
+     * initLimit × tickTime + a margin (an orphaned node ahead in the election queue must expire first), 10 s with the
+     * default 4 s sessions; and the linearizability search gets a 60 s budget so a run always ends in a verdict.
+     */
+    public static CheckerOptions forRuns() {
+        return defaults().withFailoverBound(RUN_FAILOVER_BOUND).withTimeLimit(RUN_SEARCH_BUDGET);
+    }
+
+    /** A run's failover bound ({@link #forRuns()}). */
+    public static final Duration RUN_FAILOVER_BOUND = Duration.ofSeconds(10);
+    /** A run's linearizability search budget ({@link #forRuns()}). */
+    public static final Duration RUN_SEARCH_BUDGET = Duration.ofSeconds(60);
+
     public CheckerOptions withModel(String m, Object i) {
         return new CheckerOptions(m, i, timeLimit, strict, maxOverlap, failoverBound, relax);
     }

@@ -55,21 +55,6 @@ public record Timing(long tickMs, int initLimit, int syncLimit, long finalizeWai
                 maxDiffEntries);
     }
 
-    public Timing withInitLimit(int v) {
-        return new Timing(tickMs, v, syncLimit, finalizeWaitMs, maxNotificationIntervalMs, ackBeforeDurableDelayMs,
-                maxDiffEntries);
-    }
-
-    public Timing withSyncLimit(int v) {
-        return new Timing(tickMs, initLimit, v, finalizeWaitMs, maxNotificationIntervalMs, ackBeforeDurableDelayMs,
-                maxDiffEntries);
-    }
-
-    public Timing withFinalizeWaitMs(long v) {
-        return new Timing(tickMs, initLimit, syncLimit, v, maxNotificationIntervalMs, ackBeforeDurableDelayMs,
-                maxDiffEntries);
-    }
-
     public Timing withMaxNotificationIntervalMs(long v) {
         return new Timing(tickMs, initLimit, syncLimit, finalizeWaitMs, v, ackBeforeDurableDelayMs, maxDiffEntries);
     }

@@ -221,15 +221,6 @@ public final class FaultActions {
         return onEach("pause-random", "pause", List.of(pick(running())), cluster::pause);
     }
 
-    /** SIGSTOPs a random majority of the running nodes. */
-    public FaultRecord pauseMajority() {
-        List<String> r = running();
-        Collections.shuffle(r, random);
-        List<String> chosen = new ArrayList<>(r.subList(0, Math.min(r.size(), cluster.quorumSize())));
-        Collections.sort(chosen);
-        return onEach("pause-majority", "pause", chosen, cluster::pause);
-    }
-
     /** SIGCONTs every paused node. */
     public FaultRecord resumeAll() {
         List<String> paused = cluster.nodes().stream().filter(n -> cluster.state(n) == NodeState.PAUSED).toList();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.checkers.gen.Gens;
-import io.zkchaos.nemesis.FaultActionsTest.RecordingSystem;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class CrashRestartFaultsTest {
 
     private static List<String> run(int nodes, long seed, Function<FaultActions, FaultRecord> fault) {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(nodes);
+        RecordingSystem s = new RecordingSystem(nodes);
         FaultRecord r = fault.apply(new FaultActions(s.target(seed)));
         List<String> out = new ArrayList<>(s.calls);
         out.add(r.description());
@@ -61,13 +61,13 @@ class CrashRestartFaultsTest {
     @Test
     void laggingFollowersAreNeverTheLeaderNorAQuorum() {
         for (long seed = 0; seed < 40; seed++) {
-            FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(5);
+            RecordingSystem s = new RecordingSystem(5);
             FaultRecord r = new FaultActions(s.target(seed)).stopFollowers();
             assertThat(r.nodes()).hasSizeBetween(1, 2).doesNotContain("n2");
-            FaultActionsTest.RecordingSystem three = new FaultActionsTest.RecordingSystem(3);
+            RecordingSystem three = new RecordingSystem(3);
             assertThat(new FaultActions(three.target(seed)).stopFollowers().nodes()).hasSize(1).doesNotContain("n2");
         }
-        FaultActionsTest.RecordingSystem one = new FaultActionsTest.RecordingSystem(1);
+        RecordingSystem one = new RecordingSystem(1);
         one.leader = "n1";
         assertThatThrownBy(() -> new FaultActions(one.target(1)).stopFollowers())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("without losing the quorum");
@@ -77,7 +77,7 @@ class CrashRestartFaultsTest {
     void catchUpBringsTheLaggingBackOneByOneSometimesFromANewLeader() {
         boolean sawNewLeader = false;
         for (long seed = 0; seed < 20; seed++) {
-            FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(5);
+            RecordingSystem s = new RecordingSystem(5);
             s.states.put("n4", NodeState.DOWN);
             s.states.put("n5", NodeState.DOWN);
             FaultRecord r = new FaultActions(s.target(seed)).catchUp(Duration.ofSeconds(1), Duration.ZERO);

@@ -5,19 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.nemesis.net.CutMode;
-import io.zkchaos.nemesis.net.Link;
-import io.zkchaos.nemesis.net.LinkNetwork;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -26,159 +17,6 @@ import org.junit.jupiter.api.Test;
  * application to links and processes is covered by ProxiedClusterIT and PartitionShapesIT).
  */
 class FaultActionsTest {
-
-    /** Records grudges and process signals; a fixed leader. A system under test as the nemesis sees it. */
-    static final class RecordingSystem implements NodeControl {
-        final List<String> nodes;
-        final Map<String, NodeState> states = new HashMap<>();
-        final List<String> calls = new ArrayList<>();
-        SortedMap<String, SortedSet<String>> grudge = new TreeMap<>();
-        String leader = "n2";
-        CutMode mode = CutMode.REFUSE;
-        final List<CutMode> grudgeModes = new ArrayList<>();
-
-        RecordingSystem(int n) {
-            nodes = java.util.stream.IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).toList();
-            nodes.forEach(x -> states.put(x, NodeState.RUNNING));
-        }
-
-        NemesisTarget target(long seed) {
-            return new NemesisTarget(this, links(), new Random(seed));
-        }
-
-        @Override
-        public List<String> nodes() {
-            return nodes;
-        }
-
-        @Override
-        public NodeState state(String node) {
-            return states.get(node);
-        }
-
-        @Override
-        public Optional<String> leader() {
-            return Optional.ofNullable(leader);
-        }
-
-        @Override
-        public void start(String node) {
-            calls.add("start " + node);
-            states.put(node, NodeState.RUNNING);
-        }
-
-        @Override
-        public void kill(String node) {
-            calls.add("kill " + node);
-            states.put(node, NodeState.DOWN);
-        }
-
-        /** Whether this system's data is on a file system that holds writes until fsync. */
-        boolean lazy;
-
-        @Override
-        public void killLosingUnsyncedWrites(String node) {
-            if (!lazy) {
-                NodeControl.super.killLosingUnsyncedWrites(node);
-            }
-            calls.add("kill-lose " + node);
-            states.put(node, NodeState.DOWN);
-        }
-
-        @Override
-        public void pause(String node) {
-            calls.add("pause " + node);
-            states.put(node, NodeState.PAUSED);
-        }
-
-        @Override
-        public void resume(String node) {
-            calls.add("resume " + node);
-            states.put(node, NodeState.RUNNING);
-        }
-
-        /** Recorded as {@code serves n}; a node that is not running does not serve. */
-        @Override
-        public void awaitServing(String node, java.time.Duration bound) {
-            calls.add("serves " + node);
-            if (states.get(node) != NodeState.RUNNING) {
-                throw new IllegalStateException(node + " is " + states.get(node));
-            }
-        }
-
-        LinkNetwork links() {
-            return new LinkNetwork() {
-                @Override
-                public boolean faultable() {
-                    return true;
-                }
-
-                @Override
-                public CutMode cutMode() {
-                    return mode;
-                }
-
-                @Override
-                public void cutMode(CutMode m) {
-                    mode = m;
-                }
-
-                @Override
-                public void cut(String a, String b) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void partition(Collection<? extends Collection<String>> components) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void applyGrudge(Map<String, ? extends Collection<String>> g) {
-                    grudge = new TreeMap<>();
-                    g.forEach((k, v) -> grudge.put(k, new TreeSet<>(v)));
-                    grudgeModes.add(mode);
-                }
-
-                @Override
-                public SortedMap<String, SortedSet<String>> grudge() {
-                    return grudge;
-                }
-
-                @Override
-                public void cutClient(String node) {
-                    calls.add("cut-client " + node);
-                }
-
-                @Override
-                public void healClient(String node) {
-                    calls.add("heal-client " + node);
-                }
-
-                @Override
-                public void heal() {
-                    calls.add("heal");
-                    grudge = new TreeMap<>();
-                }
-
-                @Override
-                public Link clientLink(String node) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public List<Link> peerLinks(String from, String to) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public List<Link> allLinks() {
-                    return List.of();
-                }
-            };
-        }
-
-    }
 
     private static Set<String> heard(SortedMap<String, SortedSet<String>> grudge, String node) {
         Set<String> h = new TreeSet<>(grudge.keySet());

@@ -61,7 +61,7 @@ class NemesisDriverTest {
 
     @Test
     void aNemesisDoesOnlyItsOwnFaults() {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(3);
+        RecordingSystem s = new RecordingSystem(3);
         Nemesis kill = Nemeses.require("kill-leader").on(s.target(1));
         assertThat(kill.invoke(FaultOp.start("kill-leader")).description()).isEqualTo("kill n2");
         assertThatThrownBy(() -> kill.invoke(FaultOp.start("halves")))
@@ -73,7 +73,7 @@ class NemesisDriverTest {
 
     @Test
     void theDriverRecordsEachActionWithWhatItDidAndAlwaysHealsAtTheEnd() {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(3);
+        RecordingSystem s = new RecordingSystem(3);
         InMemoryRecorder recorder = new InMemoryRecorder();
         // One fault 10 ms in, held 10 ms; the main phase outlasts it, then the final heal.
         Gen<FaultOp> once = io.zkchaos.nemesis.schedule.Schedules.once("pause-leader", Duration.ofMillis(10),
@@ -97,7 +97,7 @@ class NemesisDriverTest {
 
     @Test
     void anActionThatCannotActIsRecordedWithItsReason() {
-        FaultActionsTest.RecordingSystem s = new FaultActionsTest.RecordingSystem(3);
+        RecordingSystem s = new RecordingSystem(3);
         s.leader = null;
         InMemoryRecorder recorder = new InMemoryRecorder();
         Gen<FaultOp> once = io.zkchaos.nemesis.schedule.Schedules.once("kill-leader", Duration.ofMillis(1),
@@ -120,7 +120,7 @@ class NemesisDriverTest {
         }, t -> FaultRecord.process("broken", "nothing", List.of()));
         InMemoryRecorder recorder = new InMemoryRecorder();
         NemesisDriver driver = new NemesisDriver(new NemesisDescriptor("broken", "", List.of(broken))
-                .on(new FaultActionsTest.RecordingSystem(3).target(1)), Optional.of(
+                .on(new RecordingSystem(3).target(1)), Optional.of(
                 io.zkchaos.nemesis.schedule.Schedules.once("broken", Duration.ofMillis(1), Duration.ofSeconds(60))),
                 1, recorder, Duration.ofSeconds(60));
         driver.start();

@@ -15,6 +15,9 @@ public final class Json {
     public static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            // Whole numbers in untyped values (a lost value, a stale read's value) come back as Long, as the
+            // history's codec reads them, so that findings read back equal the findings written.
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_LONG_FOR_INTS)
             // Durations and instants as ISO-8601 text ("PT20S"), readable in the file and by people.
             .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
             .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)

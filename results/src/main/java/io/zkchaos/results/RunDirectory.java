@@ -8,12 +8,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One scenario run's directory, with a fixed layout written in phases so that a crash keeps what was recorded:
  *
  * <pre>
- * config.json     the run configuration, written at start
+ * config.json     what the history comes from ({@link ConfigFile}), written at start
  * history.jsonl   the history, appended as the run goes
  * nemesis.json    the fault schedule and the seed
  * cluster.jsonl   the servers' own view (leader, follower, unreachable) whenever it changed, as the run goes
@@ -72,9 +73,19 @@ public final class RunDirectory {
         return createDirectories(path.resolve(NODES).resolve(node));
     }
 
-    /** Writes the run configuration (any Jackson-serialisable value, typically a record). */
-    public void writeConfig(Object config) {
+    /** Writes what the history comes from: a run's settings, or what a check read. */
+    public void writeConfig(ConfigFile config) {
         Json.write(configFile(), config);
+    }
+
+    /**
+     * Reads {@code config.json} back into the type that wrote it; empty when there is none.
+     *
+     * @throws UncheckedIOException if it cannot be read as a run's or a check's configuration
+     */
+    public Optional<ConfigFile> readConfig() {
+        return Files.isRegularFile(configFile()) ? Optional.of(Json.read(configFile(), ConfigFile.class))
+                : Optional.empty();
     }
 
     /** Writes the nemesis schedule and seed. */
@@ -87,9 +98,24 @@ public final class RunDirectory {
         Json.write(resultsFile(), ResultsFile.of(result));
     }
 
-    /** Reads the saved verdict back as a tree (details are checker-specific). */
+    /** Reads the saved verdict back as a tree, for a look at the file itself ({@link #readCheckResult()}: typed). */
     public JsonNode readResults() {
         return Json.read(resultsFile());
+    }
+
+    /**
+     * Reads the saved verdict back into the type that wrote it, every checker's details as their {@link
+     * io.zkchaos.checkers.Findings} kind ({@link io.zkchaos.checkers.Findings.Untyped} for details saved without one).
+     *
+     * @throws UncheckedIOException if the file is missing or is not a results file
+     */
+    public CheckResult readCheckResult() {
+        try {
+            return Json.read(resultsFile(), ResultsFile.class).toCheckResult();
+        } catch (IllegalArgumentException e) {
+            throw new UncheckedIOException("cannot read " + resultsFile() + ": " + e.getMessage(),
+                    new IOException(e));
+        }
     }
 
     public Path evidenceFile() {
@@ -102,11 +128,11 @@ public final class RunDirectory {
     }
 
     /** What the run exercised, if it was recorded (runs checked before it was, or a crashed run, have none). */
-    public java.util.Optional<EvidenceReport> readEvidence() {
+    public Optional<EvidenceReport> readEvidence() {
         if (!Files.isRegularFile(evidenceFile())) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(Json.read(evidenceFile(), EvidenceReport.class));
+        return Optional.of(Json.read(evidenceFile(), EvidenceReport.class));
     }
 
     public boolean hasResults() {

@@ -63,13 +63,19 @@ public final class Verdicts {
      *
      * @throws IllegalArgumentException for anything else
      */
-    public static Validity fromJson(JsonNode valid) {
-        if (valid != null && valid.isBoolean()) {
-            return valid.booleanValue() ? Validity.VALID : Validity.INVALID;
+    public static Validity fromJson(Object valid) {
+        if (valid instanceof Boolean b) {
+            return b ? Validity.VALID : Validity.INVALID;
         }
-        if (valid != null && valid.isTextual() && valid.textValue().toLowerCase(Locale.ROOT).equals("unknown")) {
+        if (valid instanceof String s && s.toLowerCase(Locale.ROOT).equals("unknown")) {
             return Validity.UNKNOWN;
         }
         throw new IllegalArgumentException("\"valid\" must be true, false or \"unknown\", got " + valid);
+    }
+
+    /** The same, for {@code valid} read as a tree ({@link RunDirectory#readResults()}). */
+    public static Validity fromJson(JsonNode valid) {
+        return fromJson(valid == null || valid.isNull() ? null : valid.isBoolean() ? (Object) valid.booleanValue()
+                : valid.isTextual() ? valid.textValue() : valid);
     }
 }

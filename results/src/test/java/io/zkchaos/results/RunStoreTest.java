@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Validity;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,12 +18,6 @@ class RunStoreTest {
 
     @TempDir
     Path tmp;
-
-    record Config(String workload, long seed) {
-    }
-
-    record Lost(List<Long> values) {
-    }
 
     @Test
     void createsRunDirectoriesWithLatestLinks() throws Exception {
@@ -40,15 +35,16 @@ class RunStoreTest {
     @Test
     void writesConfigAndResultsAsJson() throws Exception {
         RunDirectory run = new RunStore(tmp).create("register-none", Instant.now());
-        run.writeConfig(new Config("register", 42));
+        run.writeConfig(new CheckSettings("h.edn", "/tmp/h.edn", "linearizable", "register",
+                CheckerOptions.defaults()));
         CheckResult result = new CheckResult("all", Validity.INVALID, "lost 2 values", null,
-                List.of(CheckResult.of("no-lost-commit", Validity.INVALID, "lost 2 values", new Lost(List.of(3L, 4L))),
+                List.of(CheckResult.of("no-lost-commit", Validity.INVALID, "lost 2 values", FindingSamples.set()),
                         CheckResult.of("timeline", Validity.UNKNOWN, "ran out of time", null)));
         run.writeResults(result);
-        assertThat(Files.readString(run.configFile())).contains("\"seed\" : 42");
+        assertThat(Files.readString(run.configFile())).contains("\"command\" : \"check\"");
         var saved = run.readResults();
         assertThat(saved.get("valid").asBoolean(true)).isFalse();
-        assertThat(saved.get("parts").get(0).get("details").get("values").get(1).asLong()).isEqualTo(4);
+        assertThat(saved.get("parts").get(0).get("details").get("lost").get(0).get("value").asLong()).isEqualTo(7);
         assertThat(saved.get("parts").get(1).get("valid").asText()).isEqualTo("unknown");
         assertThat(run.nodeDir("n1")).isDirectory().startsWith(run.path());
         // Each file is written to FILE.tmp next to it and renamed into place: none may be left over.

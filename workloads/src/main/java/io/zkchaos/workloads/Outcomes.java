@@ -37,9 +37,4 @@ public final class Outcomes {
         }
         return Result.info(describe(t));
     }
-
-    /** Whether {@code t} says the session is over (the client must be replaced, ephemerals are gone). */
-    public static boolean isSessionExpired(Throwable t) {
-        return t instanceof KeeperException ke && ke.code() == KeeperException.Code.SESSIONEXPIRED;
-    }
 }

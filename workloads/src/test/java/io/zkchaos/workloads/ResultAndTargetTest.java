@@ -19,7 +19,6 @@ class ResultAndTargetTest {
                 .isEqualTo("session-expired");
         assertThat(Outcomes.describe(KeeperException.create(KeeperException.Code.REQUESTTIMEOUT)))
                 .isEqualTo("request-timeout");
-        assertThat(Outcomes.isSessionExpired(new KeeperException.SessionExpiredException())).isTrue();
     }
 
     @Test

@@ -165,27 +165,22 @@ public final class FileCheckBench {
                     bytes / 1048576.0, samples.size(), samples.get(0).verdict(), seconds(wallMillis),
                     seconds(samples.stream().map(Sample::readMillis).toList()),
                     seconds(samples.stream().map(Sample::checkMillis).toList()),
-                    String.format(Locale.ROOT, "%.2f", median(samples.stream().map(Sample::readCpuMillis).toList())
+                    String.format(Locale.ROOT, "%.2f", Stats.median(samples.stream().map(Sample::readCpuMillis).toList())
                             / 1000.0),
-                    String.format(Locale.ROOT, "%.2f", median(samples.stream().map(Sample::checkCpuMillis).toList())
+                    String.format(Locale.ROOT, "%.2f", Stats.median(samples.stream().map(Sample::checkCpuMillis).toList())
                             / 1000.0),
-                    mib(samples.get(0).historyBytes()), mib(median(samples.stream().map(Sample::peakHeapBytes)
-                            .toList())), mib(median(samples.stream().map(Sample::peakRssBytes).toList())));
+                    mib(samples.get(0).historyBytes()), mib(Stats.median(samples.stream().map(Sample::peakHeapBytes)
+                            .toList())), mib(Stats.median(samples.stream().map(Sample::peakRssBytes).toList())));
         }
 
         private static String seconds(List<Long> millis) {
             long[] m = millis.stream().mapToLong(Long::longValue).sorted().toArray();
-            return String.format(Locale.ROOT, "%.2f (%.2f-%.2f)", median(millis) / 1000.0, m[0] / 1000.0,
+            return String.format(Locale.ROOT, "%.2f (%.2f-%.2f)", Stats.median(millis) / 1000.0, m[0] / 1000.0,
                     m[m.length - 1] / 1000.0);
         }
 
         private static String mib(long bytes) {
             return bytes < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
-        }
-
-        private static long median(List<Long> values) {
-            long[] v = values.stream().mapToLong(Long::longValue).sorted().toArray();
-            return v[v.length / 2];
         }
     }
 

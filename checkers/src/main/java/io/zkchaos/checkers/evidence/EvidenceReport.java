@@ -1,5 +1,7 @@
 package io.zkchaos.checkers.evidence;
 
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -11,8 +13,11 @@ import java.util.List;
  * @param met       the ids of the requirements it met
  * @param unmet     why it fell short, one line per requirement it did not meet
  */
+// Saved alone too (a run's evidence.json), where its type is known: there it has no kind, as before kinds existed.
+// As a checker's details (results.json) it has one, as every Findings.
+@JsonTypeInfo(use = JsonTypeInfo.Id.NONE)
 public record EvidenceReport(Exercised exercised, List<String> required, List<String> relaxed, List<String> met,
-                             List<String> unmet) {
+                             List<String> unmet) implements Findings {
 
     public EvidenceReport {
         required = List.copyOf(required);

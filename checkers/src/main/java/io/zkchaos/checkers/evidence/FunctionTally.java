@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param main       those invoked before the final heal (the main phase, faults included)
  * @param underFault those that were in flight while a fault was in force: invoked before the fault's heal began and
  *                   completed (or never completed) after the fault was applied
- * @param afterHeal  those invoked after the final heal was done
+ * @param afterHeal  those invoked after the final heal began (a restart it waits for may be slow; the ensemble
+ *                   may serve meanwhile)
  */
 public record FunctionTally(String f, OpCounts all, OpCounts main, OpCounts underFault, OpCounts afterHeal) {
 

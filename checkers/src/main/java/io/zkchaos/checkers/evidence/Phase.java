@@ -8,7 +8,7 @@ public enum Phase {
     MAIN("in the main phase"),
     /** In flight while a fault was in force. */
     UNDER_FAULT("while a fault was in force"),
-    /** Invoked after the final heal. */
+    /** Invoked after the final heal began. */
     AFTER_HEAL("after the final heal");
 
     private final String words;

@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.fenced;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -14,5 +15,5 @@ import java.util.List;
  * @param violations    every breach found
  */
 public record FencedReport(int accepted, int rejected, int indeterminate, int logLength, int staleLanded,
-                           List<FencedViolation> violations) {
+                           List<FencedViolation> violations) implements Findings {
 }

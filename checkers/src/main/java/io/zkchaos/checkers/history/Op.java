@@ -33,10 +33,6 @@ public record Op(long index, int process, OpType type, String f, String key, Obj
         return process == NEMESIS;
     }
 
-    public Op withIndex(long newIndex) {
-        return new Op(newIndex, process, type, f, key, value, error, time);
-    }
-
     public static Op invoke(long index, int process, String f, String key, Object value, long time) {
         return new Op(index, process, OpType.INVOKE, f, key, value, null, time);
     }

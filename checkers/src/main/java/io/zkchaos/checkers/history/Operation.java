@@ -44,9 +44,4 @@ public record Operation(int id, int process, String f, String key, Object input,
     public Object value() {
         return outcome == Outcome.OK ? output : input;
     }
-
-    public Operation withId(int newId) {
-        return new Operation(newId, process, f, key, input, output, outcome, error, invokeIndex, completeIndex,
-                invokeTime, completeTime);
-    }
 }

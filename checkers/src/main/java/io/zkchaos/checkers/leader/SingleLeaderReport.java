@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.leader;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -16,5 +17,6 @@ import java.util.List;
  */
 public record SingleLeaderReport(List<LeaderInterval> intervals, List<TokenViolation> tokenViolations,
                                  List<LeaderOverlap> overlaps, long maxOverlapNanos, long failoverBoundNanos,
-                                 List<Failover> failovers, List<Failover> faultFailovers, List<String> violations) {
+                                 List<Failover> failovers, List<Failover> faultFailovers, List<String> violations)
+        implements Findings {
 }

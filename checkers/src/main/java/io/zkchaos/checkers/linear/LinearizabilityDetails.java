@@ -1,5 +1,7 @@
 package io.zkchaos.checkers.linear;
 
+import io.zkchaos.checkers.Findings;
+
 /**
  * The linearizability checker's findings, as {@link io.zkchaos.checkers.CheckResult#details()}.
  *
@@ -18,5 +20,5 @@ package io.zkchaos.checkers.linear;
 public record LinearizabilityDetails(String model, boolean partitioned, int partitions, int operations,
                                      int unobservedDropped,
                                      int partitionsChecked, long elapsedMillis, long peakConfigurations,
-                                     Counterexample counterexample, String unknownCause) {
+                                     Counterexample counterexample, String unknownCause) implements Findings {
 }

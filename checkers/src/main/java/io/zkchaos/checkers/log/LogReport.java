@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.log;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -9,5 +10,5 @@ import java.util.List;
  * @param longest    length of the longest log read
  * @param violations every breach found
  */
-public record LogReport(List<NodeLog> nodes, int longest, List<LogViolation> violations) {
+public record LogReport(List<NodeLog> nodes, int longest, List<LogViolation> violations) implements Findings {
 }

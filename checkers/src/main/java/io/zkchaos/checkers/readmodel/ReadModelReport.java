@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.readmodel;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -15,5 +16,5 @@ import java.util.List;
  *                      a sync-read of the initial null after an acknowledged write)
  */
 public record ReadModelReport(boolean strict, int plainReads, int syncReads, int writes, List<StaleRead> staleReads,
-                             List<ReadViolation> violations) {
+                             List<ReadViolation> violations) implements Findings {
 }

@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.set;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -19,5 +20,5 @@ import java.util.List;
  */
 public record SetReport(int attempted, int acknowledged, int indeterminate, List<FinalRead> finalReads,
                         List<LostValue> lost, List<UnexpectedValue> unexpected, int infoPresent, int infoAbsent,
-                        int notCovered, List<String> unreadErrors) {
+                        int notCovered, List<String> unreadErrors) implements Findings {
 }

@@ -1,5 +1,6 @@
 package io.zkchaos.checkers.state;
 
+import io.zkchaos.checkers.Findings;
 import java.util.List;
 
 /**
@@ -17,7 +18,7 @@ import java.util.List;
  */
 public record FinalStateReport(List<Server> servers, List<String> unread, List<List<String>> groups,
                                List<TreeDifference> differences, int totalDifferences,
-                               List<LeftEphemeral> ephemerals, int unjudged, long boundNanos) {
+                               List<LeftEphemeral> ephemerals, int unjudged, long boundNanos) implements Findings {
 
     /**
      * One server's last tree, summed up.

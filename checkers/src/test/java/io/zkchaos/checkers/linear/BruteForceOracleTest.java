@@ -37,7 +37,7 @@ class BruteForceOracleTest {
         @SuppressWarnings("unchecked")
         Model<Object> model = (Model<Object>) Models.byName(modelName, init(modelName));
         LinearizabilityChecker checker = LinearizabilityChecker.builder(model).parallelism(1).build();
-        LinearizabilityChecker searchOnly = LinearizabilityChecker.builder(withoutPrePass(model)).parallelism(1)
+        LinearizabilityChecker searchOnly = LinearizabilityChecker.builder(SearchOnly.of(model)).parallelism(1)
                 .build();
         int invalid = 0;
         for (int i = 0; i < HISTORIES; i++) {
@@ -55,27 +55,6 @@ class BruteForceOracleTest {
         }
         // the generator must exercise both verdicts
         assertThat(invalid).isBetween(HISTORIES / 10, HISTORIES * 9 / 10);
-    }
-
-    /** The model without the optional unobserved-info pre-pass, so the search's own pruning is tested alone. */
-    private static Model<Object> withoutPrePass(Model<Object> inner) {
-        return new Model<>() {
-            public String name() {
-                return inner.name();
-            }
-
-            public Object init() {
-                return inner.init();
-            }
-
-            public Object step(Object state, Operation op) {
-                return inner.step(state, op);
-            }
-
-            public boolean isReadOnly(Operation op) {
-                return inner.isReadOnly(op);
-            }
-        };
     }
 
     private static Object init(String model) {

@@ -70,31 +70,9 @@ class GeneratedHistoriesTest {
         }
     }
 
-    /** The model without its {@link io.zkchaos.checkers.model.UnobservedInfo} pre-pass: the search alone must cope. */
+    @SuppressWarnings("unchecked")
     private static Model<Object> searchOnly(Workload w) {
-        @SuppressWarnings("unchecked")
-        Model<Object> inner = (Model<Object>) Models.byName(w.model(), w.init());
-        return new Model<>() {
-            public String name() {
-                return inner.name();
-            }
-
-            public Object init() {
-                return inner.init();
-            }
-
-            public Object step(Object state, Operation op) {
-                return inner.step(state, op);
-            }
-
-            public boolean isReadOnly(Operation op) {
-                return inner.isReadOnly(op);
-            }
-
-            public List<List<Operation>> partition(List<Operation> operations) {
-                return inner.partition(operations);
-            }
-        };
+        return SearchOnly.of((Model<Object>) Models.byName(w.model(), w.init()));
     }
 
     @ParameterizedTest

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.model.Models;
@@ -24,7 +25,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void aSequentialHistoryThatFollowsTheModelIsValid() {
-        History h = new Hb().op(1, "write", 1L, 1L).op(2, "read", null, 1L).op(1, "write", 2L, 2L)
+        History h = HistoryBuilder.untimed().op(1, "write", 1L, 1L).op(2, "read", null, 1L).op(1, "write", 2L, 2L)
                 .op(2, "read", null, 2L).build();
         CheckResult r = check("register", 0L, h);
         assertThat(r.validity()).isEqualTo(Validity.VALID);
@@ -34,7 +35,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void aStaleReadIsInvalidAndExplained() {
-        History h = new Hb().op(1, "write", 1L, 1L).op(2, "read", null, 1L).op(1, "write", 2L, 2L)
+        History h = HistoryBuilder.untimed().op(1, "write", 1L, 1L).op(2, "read", null, 1L).op(1, "write", 2L, 2L)
                 .op(2, "read", null, 1L).build();
         CheckResult r = check("register", 0L, h);
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
@@ -52,31 +53,31 @@ class LinearizabilityCheckerTest {
 
     @Test
     void aReadConcurrentWithAWriteMaySeeEitherValue() {
-        History h = new Hb().invoke(1, "write", 1L).invoke(2, "read", null).ok(2, 0L)
+        History h = HistoryBuilder.untimed().invoke(1, "write", 1L).invoke(2, "read", null).ok(2, 0L)
                 .invoke(3, "read", null).ok(3, 1L).ok(1, 1L).build();
         assertThat(check("register", 0L, h).validity()).isEqualTo(Validity.VALID);
         // but not go back once the new value was seen
-        History back = new Hb().invoke(1, "write", 1L).invoke(2, "read", null).ok(2, 1L)
+        History back = HistoryBuilder.untimed().invoke(1, "write", 1L).invoke(2, "read", null).ok(2, 1L)
                 .invoke(3, "read", null).ok(3, 0L).ok(1, 1L).build();
         assertThat(check("register", 0L, back).validity()).isEqualTo(Validity.INVALID);
     }
 
     @Test
     void anIndeterminateWriteThatMustHaveHappenedIsAccepted() {
-        History h = new Hb().invoke(1, "write", 5L).info(1).op(2, "read", null, 5L).build();
+        History h = HistoryBuilder.untimed().invoke(1, "write", 5L).info(1).op(2, "read", null, 5L).build();
         assertThat(check("register", 0L, h).validity()).isEqualTo(Validity.VALID);
         // it may take effect long after its invoke, even after later operations
-        History late = new Hb().invoke(1, "write", 5L).info(1).op(2, "read", null, 0L).op(3, "write", 7L, 7L)
+        History late = HistoryBuilder.untimed().invoke(1, "write", 5L).info(1).op(2, "read", null, 0L).op(3, "write", 7L, 7L)
                 .op(2, "read", null, 5L).build();
         assertThat(check("register", 0L, late).validity()).isEqualTo(Validity.VALID);
     }
 
     @Test
     void anIndeterminateWriteMayNeverHappenButHappensAtMostOnce() {
-        History never = new Hb().invoke(1, "write", 5L).info(1).op(2, "read", null, 0L).op(2, "read", null, 0L)
+        History never = HistoryBuilder.untimed().invoke(1, "write", 5L).info(1).op(2, "read", null, 0L).op(2, "read", null, 0L)
                 .build();
         assertThat(check("register", 0L, never).validity()).isEqualTo(Validity.VALID);
-        History twice = new Hb().invoke(1, "write", 5L).info(1).op(2, "read", null, 5L).op(3, "write", 7L, 7L)
+        History twice = HistoryBuilder.untimed().invoke(1, "write", 5L).info(1).op(2, "read", null, 5L).op(3, "write", 7L, 7L)
                 .op(2, "read", null, 5L).build();
         CheckResult r = check("register", 0L, twice);
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
@@ -85,7 +86,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void unobservedIndeterminateWritesAreLeftOutAndCounted() {
-        History h = new Hb().invoke(1, "write", 5L).info(1).invoke(3, "write", 6L).info(3)
+        History h = HistoryBuilder.untimed().invoke(1, "write", 5L).info(1).invoke(3, "write", 6L).info(3)
                 .op(2, "read", null, 0L).op(2, "read", null, 6L).build();
         CheckResult r = check("register", 0L, h);
         assertThat(r.validity()).isEqualTo(Validity.VALID);
@@ -95,20 +96,20 @@ class LinearizabilityCheckerTest {
 
     @Test
     void anIndeterminateWriteCannotTakeEffectBeforeItsInvoke() {
-        History h = new Hb().op(2, "read", null, 5L).invoke(1, "write", 5L).info(1).build();
+        History h = HistoryBuilder.untimed().op(2, "read", null, 5L).invoke(1, "write", 5L).info(1).build();
         assertThat(check("register", 0L, h).validity()).isEqualTo(Validity.INVALID);
     }
 
     @Test
     void aNeverCompletedInvokeIsIndeterminate() {
-        History h = new Hb().invoke(1, "write", 5L).op(2, "read", null, 5L).build();
+        History h = HistoryBuilder.untimed().invoke(1, "write", 5L).op(2, "read", null, 5L).build();
         assertThat(h.operations().get(0).completeIndex()).isEqualTo(-1);
         assertThat(check("register", 0L, h).validity()).isEqualTo(Validity.VALID);
     }
 
     @Test
     void aFailedWriteDidNotHappen() {
-        History h = new Hb().invoke(1, "read", null).invoke(2, "write", 3L).fail(2).ok(1, 3L).build();
+        History h = HistoryBuilder.untimed().invoke(1, "read", null).invoke(2, "write", 3L).fail(2).ok(1, 3L).build();
         CheckResult r = check("cas-register", 0L, h);
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
         assertThat(details(r).counterexample().possibleStates()).containsExactly("0");
@@ -116,21 +117,21 @@ class LinearizabilityCheckerTest {
 
     @Test
     void casSucceedsOnlyFromItsExpectedValueAndIndeterminateCasMayHaveSucceeded() {
-        History ok = new Hb().op(1, "cas", List.of(0L, 1L), List.of(0L, 1L)).op(2, "read", null, 1L).build();
+        History ok = HistoryBuilder.untimed().op(1, "cas", List.of(0L, 1L), List.of(0L, 1L)).op(2, "read", null, 1L).build();
         assertThat(check("cas-register", 0L, ok).validity()).isEqualTo(Validity.VALID);
-        History wrong = new Hb().op(1, "cas", List.of(3L, 1L), List.of(3L, 1L)).build();
+        History wrong = HistoryBuilder.untimed().op(1, "cas", List.of(3L, 1L), List.of(3L, 1L)).build();
         assertThat(check("cas-register", 0L, wrong).validity()).isEqualTo(Validity.INVALID);
-        History maybe = new Hb().invoke(1, "cas", List.of(0L, 2L)).info(1).op(2, "read", null, 2L).build();
+        History maybe = HistoryBuilder.untimed().invoke(1, "cas", List.of(0L, 2L)).info(1).op(2, "read", null, 2L).build();
         assertThat(check("cas-register", 0L, maybe).validity()).isEqualTo(Validity.VALID);
-        History impossible = new Hb().invoke(1, "cas", List.of(9L, 2L)).info(1).op(2, "read", null, 2L).build();
+        History impossible = HistoryBuilder.untimed().invoke(1, "cas", List.of(9L, 2L)).info(1).op(2, "read", null, 2L).build();
         assertThat(check("cas-register", 0L, impossible).validity()).isEqualTo(Validity.INVALID);
-        History failed = new Hb().invoke(1, "cas", List.of(0L, 2L)).fail(1).op(2, "read", null, 2L).build();
+        History failed = HistoryBuilder.untimed().invoke(1, "cas", List.of(0L, 2L)).fail(1).op(2, "read", null, 2L).build();
         assertThat(check("cas-register", 0L, failed).validity()).isEqualTo(Validity.INVALID);
     }
 
     @Test
     void keysAreCheckedIndependentlyAndTheInvalidKeyIsNamed() {
-        Hb b = new Hb();
+        HistoryBuilder.Untimed b = HistoryBuilder.untimed();
         for (int k = 0; k < 20; k++) {
             String key = "k" + k;
             b.invoke(1, "write", key, (long) k).ok(1, (long) k).invoke(2, "read", key, null).ok(2, (long) k);
@@ -147,7 +148,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void theFirstInvalidPartitionCancelsTheRest() {
-        Hb b = new Hb();
+        HistoryBuilder.Untimed b = HistoryBuilder.untimed();
         // the biggest partition (searched first) is invalid; 300 small valid ones follow
         for (int i = 0; i < 50; i++) {
             b.invoke(1, "write", "big", (long) i).ok(1, (long) i);
@@ -171,7 +172,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void unpartitionedCheckingReachesTheSameVerdicts() {
-        Hb b = new Hb();
+        HistoryBuilder.Untimed b = HistoryBuilder.untimed();
         for (int k = 0; k < 5; k++) {
             b.invoke(1, "put", "k" + k, "v" + k).ok(1, null).invoke(2, "get", "k" + k, null).ok(2, "v" + k);
         }
@@ -191,7 +192,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void theDetailsSerialiseToJson() throws Exception {
-        History h = new Hb().op(1, "write", 1L, 1L).op(2, "read", null, 2L).build();
+        History h = HistoryBuilder.untimed().op(1, "write", 1L, 1L).op(2, "read", null, 2L).build();
         CheckResult r = check("register", 0L, h);
         String json = new ObjectMapper().writeValueAsString(r);
         assertThat(json).contains("\"counterexample\"").contains("\"possibleStates\":[\"1\"]")
@@ -200,7 +201,7 @@ class LinearizabilityCheckerTest {
 
     @Test
     void anUnknownFunctionIsAClearError() {
-        History h = new Hb().op(1, "cas", List.of(0L, 1L), List.of(0L, 1L)).build();
+        History h = HistoryBuilder.untimed().op(1, "cas", List.of(0L, 1L), List.of(0L, 1L)).build();
         assertThatThrownBy(() -> check("register", 0L, h))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("register model: unknown function 'cas'");

@@ -29,10 +29,6 @@ public record NodeStatus(long myId, ServerState state, boolean serving, long lea
         bugPaths = Map.copyOf(bugPaths);
     }
 
-    public boolean leading() {
-        return state == ServerState.LEADING && serving;
-    }
-
     @Override
     public String toString() {
         return "n" + myId + " " + state + (serving ? " serving" : " not serving") + ", leader " + leader + ", epoch "

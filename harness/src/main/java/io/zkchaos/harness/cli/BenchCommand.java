@@ -1,6 +1,9 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.harness.run.ScenarioTimes;
 import io.zkchaos.harness.run.StalledLeaderBench;
+import io.zkchaos.harness.run.SuiteLedger;
+import io.zkchaos.harness.run.SuiteTable;
 import io.zkchaos.harness.run.WorkloadBench;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
@@ -28,7 +31,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | lazyfs | election | "
             + "herd | report | workloads | stalled-leader | suite (STORE...: the chaos suite's wall times, phases and "
-            + "pass counts from its ledgers)")
+            + "pass counts from its ledgers; --times-file FILE)")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -55,6 +58,10 @@ public final class BenchCommand implements Callable<Integer> {
             + "run directories; report bench: its pages go to OUT/report")
     Path out;
 
+    @Option(names = "--times-file", paramLabel = "FILE", description = "suite bench: also write each scenario's "
+            + "median wall time to FILE, the expected times that balance the suite's shards (-Dzkchaos.chaos.times)")
+    Path timesFile;
+
     @Option(names = "--runs", defaultValue = "10", description = "stalled-leader bench: runs (seeds) per workload "
             + "(default: ${DEFAULT-VALUE})")
     int runs;
@@ -79,6 +86,25 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    private void suite(List<Path> stores) {
+        var stdout = spec.commandLine().getOut();
+        SuiteTable.print(stdout, stores);
+        if (timesFile != null) {
+            List<SuiteLedger.Entry> entries = SuiteLedger.read(stores);
+            ScenarioTimes times = ScenarioTimes.fromLedger(entries);
+            if (times.rows().isEmpty()) {
+                throw new IllegalArgumentException("--times-file " + timesFile + ": no scenario ran in the ledgers "
+                        + "under " + stores + "; nothing to write");
+            }
+            List<String> suites = entries.stream().map(SuiteLedger.Entry::suite).distinct().sorted().toList();
+            times.write(timesFile, suites.size() + " suite run(s), " + entries.size() + " scenario run(s): "
+                    + String.join(", ", suites));
+            stdout.println();
+            stdout.println("expected times of " + times.rows().size() + " scenario(s) written to " + timesFile);
+            stdout.flush();
+        }
+    }
+
     private int delegate(String[] rest) throws Exception {
         switch (what) {
             case "checker" -> io.zkchaos.checkers.bench.CheckerBench.main(rest);
@@ -90,8 +116,8 @@ public final class BenchCommand implements Callable<Integer> {
             case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(rest);
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
-            case "suite" -> io.zkchaos.harness.run.SuiteTable.print(spec.commandLine().getOut(),
-                    (args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream().map(Path::of).toList());
+            case "suite" -> suite((args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream()
+                    .map(Path::of).toList());
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),
                     workloads != null ? workloads : Workloads.NAMES,
                     nemeses != null ? nemeses : Nemeses.names(), timeLimit,

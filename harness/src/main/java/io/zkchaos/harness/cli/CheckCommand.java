@@ -11,11 +11,13 @@ import io.zkchaos.checkers.CheckerDescriptor;
 import io.zkchaos.checkers.CheckerOption;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Checkers;
+import io.zkchaos.checkers.Findings;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.MalformedHistoryException;
+import io.zkchaos.results.CheckSettings;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.Verdicts;
 import io.zkchaos.results.report.RunReport;
@@ -260,13 +262,8 @@ public final class CheckCommand implements Callable<Integer> {
         return name.isEmpty() || name.startsWith(".") ? "history" + name : name;
     }
 
-    /** The saved configuration of a check: what was checked, with what; shown in the report. */
-    public record CheckConfig(String command, String title, String history, String checker, String model,
-                              CheckerOptions settings) {
-    }
-
     private Path writeRun(RunDirectory dir, String file, History history, CheckResult result) {
-        dir.writeConfig(new CheckConfig("check", Path.of(file).getFileName().toString(),
+        dir.writeConfig(new CheckSettings(Path.of(file).getFileName().toString(),
                 Path.of(file).toAbsolutePath().normalize().toString(), checker, model, settings()));
         HistoryFiles.write(dir.historyFile(), history);
         dir.writeResults(result);
@@ -306,24 +303,30 @@ public final class CheckCommand implements Callable<Integer> {
         line.put("checkMillis", t.checkMillis());
         line.put("checker", r.checker());
         line.put("summary", r.summary());
-        line.put("details", r.details());
+        line.put("details", details(r.details()));
         if (page != null) {
             line.put("report", page.toString());
         }
         return toJson(line);
     }
 
+    /**
+     * The details as a tree, so that their kind is written (a value in a map of Objects would be written without
+     * it); details that cannot be written must not lose the verdict.
+     */
+    private static Object details(Findings d) {
+        try {
+            return d == null ? null : JSON.valueToTree(d);
+        } catch (IllegalArgumentException e) {
+            return "unserialisable details: " + e.getMessage();
+        }
+    }
+
     private static String toJson(Map<String, Object> line) {
         try {
             return JSON.writeValueAsString(line);
         } catch (JsonProcessingException e) {
-            // Details a checker cannot serialise must not lose the verdict.
-            line.put("details", "unserialisable details: " + e.getOriginalMessage());
-            try {
-                return JSON.writeValueAsString(line);
-            } catch (JsonProcessingException again) {
-                throw new IllegalStateException(again);
-            }
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.zkchaos.harness.mutation.MutationMatrix;
 import io.zkchaos.harness.mutation.MutationRow;
 import io.zkchaos.harness.mutation.MutationRunner;
 import io.zkchaos.harness.mutation.MutationTable;
+import io.zkchaos.harness.run.Shard;
 import io.zkchaos.results.Verdicts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,6 +47,10 @@ public final class MutationsCommand implements Callable<Integer> {
     @Option(names = "--bug", split = ",", paramLabel = "NAME", description = "only the rows of these bugs")
     List<String> bugs = new ArrayList<>();
 
+    @Option(names = "--shard", paramLabel = "K/N", description = "only share K of N of the scenarios (with all "
+            + "their rows), balanced by expected time; the N shares together are the matrix")
+    String shard;
+
     @Option(names = "--out", defaultValue = "store/mutations",
             description = "run directories, and the table as mutations.md (default: ${DEFAULT-VALUE})")
     Path out;
@@ -64,12 +69,20 @@ public final class MutationsCommand implements Callable<Integer> {
             }
             rows = rows.stream().filter(m -> m.bugs().stream().anyMatch(wanted::contains)).toList();
         }
+        Shard share;
+        try {
+            share = Shard.parse("--shard", shard);
+            rows = MutationMatrix.share(rows, share);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return Verdicts.Exit.ERROR;
+        }
         if (runs < 1) {
             spec.commandLine().getErr().println("error: --runs must be at least 1, got " + runs);
             return Verdicts.Exit.ERROR;
         }
-        stdout.printf("mutation matrix: %d row(s) x %d run(s), then the correct build in each scenario; runs in %s%n",
-                rows.size(), runs, out);
+        stdout.printf("mutation matrix%s: %d row(s) x %d run(s), then the correct build in each scenario; runs in %s%n",
+                share.isAll() ? "" : ", shard " + share, rows.size(), runs, out);
         List<MutationRow> result = new MutationRunner(stdout, out.resolve("runs"), runs, seed).run(rows);
         stdout.println();
         MutationTable.print(result, stdout);

@@ -83,9 +83,17 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--workload", required = true, description = "register, set, election, election-curator, "
-            + "election-naive, fenced-writes, fenced-writes-curator, unfenced-writes (fle: register, set)")
+    @Option(names = "--workload", required = true, completionCandidates = WorkloadNames.class,
+            description = "one of ${COMPLETION-CANDIDATES} (fle: those the fle nodes offer; ./zkchaos scenarios)")
     String workload;
+
+    /** The workloads' names, from their registry (not written out by hand). */
+    static final class WorkloadNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return io.zkchaos.workloads.Workloads.NAMES.iterator();
+        }
+    }
 
     @Option(names = "--clients", converter = ClientsConverter.class, description = "thread: every client a thread "
             + "of the harness; process: every client a JVM of its own, which the client nemeses (pause-leader-client "

@@ -1,10 +1,12 @@
 package io.zkchaos.harness.cluster;
 
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
- * What runs ensembles: the local JVM processes of {@link io.zkchaos.harness.cluster.local.LocalBackend}, and later
- * containers. The runner picks one by name ({@link ClusterBackends}) and never names a backend class.
+ * What runs ensembles: JVM processes on this machine ({@code local}), containers ({@code docker}). The runner picks
+ * one by name ({@link ClusterBackends}) and never names a backend class; what it can do is data
+ * ({@link #capabilities}), checked in one place ({@link Capabilities}).
  */
 public interface ClusterBackend {
 
@@ -13,6 +15,17 @@ public interface ClusterBackend {
 
     /** One line for people. */
     String description();
+
+    /** What it can do for {@code system}: nothing at all (no {@link Capability#RUNS}) if it does not run it. */
+    Set<Capability> capabilities(SystemUnderTest system);
+
+    /**
+     * Why it lacks {@code missing} for {@code system}, in words that follow the capability's own ("... : the hosts'
+     * kernels have no tc netem (h1 answered ...)"), or empty when there is nothing to add.
+     */
+    default String whyNot(Capability missing, SystemUnderTest system) {
+        return "";
+    }
 
     /**
      * Starts an ensemble and waits until a quorum serves. On any failure everything started is stopped.

@@ -50,11 +50,6 @@ public record ZooKeeperVersion(int major, int minor, int patch, String text) imp
         return atLeast(3, 4, 6);
     }
 
-    /** 3.8.0 moved the server's logging from log4j 1.2 to logback. */
-    public boolean logsWithLogback() {
-        return atLeast(3, 8, 0);
-    }
-
     /** {@code standaloneEnabled}, {@code admin.enableServer}: 3.5.0. */
     public boolean hasStandaloneSwitch() {
         return atLeast(3, 5, 0);
@@ -82,16 +77,6 @@ public record ZooKeeperVersion(int major, int minor, int patch, String text) imp
     /** {@code zookeeper.snapshotSizeFactor} read from a system property (sync from the on-disk log): 3.5.4. */
     public boolean hasSnapshotSizeFactor() {
         return atLeast(3, 5, 4);
-    }
-
-    /** {@code zookeeper.commitLogCount} (the in-memory committed log that DIFF syncs come from): 3.6.0. */
-    public boolean hasCommitLogCount() {
-        return atLeast(3, 6, 0);
-    }
-
-    /** {@code zookeeper.fastleader.maxNotificationInterval} (the election back-off cap, 60 s before): 3.6.0. */
-    public boolean hasElectionBackoffCap() {
-        return atLeast(3, 6, 0);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.zkchaos.harness.mutation;
 
 import io.zkchaos.harness.mutation.Mutation.Expect;
+import io.zkchaos.harness.run.Shard;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The mutation matrix (issue 11): for every bug flag of the fle nodes, a scenario that the checkers judge invalid —
@@ -107,5 +109,22 @@ public final class MutationMatrix {
     public static List<Mutation> quick() {
         return full().stream().filter(m -> m.scenario() == SET_ISOLATE_LEADER && m.expect() == Expect.CAUGHT
                 || m.scenario() == SET_KILL_ALL).toList();
+    }
+
+    /** A run's time beyond its main phase and recovery (three node JVMs started and stopped, the check): a guess. */
+    private static final Duration RUN_OVERHEAD = Duration.ofSeconds(10);
+
+    /**
+     * {@code shard}'s share of {@code rows}, in their order ({@code --shard K/N}). A scenario goes whole to one share,
+     * with every row in it, since {@link MutationRunner} runs the correct build once per scenario; it is expected to
+     * take a run per row and one for the correct build, each its main phase, its recovery and
+     * {@link #RUN_OVERHEAD}.
+     */
+    public static List<Mutation> share(List<Mutation> rows, Shard shard) {
+        List<MutationScenario> scenarios = rows.stream().map(Mutation::scenario).distinct().toList();
+        Set<MutationScenario> mine = Set.copyOf(shard.select(scenarios, MutationScenario::label,
+                s -> (rows.stream().filter(m -> m.scenario().equals(s)).count() + 1)
+                        * s.timeLimit().plus(s.recover()).plus(RUN_OVERHEAD).toMillis() / 1000.0));
+        return rows.stream().filter(m -> mine.contains(m.scenario())).toList();
     }
 }

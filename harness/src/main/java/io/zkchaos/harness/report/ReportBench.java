@@ -1,6 +1,7 @@
 package io.zkchaos.harness.report;
 
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.bench.HistoryGenerator;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
@@ -8,6 +9,7 @@ import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.linear.LinearizabilityChecker;
 import io.zkchaos.checkers.model.Models;
+import io.zkchaos.results.CheckSettings;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.report.RunReport;
 import java.io.IOException;
@@ -125,8 +127,9 @@ public final class ReportBench {
         }
         History history = History.of(ops);
         RunDirectory dir = new RunDirectory(path);
-        dir.writeConfig(Map.of("title", "generated cas-register, " + n + " operations", "generator",
-                spec.toString()));
+        dir.writeConfig(new CheckSettings("generated cas-register, " + n + " operations", "generated: " + spec,
+                "linearizable", "cas-register", CheckerOptions.defaults().withModel("cas-register", 0L)
+                .withTimeLimit(Duration.ofMinutes(2))));
         HistoryFiles.write(dir.historyFile(), history);
         CheckResult result = LinearizabilityChecker.builder(Models.byName("cas-register", 0L))
                 .timeLimit(Duration.ofMinutes(2)).build().check(history);

@@ -3,17 +3,20 @@ package io.zkchaos.harness.run;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
+import io.zkchaos.harness.cluster.Capabilities;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
-import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.harness.cluster.ssh.SshBackend;
+import io.zkchaos.harness.cluster.ssh.SshHost;
 import io.zkchaos.harness.cluster.ssh.SshSettings;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunSettings;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
@@ -21,14 +24,15 @@ import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
  * One scenario run, fully described, composed of its parts: the same configuration and seed give the same operation
- * choices, fault choices and fault timings. Immutable; saved as {@code config.json} at the start of every run. Each
- * part validates itself and names the field (as the CLI spells it) that is wrong; each part's defaults are in its
- * {@code defaults()} and nowhere else (the CLI shows them from there).
+ * choices, fault choices and fault timings. Immutable; saved as {@code config.json} ({@link #saved()}) at the start
+ * of every run. Each part validates itself and names the field (as the CLI spells it) that is wrong; each part's
+ * defaults are in its {@code defaults()} and nowhere else (the CLI shows them from there).
  *
  * @param cluster  what runs the system under test
  * @param workload what the clients do
@@ -56,11 +60,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // its faults drop what was not fsynced: they imply the lazy file system
             storage = new StoragePart(true, storage.forceSync());
         }
-        if (storage.lazyfs() && !cluster.backend().equals(ClusterBackends.DEFAULT)) {
-            throw new IllegalArgumentException("lazyfs: only the local backend puts the data directories on the "
-                    + "lazy file system; backend is " + cluster.backend());
-        }
-        if (!nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS).supports(cluster.nodes())) {
+        // What the backend can do for the system, the lazy file system and the nemesis: one check
+        // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
+        Capabilities.requireCluster(cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
+        Capabilities.forBackend(nemesis.descriptor(), cluster.clusterBackend(), cluster.systemUnderTest());
+        clusterConfig(cluster, workload, nemesis, storage, seed, null);
+        if (!nemesisDescriptor(nemesis, workload, cluster).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
@@ -69,6 +74,40 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // checks built-in names; the fle nodes run only their own.
             cluster.systemUnderTest().requireWorkload(workload.name());
         }
+    }
+
+    /**
+     * The backend's configuration of this run's ensemble, its servers' files under {@code nodesDirectory}: the one
+     * place a run's parts become a {@link ClusterConfig} (which validates every rule of an ensemble).
+     */
+    public ClusterConfig clusterConfig(Path nodesDirectory) {
+        return clusterConfig(cluster, workload, nemesis, storage, seed, nodesDirectory);
+    }
+
+    private static ClusterConfig clusterConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis,
+                                               StoragePart storage, long seed, Path nodesDirectory) {
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        if (!storage.forceSync()) {
+            b.serverConfig("forceSync", "no");
+        }
+        NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
+        return b.lazyFs(storage.lazyfs())
+                .nodes(cluster.nodes())
+                .version(cluster.zookeeper())
+                .sync(cluster.sync())
+                .runDirectory(nodesDirectory)
+                // Twice the longest fault hold too: the fenced store's session asks for the longest timeout the
+                // servers grant, and must outlive a client pause that expires the election session.
+                .maxSessionTimeout(longest(longest(workload.sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
+                        nemesis.descriptor().hold(timing).multipliedBy(2)))
+                .seed(seed)
+                .system(cluster.systemUnderTest())
+                .bugs(cluster.bugFlags())
+                .build();
+    }
+
+    private static Duration longest(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -85,11 +124,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     }
 
     /**
-     * The nemesis as this run does it: without the client faults when clients are threads ({@code mixed} mixes the
-     * others); validated by the constructor.
+     * The nemesis as this run does it: without the client faults when clients are threads, without the faults the
+     * backend cannot do for the system ({@code mixed} mixes the others); validated by the constructor.
      */
     public NemesisDescriptor nemesisDescriptor() {
-        return nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS);
+        return nemesisDescriptor(nemesis, workload, cluster);
+    }
+
+    /** The nemesis' faults that this run's clients and backend allow ({@link Capabilities}). */
+    private static NemesisDescriptor nemesisDescriptor(NemesisPart nemesis, WorkloadPart workload,
+                                                       ClusterPart cluster) {
+        return Capabilities.forBackend(nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS),
+                cluster.clusterBackend(), cluster.systemUnderTest());
     }
 
     /**
@@ -115,20 +161,14 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             }
             Objects.requireNonNull(zookeeper, "zookeeper version");
             sync = sync == null ? SyncMode.AUTO : sync;
-            SyncMode mode = sync;
-            ZooKeeperVersion.parse(zookeeper).ifPresent(mode::jvmOptions); // names a switch the version lacks
-            system = system == null ? SystemUnderTest.ZOOKEEPER.id() : system;
-            SystemUnderTest s = SystemUnderTest.parse(system);
-            system = s.id();
+            system = SystemUnderTest.parse(system == null ? SystemUnderTest.ZOOKEEPER.id() : system).id();
             bugs = bugs == null ? List.of() : List.copyOf(bugs);
-            if (!bugs.isEmpty() && s != SystemUnderTest.FLE) {
+            if (!bugs.isEmpty() && !system.equals(SystemUnderTest.FLE.id())) {
+                // the rule itself is ClusterConfig's; this says it in the CLI's words
                 throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
-                        + s.id() + " runs as released, got --bug " + String.join(",", bugs));
+                        + system + " runs as released, got --bug " + String.join(",", bugs));
             }
             bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
-            if (s == SystemUnderTest.FLE && backend.equals("docker")) {
-                throw new IllegalArgumentException("system: " + DockerBackend.UNSUPPORTED_SYSTEM);
-            }
             if (backend.equals(SshBackend.NAME) && hosts == null) {
                 throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
                         + "--hosts FILE (one host a line)");
@@ -149,8 +189,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             this(backend, nodes, zookeeper, sync, system, bugs, null);
         }
 
-        /** The backend that runs this cluster: the one of its name, with its hosts for ssh. */
-        public ClusterBackend openBackend() {
+        /** The backend that runs this cluster, typed: the one of its name, with its hosts for ssh. */
+        public ClusterBackend clusterBackend() {
             return hosts != null ? new SshBackend(hosts) : ClusterBackends.require(backend);
         }
 
@@ -160,8 +200,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
 
         public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, "3.9.5", SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(),
-                    List.of());
+            return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
+                    SystemUnderTest.ZOOKEEPER.id(), List.of());
         }
 
         /** The system, typed. */
@@ -291,14 +331,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
     }
 
-    /**
-     * The checkers' settings for runs. They differ from {@code check}'s defaults on purpose: a run's failover bound
-     * is session timeout + initLimit × tickTime + margin (an orphaned node ahead in the election queue must expire
-     * first), 10 s with the default 4 s sessions; and the read-model search gets a 60 s budget.
-     */
+    /** The checkers' settings of a run: {@link CheckerOptions#forRuns()}, where every default is written. */
     public static CheckerOptions defaultChecks() {
-        return CheckerOptions.defaults().withFailoverBound(Duration.ofSeconds(10)).withTimeLimit(
-                Duration.ofSeconds(60));
+        return CheckerOptions.forRuns();
     }
 
     /**
@@ -309,6 +344,24 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         String system = cluster.systemUnderTest() == SystemUnderTest.ZOOKEEPER ? ""
                 : cluster.system() + cluster.bugs().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
         return system + workload.name() + "-" + nemesis.name();
+    }
+
+    /**
+     * This configuration as {@code config.json} saves it, for the report to read with the same type: every value
+     * plain data, so the file keeps its shape when the types here change.
+     */
+    @SuppressWarnings("unchecked")
+    public RunSettings saved() {
+        return new RunSettings(scenario(),
+                new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
+                        cluster.system(), cluster.bugs(), cluster.hosts() == null ? List.of() : cluster.hosts().hosts()
+                        .stream().limit(cluster.nodes()).map(SshHost::name).toList()),
+                new RunSettings.Workload(workload.name(), workload.concurrency(),
+                        Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
+                        workload.requestTimeout(), workload.clients().name()),
+                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor()), checks,
+                new RunSettings.Timing(timing.timeLimit(), timing.recover()), seed, out,
+                new RunSettings.Storage(storage.lazyfs(), storage.forceSync()));
     }
 
     public Path outDirectory() {

@@ -27,11 +27,6 @@ public record RunPhases(Map<String, Long> millis) {
         millis = Collections.unmodifiableMap(new LinkedHashMap<>(millis));
     }
 
-    /** The sum of every phase. */
-    public long totalMillis() {
-        return millis.values().stream().mapToLong(Long::longValue).sum();
-    }
-
     /** One phase's wall time, 0 when the run did not get there. */
     public long of(String phase) {
         return millis.getOrDefault(phase, 0L);

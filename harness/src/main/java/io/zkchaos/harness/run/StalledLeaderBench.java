@@ -1,6 +1,7 @@
 package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.bench.Stats;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
@@ -130,12 +131,9 @@ public final class StalledLeaderBench {
                 longest == null ? none : longest.awakeNanos(), rejected, landed, o.directory().path().toString());
     }
 
+    /** The median of a figure over the rows that have it (-1: none has). */
     private static long median(List<Row> rows, java.util.function.ToLongFunction<Row> f) {
-        long[] v = rows.stream().mapToLong(f).filter(x -> x >= 0).sorted().toArray();
-        if (v.length == 0) {
-            return -1;
-        }
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return Stats.median(rows.stream().mapToLong(f).filter(x -> x >= 0).toArray());
     }
 
     private static long max(List<Row> rows, java.util.function.ToLongFunction<Row> f) {

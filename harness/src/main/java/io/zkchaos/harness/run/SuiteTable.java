@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.checkers.bench.Stats;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,8 +43,8 @@ public final class SuiteTable {
             out.println();
             out.println("Median seconds per scenario, " + system + ":");
             out.println();
-            matrix(out, list, cell -> String.format(Locale.ROOT, "%.0f", median(cell.stream()
-                    .map(SuiteLedger.Entry::seconds).toList())));
+            matrix(out, list, cell -> String.format(Locale.ROOT, "%.0f", Stats.median(cell.stream()
+                    .mapToDouble(SuiteLedger.Entry::seconds).toArray())));
         });
         out.flush();
     }
@@ -112,11 +113,5 @@ public final class SuiteTable {
         List<String> out = new ArrayList<>(registry.stream().filter(first::containsKey).toList());
         first.keySet().stream().filter(k -> !registry.contains(k)).forEach(out::add);
         return out;
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n == 0 ? 0 : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 }

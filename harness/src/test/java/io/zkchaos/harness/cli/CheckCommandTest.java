@@ -117,6 +117,7 @@ class CheckCommandTest {
         assertThat(first.has("ops")).isFalse();
         assertThat(first.get("summary").textValue()).contains("linearizable");
         assertThat(first.get("details").get("model").textValue()).isEqualTo("kv");
+        assertThat(first.get("details").get("kind").textValue()).isEqualTo("linearizability");
         JsonNode second = JSON.readTree(r.lines().get(1));
         assertThat(second.get("file").textValue()).isEqualTo(bad);
         assertThat(second.get("valid").isBoolean() && !second.get("valid").booleanValue()).isTrue();

@@ -5,7 +5,12 @@ import static io.zkchaos.harness.cli.CheckCommandTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.linear.LinearizabilityDetails;
+import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.results.CheckSettings;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +33,16 @@ class CheckReportTest {
         assertThat(r.lines().get(1)).isEqualTo("  report: " + out.toAbsolutePath().normalize().resolve("index.html"));
         RunDirectory run = new RunDirectory(out);
         assertThat(HistoryFiles.read(run.historyFile()).size()).isEqualTo(8);
-        assertThat(run.readResults().get("valid").asBoolean()).isFalse();
-        assertThat(run.configFile()).content().contains("\"checker\" : \"linearizable\"")
-                .contains("\"model\" : \"cas-register\"").contains("rethink-fail-minimal.edn");
+        CheckResult result = run.readCheckResult();
+        assertThat(result.validity()).isEqualTo(Validity.INVALID);
+        assertThat(result.details()).isInstanceOfSatisfying(LinearizabilityDetails.class,
+                d -> assertThat(d.counterexample().operation().invokeIndex()).isEqualTo(2));
+        assertThat(run.readConfig()).get().isInstanceOfSatisfying(CheckSettings.class, c -> {
+            assertThat(c.title()).isEqualTo("rethink-fail-minimal.edn");
+            assertThat(c.checker()).isEqualTo("linearizable");
+            assertThat(c.model()).isEqualTo("cas-register");
+            assertThat(c.history()).endsWith("rethink-fail-minimal.edn");
+        });
         assertThat(run.reportFile()).content().contains("INVALID").contains("id=\"linearizability\"");
     }
 
@@ -86,5 +98,42 @@ class CheckReportTest {
         assertThat(empty.err()).contains("not a directory");
         Files.createDirectories(dir.resolve("empty"));
         assertThat(run("report", dir.resolve("empty").toString()).err()).contains("no run directory");
+    }
+
+    @Test
+    void reportMergesTheStoresOfShardsIntoOneIndexLinkingEveryRun() throws Exception {
+        Path shard1 = dir.resolve("shard-1");
+        Path shard2 = dir.resolve("shard-2");
+        run("check", "--model", "cas-register", "--init", "0", "--report", shard1.toString(),
+                data("knossos/cas-register/good/memstress3-0.edn"),
+                data("knossos/cas-register/bad/rethink-fail-minimal.edn"));
+        run("check", "--model", "cas-register", "--init", "0", "--report", shard2.toString(),
+                data("knossos/cas-register/bad/cas-failure.edn"), data("knossos/cas-register/good/memstress3-0.edn"));
+        // a run whose ensemble never served: its configuration and server logs, no history
+        Path neverServed = Files.createDirectories(shard2.resolve("set-halves/20260101T000000.000Z"));
+        new RunDirectory(neverServed).writeConfig(RunConfig.builder().workload("set").nemesis("halves")
+                .out(shard2).build().saved());
+        Path merged = dir.resolve("merged");
+
+        CheckCommandTest.Run r = run("report", "--merge", merged.toString(), shard1.toString(), shard2.toString(),
+                shard2.resolve("cas-failure").toString()); // a run named twice is listed once
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().trim()).isEqualTo(merged.resolve("index.html").toString());
+        assertThat(merged.resolve("index.html")).content().contains("5 run(s): 2 INVALID, 1 UNCHECKED, 2 valid")
+                .contains(">set-halves<").contains("no history.jsonl")
+                .contains("href=\"../shard-1/memstress3-0/index.html\"")
+                .contains("href=\"../shard-2/memstress3-0/index.html\"")
+                .contains("href=\"../shard-1/rethink-fail-minimal/index.html\"")
+                .contains("href=\"../shard-2/cas-failure/index.html\"");
+        assertThat(shard1.resolve("index.html")).isRegularFile(); // each shard's own index stays as it was
+
+        CheckCommandTest.Run alone = run("report", neverServed.toString());
+        assertThat(alone.exit()).isEqualTo(2);
+        assertThat(alone.err()).contains("a run without history.jsonl");
+
+        CheckCommandTest.Run missing = run("report", "--merge", merged.toString(), shard1.toString(),
+                dir.resolve("shard-3").toString());
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err()).contains("shard-3: not a directory");
     }
 }

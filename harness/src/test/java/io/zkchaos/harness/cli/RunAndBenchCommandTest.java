@@ -2,9 +2,13 @@ package io.zkchaos.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zkchaos.harness.run.ScenarioTimes;
+import io.zkchaos.harness.run.SuiteLedger;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Usage errors of run, scenarios and bench: exit 2 and a message naming the problem; no cluster is started. */
 class RunAndBenchCommandTest {
@@ -126,5 +130,36 @@ class RunAndBenchCommandTest {
         assertThat(err.toString()).contains("unknown kind 'carrier-pigeon'").contains("request-response");
         assertThat(run("bench", "proxy", "--connections", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--connections: '0' is not a positive whole number");
+    }
+
+    @Test
+    void benchSuiteMergesTheLedgersOfShardsAndWritesTheirExpectedTimes(@TempDir Path dir) {
+        for (int k = 1; k <= 2; k++) {
+            Path store = dir.resolve("shard-" + k);
+            String suite = "2026010" + k + "T000000Z";
+            String workload = k == 1 ? "set" : "register";
+            SuiteLedger.append(SuiteLedger.file(store, suite), new SuiteLedger.Entry(suite, "zookeeper 3.9.5: "
+                    + workload + " under halves", "zookeeper", "3.9.5", workload, "halves", "valid", 0, 20_000L + k,
+                    null, null, ""));
+        }
+        Path times = dir.resolve("times.tsv");
+        assertThat(run("bench", "suite", "--times-file", times.toString(), dir.resolve("shard-1").toString(),
+                dir.resolve("shard-2").toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("| 20260101T000000Z | 1 | 1 |").contains("| 20260102T000000Z | 1 | 1 |")
+                .contains("expected times of 2 scenario(s) written to " + times);
+        assertThat(ScenarioTimes.read(times).rows()).extracting(ScenarioTimes.Row::workload)
+                .containsExactly("register", "set");
+
+        assertThat(run("bench", "suite", "--times-file", times.toString(), dir.resolve("shard-3").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("shard-3 is neither a suite ledger");
+    }
+
+    @Test
+    void mutationsRefusesABadShardNamingTheOption() {
+        assertThat(run("mutations", "--shard", "5/4")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: --shard=5/4: the shard must be 1 to 4");
+        assertThat(run("mutations", "--quick", "--shard", "3/3")).isEqualTo(2);
+        assertThat(err.toString()).contains("--shard=3/3: 2 scenario(s) fill only 2 shard(s)");
     }
 }

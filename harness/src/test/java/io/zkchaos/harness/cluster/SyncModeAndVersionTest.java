@@ -19,8 +19,6 @@ class SyncModeAndVersionTest {
         assertThat(v("3.5.3-beta").atLeast(3, 5, 4)).isFalse();
         assertThat(v("3.10.0").atLeast(3, 9, 5)).isTrue();
         assertThat(ZooKeeperVersion.parse("master")).isEmpty();
-        assertThat(v("3.4.14").logsWithLogback()).isFalse();
-        assertThat(v("3.8.0").logsWithLogback()).isTrue();
     }
 
     @Test

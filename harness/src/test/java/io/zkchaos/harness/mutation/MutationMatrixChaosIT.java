@@ -2,12 +2,14 @@ package io.zkchaos.harness.mutation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zkchaos.harness.run.Shard;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +19,10 @@ import org.junit.jupiter.api.Test;
  * caught at least once, every other one caught or masked with evidence (its code path ran in a valid run), and the
  * correct build valid in every run. The table is printed
  * and written to {@code target/mutations/mutations.md}; the runs stay under {@code target/mutations/runs}.
+ * {@code zkchaos.mutations.shard=K/N} (else {@code zkchaos.chaos.shard}, so that one property shards both matrices)
+ * runs share K of N of the scenarios, each with all its rows ({@link MutationMatrix#share}).
  */
+@Tag("chaos-matrix") // sharded over machines in CI; -DexcludedGroups=chaos-matrix runs the rest
 class MutationMatrixChaosIT {
 
     private static final Path OUT = Path.of(System.getProperty("zkchaos.mutations.out", "target/mutations"));
@@ -27,7 +32,11 @@ class MutationMatrixChaosIT {
         int runs = Integer.getInteger("zkchaos.mutations.runs", 5);
         long seed = Long.getLong("zkchaos.mutations.seed", 1L);
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-        List<MutationRow> rows = new MutationRunner(out, OUT.resolve("runs"), runs, seed).run(MutationMatrix.full());
+        String property = System.getProperty("zkchaos.mutations.shard") != null ? "zkchaos.mutations.shard"
+                : "zkchaos.chaos.shard";
+        List<Mutation> share = MutationMatrix.share(MutationMatrix.full(),
+                Shard.parse(property, System.getProperty(property)));
+        List<MutationRow> rows = new MutationRunner(out, OUT.resolve("runs"), runs, seed).run(share);
         MutationTable.print(rows, out);
         Files.createDirectories(OUT);
         Files.writeString(OUT.resolve("mutations.md"), MutationTable.markdown(rows), StandardCharsets.UTF_8);

@@ -5,6 +5,11 @@ import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -30,6 +35,10 @@ import java.util.List;
  *       trunc ({@code --sync})</td></tr>
  *   <tr><td>{@code zkchaos.chaos.lanes}</td><td>scenarios run at once, default 2 (each on its own ensemble)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.store}</td><td>where run directories go, default target/chaos-store</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.shard}</td><td>{@code K/N}: run share K of N of the matrix, balanced by expected
+ *       time (default: all of it)</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.times}</td><td>the expected times that balance the shares ({@link ScenarioTimes});
+ *       default the checked-in {@code chaos-times.tsv} (test resources)</td></tr>
  * </table>
  *
  * @param systems   the systems under test
@@ -43,9 +52,17 @@ import java.util.List;
  * @param sync      the sync steering of every ensemble
  * @param lanes     how many scenarios run at once
  * @param store     the store of the run directories
+ * @param shard     which share of the matrix this run runs
+ * @param times     each scenario's expected time, which balances the shares
  */
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
-                  Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store) {
+                  Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store,
+                  Shard shard, ScenarioTimes times) {
+
+    static final String SHARD_PROPERTY = "zkchaos.chaos.shard";
+    static final String TIMES_PROPERTY = "zkchaos.chaos.times";
+    /** The checked-in expected times (test resources), for a machine that starts with no ledger. */
+    static final String TIMES_RESOURCE = "/chaos-times.tsv";
 
     /** The systems the harness runs ({@code --system}). */
     static final List<String> SYSTEMS = java.util.Arrays.stream(SystemUnderTest.values()).map(SystemUnderTest::id)
@@ -94,7 +111,30 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 Integer.getInteger("zkchaos.chaos.nodes", RunConfig.ClusterPart.defaults().nodes()),
                 SyncMode.parse(System.getProperty("zkchaos.chaos.sync", RunConfig.ClusterPart.defaults().sync().toString())),
                 Integer.getInteger("zkchaos.chaos.lanes", 2),
-                Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")));
+                Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")),
+                Shard.parse(SHARD_PROPERTY, System.getProperty(SHARD_PROPERTY)),
+                times(System.getProperty(TIMES_PROPERTY, "")));
+    }
+
+    /** The times file the property names, else the checked-in one. */
+    static ScenarioTimes times(String file) {
+        if (!file.isBlank()) {
+            Path path = Path.of(file);
+            if (!Files.isRegularFile(path)) {
+                throw new IllegalArgumentException(TIMES_PROPERTY + "=" + file + ": no such file (write one with "
+                        + "./zkchaos bench suite --times-file FILE STORE...)");
+            }
+            return ScenarioTimes.read(path);
+        }
+        try (InputStream in = ChaosSuite.class.getResourceAsStream(TIMES_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(TIMES_RESOURCE + " is missing from the test resources");
+            }
+            return ScenarioTimes.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                    TIMES_RESOURCE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + TIMES_RESOURCE + ": " + e.getMessage(), e);
+        }
     }
 
     private static List<String> list(String property, List<String> all) {
@@ -112,6 +152,15 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                         .filter(n -> !Nemeses.require(n).needsClientProcesses()
                                 || SystemUnderTest.parse(s).workload(w).orElseThrow().processClients())
                         .map(n -> new Scenario(s, v, w, n))))).toList();
+    }
+
+    /**
+     * This run's share of the matrix ({@link #shard}), in the matrix's order: the whole matrix unless sharded. The
+     * shares of every {@code K/N} together are the matrix, each scenario in one.
+     */
+    List<Scenario> share() {
+        return shard.select(scenarios(), Scenario::toString,
+                s -> times.seconds(s.system(), s.version(), s.workload(), s.nemesis()));
     }
 
     /** ZooKeeper runs in every version named; the fle nodes have one (the project's own build). */

@@ -12,8 +12,43 @@ class ChaosSuiteTest {
 
     private static ChaosSuite suite(List<String> systems, List<String> versions, List<String> workloads,
                                     List<String> nemeses) {
-        return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3, io.zkchaos.harness.cluster.SyncMode.AUTO, 2,
-                Path.of("target/s"));
+        return suite(systems, versions, workloads, nemeses, Shard.all("test"));
+    }
+
+    private static ChaosSuite suite(List<String> systems, List<String> versions, List<String> workloads,
+                                    List<String> nemeses, Shard shard) {
+        return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3,
+                io.zkchaos.harness.cluster.SyncMode.AUTO, 2, Path.of("target/s"), shard, ChaosSuite.times(""));
+    }
+
+    /** The 98 scenarios of docs/chaos-suite.md: 7 workloads under the 14 network and process nemeses. */
+    static ChaosSuite networkAndProcessMatrix(Shard shard) {
+        return suite(List.of("zookeeper"), List.of("3.9.5"), List.of("register", "set", "election",
+                "election-curator", "election-naive", "fenced-writes", "fenced-writes-curator"), List.of("none",
+                "kill-leader", "kill-random", "kill-majority", "pause-leader", "pause-random", "isolate-leader",
+                "halves", "random-halves", "bridge", "majorities-ring", "client-partition", "slow-network", "mixed"),
+                shard);
+    }
+
+    @Test
+    void theSharesOfASplitMatrixAreTheMatrixEachScenarioOnce() {
+        List<ChaosSuite.Scenario> matrix = networkAndProcessMatrix(Shard.all("test")).scenarios();
+        assertThat(matrix).hasSize(98);
+        List<ChaosSuite.Scenario> shares = new java.util.ArrayList<>();
+        for (int k = 1; k <= 4; k++) {
+            List<ChaosSuite.Scenario> share = networkAndProcessMatrix(new Shard(k, 4, "test")).share();
+            assertThat(share).hasSizeBetween(20, 30);
+            assertThat(matrix).containsSubsequence(share); // in the matrix's order
+            shares.addAll(share);
+        }
+        assertThat(shares).containsExactlyInAnyOrderElementsOf(matrix).doesNotHaveDuplicates();
+        assertThat(networkAndProcessMatrix(Shard.all("test")).share()).isEqualTo(matrix);
+    }
+
+    @Test
+    void aTimesFileThatIsNotThereIsRefusedByItsProperty() {
+        assertThatThrownBy(() -> ChaosSuite.times("no/such/times.tsv"))
+                .hasMessageContaining("zkchaos.chaos.times=no/such/times.tsv: no such file");
     }
 
     @Test

@@ -84,24 +84,41 @@ class EvidenceIT {
     }
 
     @Test
-    void aRunWhoseNemesisNeverActsIsUnknownNotValid() throws Exception {
-        // The project's own nodes have no protocol taps: a fault at a protocol moment cannot act on them.
-        RunOutcome outcome = new Runner(new PrintWriter(progress), Duration.ofSeconds(2)).run(shortRun()
-                .system("fle").workload("register").nemesis("cut-during-sync").out(store).build());
+    void aRunWhoseFaultNeverHappensIsUnknownNotValid() throws Exception {
+        // A stall in the middle of a SNAP sync, on a release that syncs a briefly lagging follower by DIFF: the
+        // trigger is armed and the sync provoked, but no snapshot is ever sent, so the fault never happens (the
+        // same as a user saw on 3.5.4-beta, whose --sync snap did nothing).
+        // Its start restarts a follower after a lag of up to 5 s, within the main phase, with time for the clients
+        // under the fault and after the heal.
+        RunConfig.Builder run = shortRun().workload("register").nemesis("stall-during-snapshot").rate(20)
+                .timeLimit(Duration.ofSeconds(10)).faultFor(Duration.ofSeconds(3)).recover(Duration.ofSeconds(3))
+                .out(store);
+        RunOutcome outcome = new Runner(new PrintWriter(progress), Duration.ofSeconds(2)).run(run.build());
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.UNKNOWN);
         EvidenceReport report = (EvidenceReport) evidence(outcome).details();
-        assertThat(report.unmet()).singleElement().asString()
-                .matches("the nemesis never acted: (\\d+) of \\1 actions? could not act: this system has no "
-                        + "protocol taps.*");
+        // (on a loaded machine the fault's start, which waits out the follower's lag, may also leave the clients no
+        // time after the final heal: that shortfall may be named too)
+        assertThat(report.unmet()).anySatisfy(u -> assertThat(u)
+                .matches("the fault never happened: protocol triggers fired 0 of [1-9]\\d* armed; quorum syncs "
+                        + "seen: DIFF [1-9]\\d*, SNAP \\d+, TRUNC 0"));
+        assertThat(report.met()).contains("fault-applied");
         assertThat(report.exercised().clients(io.zkchaos.checkers.evidence.Phase.MAIN).ok()).isPositive();
-        // the same run with that requirement relaxed is judged on its checkers alone, and says it was relaxed
-        RunOutcome relaxed = new Runner(new PrintWriter(progress), Duration.ofSeconds(2)).run(shortRun()
-                .system("fle").workload("register").nemesis("cut-during-sync").relax(List.of("fault-applied"))
-                .out(store).build());
-        assertThat(relaxed.directory().readEvidence()).hasValueSatisfying(e -> assertThat(e.relaxed())
-                .containsExactly("fault-applied"));
-        assertThat(relaxed.result().validity()).as(relaxed.result().summary()).isEqualTo(Validity.VALID);
+        // the same run with that requirement relaxed is not held to it, and says so; (on a loaded machine the two
+        // clients may see nothing through while a follower restarts, so that one is relaxed too)
+        RunOutcome relaxed = new Runner(new PrintWriter(progress), Duration.ofSeconds(2))
+                .run(run.relax(List.of("trigger-fired", "acked-under-fault")).build());
+        EvidenceReport r = relaxed.directory().readEvidence().orElseThrow();
+        assertThat(r.relaxed()).containsExactly("trigger-fired", "acked-under-fault");
+        assertThat(r.met()).doesNotContain("trigger-fired", "acked-under-fault");
+        assertThat(r.unmet()).noneMatch(u -> u.startsWith("the fault never happened"));
         LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+
+    @Test
+    void aNemesisThatCannotActOnTheSystemIsRefusedBeforeTheRunStarts() {
+        // the project's own nodes have no protocol taps: said at once, not after a run that tested nothing
+        assertThatThrownBy(() -> shortRun().system("fle").workload("register").nemesis("cut-during-sync").out(store)
+                .build()).hasMessageContaining("cannot do 'cut-during-sync'");
     }
 
     @Test

@@ -3,15 +3,11 @@ package io.zkchaos.harness.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,29 +23,22 @@ class KilledHarnessClientsIT {
 
     @Test
     void aKilledHarnessLeavesNoClientProcessBehindFrozenOrNot() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "io.zkchaos.harness.cli.Main", "run", "--workload", "election", "--clients", "process",
+        HarnessJvm harness = HarnessJvm.run(store, "--workload", "election", "--clients", "process",
                 "--nemesis", "pause-leader-client", "--session-timeout", "2s", "--heal-for", "3s",
-                "--fault-for", "90s", "--time-limit", "120s", "--hold", "1m", "--concurrency", "3", "--seed", "5",
-                "--out", store.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(store.resolve("harness.out").toFile())
-                .start();
+                "--fault-for", "90s", "--time-limit", "120s", "--hold", "1m", "--concurrency", "3", "--seed", "5");
         Path runDir;
         try {
             // Until the nemesis has frozen the leading client (its pause is recorded once the SIGSTOP was sent).
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                assertThat(harness.isAlive()).as("harness alive: %s", output()).isTrue();
-                Path h = findHistory();
+                assertThat(harness.alive()).as("harness alive: %s", harness.output()).isTrue();
+                Path h = harness.history();
                 assertThat(h).as("history").isNotNull();
                 assertThat(Files.readString(h)).contains("\"description\":\"pause client p");
             });
-            runDir = findHistory().getParent();
+            runDir = harness.history().getParent();
             assertThat(LeftOvers.clientsOf(runDir)).hasSize(3);
         } finally {
-            harness.destroyForcibly(); // SIGKILL: no shutdown hook runs
-            harness.waitFor(30, TimeUnit.SECONDS);
+            harness.kill(); // SIGKILL: no shutdown hook runs
         }
 
         // The two running clients see their harness's pipe close and halt; the frozen one stays.
@@ -68,16 +57,5 @@ class KilledHarnessClientsIT {
         assertThat(LeftOvers.clientsOf(runDir)).as("clients after the next run started").isEmpty();
         assertThat(LeftOvers.serversOf(runDir)).as("servers after the next run started").isEmpty();
         assertThat(ProcessHandle.of(frozen).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-    }
-
-    private String output() throws IOException {
-        return Files.readString(store.resolve("harness.out"));
-    }
-
-    private Path findHistory() throws IOException {
-        try (Stream<Path> s = Files.find(store, 3, (p, a) -> p.getFileName().toString().equals("history.jsonl"))) {
-            List<Path> found = s.toList();
-            return found.isEmpty() ? null : found.get(0);
-        }
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** Finds the server processes (ZooKeeper servers, fle nodes) and client processes of a run by their command line in
@@ -18,27 +19,21 @@ final class LeftOvers {
 
     /** Pids of live server processes whose command line names a path under {@code runDir}. */
     static List<Long> serversOf(Path runDir) throws IOException {
-        String marker = runDir.toAbsolutePath().normalize().toString();
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
-                    .filter(p -> {
-                        String cmd = cmdline(p);
-                        return (cmd.contains("QuorumPeerMain") || cmd.contains("io.zkchaos.fle.node.NodeMain"))
-                                && cmd.contains(marker);
-                    })
-                    .map(p -> Long.parseLong(p.getFileName().toString()))
-                    .toList();
-        }
+        return pidsOf(runDir, cmd -> cmd.contains("QuorumPeerMain") || cmd.contains("io.zkchaos.fle.node.NodeMain"));
     }
 
     /** Pids of live client processes ({@code -Dzkchaos.process=client}) whose command line names {@code runDir}. */
     static List<Long> clientsOf(Path runDir) throws IOException {
+        return pidsOf(runDir, cmd -> cmd.contains("-Dzkchaos.process=client"));
+    }
+
+    private static List<Long> pidsOf(Path runDir, Predicate<String> command) throws IOException {
         String marker = runDir.toAbsolutePath().normalize().toString();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
                     .filter(p -> {
                         String cmd = cmdline(p);
-                        return cmd.contains("-Dzkchaos.process=client") && cmd.contains(marker);
+                        return command.test(cmd) && cmd.contains(marker);
                     })
                     .map(p -> Long.parseLong(p.getFileName().toString()))
                     .toList();

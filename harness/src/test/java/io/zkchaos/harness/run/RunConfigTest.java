@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
 import io.zkchaos.workloads.WorkloadOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunConfigTest {
 
@@ -80,7 +84,7 @@ class RunConfigTest {
         assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("election").build())
                 .hasMessageContaining("unknown workload 'election' for system fle; it offers: register, set");
         assertThatThrownBy(() -> RunConfig.builder().system("fle").backend("docker").build())
-                .hasMessageContaining("the docker backend runs ZooKeeper only");
+                .hasMessage("system: the docker backend runs zookeeper only, not fle (it runs on --backend local)");
         RunConfig fle = RunConfig.builder().system("FLE").bugs(List.of("no_finalize_wait", "ack-before-durable"))
                 .workload("set").nemesis("kill-all").build();
         assertThat(fle.cluster().system()).isEqualTo("fle");
@@ -121,16 +125,26 @@ class RunConfigTest {
     }
 
     @Test
-    void theSavedConfigurationShowsEachPart() throws Exception {
+    void theSavedConfigurationShowsEachPartAndIsReadBackAsWritten(@TempDir Path tmp) throws Exception {
         RunConfig c = RunConfig.builder().workload("election").nemesis("mixed").seed(5).out(Path.of("/tmp/s"))
                 .failoverBound(Duration.ofSeconds(12)).build();
-        ObjectMapper json = io.zkchaos.results.Json.MAPPER; // what writes config.json
-        JsonNode tree = json.readTree(json.writeValueAsString(c));
-        assertThat(tree.fieldNames()).toIterable()
-                .containsExactly("cluster", "workload", "nemesis", "checks", "timing", "seed", "out", "storage");
+        RunDirectory dir = new RunDirectory(tmp);
+        dir.writeConfig(c.saved());
+        JsonNode tree = Json.MAPPER.readTree(dir.configFile().toFile());
+        assertThat(tree.fieldNames()).toIterable().containsExactly("command", "scenario", "cluster", "workload",
+                "nemesis", "checks", "timing", "seed", "out", "storage");
+        assertThat(tree.path("command").asText()).isEqualTo("run");
+        assertThat(tree.path("scenario").asText()).isEqualTo("election-mixed");
         assertThat(tree.path("workload").path("name").asText()).isEqualTo("election");
+        assertThat(tree.path("workload").path("options").path("holdMin").asText()).isEqualTo("PT0.3S");
         assertThat(tree.path("cluster").path("backend").asText()).isEqualTo("local");
         assertThat(tree.path("nemesis").path("name").asText()).isEqualTo("mixed");
+        assertThat(tree.path("checks").path("failoverBound").asText()).isEqualTo("PT12S");
+        // Each part is saved as the configuration's own types write it, so files saved before are read alike.
+        JsonNode own = Json.MAPPER.valueToTree(c);
+        own.fieldNames().forEachRemaining(part -> assertThat(tree.get(part)).as(part).isEqualTo(own.get(part)));
+
+        assertThat(dir.readConfig()).contains(c.saved());
     }
 
     @Test
@@ -141,7 +155,42 @@ class RunConfigTest {
         assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").build().storage().lazyfs()).isTrue();
         assertThat(RunConfig.builder().nemesis("mixed").build().storage().lazyfs()).isFalse();
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").lazyfs(true).build())
-                .hasMessageContaining("lazyfs: only the local backend");
+                .hasMessage("lazyfs: the docker backend cannot put the data directories on the lazy file system");
+        assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis("kill-lose-unfsynced").build())
+                .hasMessageStartingWith("lazyfs: the docker backend cannot");
+    }
+
+    @Test
+    void whatAFaultNeedsIsCheckedAgainstWhatTheBackendCanDoForTheSystem() {
+        // the fle nodes speak their own protocol: no taps, so no fault at a protocol moment
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").nemesis("cut-during-sync")
+                .build()).hasMessage("nemesis: the local backend running fle cannot do 'cut-during-sync': "
+                + "cut-during-sync needs a backend that taps the quorum links for faults at a protocol moment");
+        // mixed keeps what it can do there
+        RunConfig mixedOnFle = RunConfig.builder().system("fle").workload("set").nemesis("mixed").build();
+        assertThat(mixedOnFle.nemesisDescriptor().faults()).extracting(f -> f.name()).isNotEmpty()
+                .contains("kill-leader", "isolate-leader")
+                .doesNotContain("cut-during-sync", "stall-during-snapshot", "crash-during-sync");
+        RunConfig mixedOnDocker = RunConfig.builder().backend("docker").nemesis("mixed").build();
+        assertThat(mixedOnDocker.nemesisDescriptor().faults()).extracting(f -> f.name())
+                .doesNotContain("crash-during-sync");
+        assertThat(RunConfig.builder().nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).contains("crash-during-sync");
+    }
+
+    @Test
+    void theRunsClusterConfigurationIsMadeInOnePlace() {
+        RunConfig c = RunConfig.builder().nodes(5).zookeeper("3.8.4").sync(SyncMode.SNAP).forceSync(false)
+                .sessionTimeout(Duration.ofSeconds(6)).seed(9).build();
+        ClusterConfig cc = c.clusterConfig(Path.of("/tmp/zkc-nodes"));
+        assertThat(cc.nodes()).isEqualTo(5);
+        assertThat(cc.version()).isEqualTo("3.8.4");
+        assertThat(cc.sync()).isEqualTo(SyncMode.SNAP);
+        assertThat(cc.extraServerConfig()).containsEntry("forceSync", "no");
+        assertThat(cc.maxSessionTimeout()).as("twice the fault hold").isEqualTo(Duration.ofSeconds(20));
+        assertThat(cc.seed()).isEqualTo(9);
+        assertThat(cc.runDirectory()).isEqualTo(Path.of("/tmp/zkc-nodes"));
+        assertThat(RunConfig.builder().build().cluster().zookeeper()).isEqualTo(ClusterConfig.DEFAULT_VERSION);
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,7 +44,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * workload, nemesis) in failsafe's JUnit XML. Every scenario's verdict, wall time and phases go to the suite's ledger
  * ({@link SuiteLedger}, {@code ./zkchaos bench suite}); at the end the suite index
  * {@code target/chaos-store/index.html} lists every scenario of this run with a link to its report.
+ *
+ * <p>On several machines, each runs a share ({@code -Dzkchaos.chaos.shard=K/N}, balanced by expected time) into its
+ * own store; {@code ./zkchaos report --merge OUT STORE...} renders one index over them all.
  */
+@Tag("chaos-matrix") // sharded over machines in CI; -DexcludedGroups=chaos-matrix runs the rest
 @Execution(ExecutionMode.CONCURRENT)
 class ScenarioMatrixChaosIT {
 
@@ -65,14 +70,16 @@ class ScenarioMatrixChaosIT {
         }
         Path index = SuiteIndex.write(SUITE.store().resolve(RunDirectory.REPORT), "chaos suite", runs);
         System.out.println();
-        System.out.println("Chaos suite: " + runs.size() + " scenario(s); index of their reports: "
-                + index.toAbsolutePath().toUri());
+        System.out.println("Chaos suite" + (SUITE.shard().isAll() ? "" : ", shard " + SUITE.shard() + " ("
+                + SUITE.share().size() + " of the matrix's " + SUITE.scenarios().size() + " scenarios)") + ": "
+                + runs.size() + " scenario(s); index of their reports: " + index.toAbsolutePath().toUri());
         System.out.println("Its ledger: " + SuiteLedger.file(SUITE.store(), SUITE_ID).toAbsolutePath()
                 + " (./zkchaos bench suite " + SUITE.store().toAbsolutePath() + ")");
     }
 
+    /** This run's share of the matrix: all of it unless {@code zkchaos.chaos.shard} names one. */
     static Stream<ChaosSuite.Scenario> scenarios() {
-        return SUITE.scenarios().stream();
+        return SUITE.share().stream();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,7 @@
 package io.zkchaos.nemesis.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.nemesis.bench.Traffic.Sample;
 import io.zkchaos.nemesis.bench.Traffic.Targets;
@@ -278,12 +280,6 @@ public final class ProxyBench {
 
     private static String text(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
-    }
-
-    static double median(double[] xs) {
-        double[] s = xs.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     static double min(double[] xs) {

@@ -11,7 +11,9 @@ import java.util.List;
  *
  * <p>Every mutating method has taken effect when it returns: after {@code disable()} no byte passes and the port
  * refuses connections; after {@code addToxic} every connection (existing and new) that the toxic applies to is
- * affected. Methods are thread-safe. Implementations: the embedded NIO proxy; a Toxiproxy-backed one later.
+ * affected. Methods are thread-safe. Implementations: the embedded NIO proxy's
+ * {@link io.zkchaos.nemesis.proxy.ProxyLink} and {@link io.zkchaos.nemesis.toxiproxy.ToxiproxyLink} (over
+ * Toxiproxy's API).
  */
 public interface Link {
 

@@ -25,11 +25,6 @@ public enum Stream {
         return wireName;
     }
 
-    /** The other direction. */
-    public Stream reverse() {
-        return this == UPSTREAM ? DOWNSTREAM : UPSTREAM;
-    }
-
     /**
      * Parses Toxiproxy's stream name.
      *

@@ -15,11 +15,6 @@ public record DirectedPair(String from, String to) implements Comparable<Directe
         }
     }
 
-    /** The same pair the other way round. */
-    public DirectedPair reverse() {
-        return new DirectedPair(to, from);
-    }
-
     @Override
     public int compareTo(DirectedPair o) {
         int c = from.compareTo(o.from);

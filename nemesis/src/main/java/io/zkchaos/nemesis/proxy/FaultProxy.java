@@ -199,13 +199,6 @@ public final class FaultProxy implements Network {
         }
     }
 
-    /** The embedded link of that name, with its extras (taps). */
-    public Optional<ProxyLink> proxyLink(String name) {
-        synchronized (links) {
-            return Optional.ofNullable(links.get(name));
-        }
-    }
-
     @Override
     public List<Link> links() {
         synchronized (links) {

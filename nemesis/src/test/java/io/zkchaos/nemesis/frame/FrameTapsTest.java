@@ -3,8 +3,7 @@ package io.zkchaos.nemesis.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.zkchaos.nemesis.NodeControl;
-import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.RecordingSystem;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.NodeLinks;
 import io.zkchaos.nemesis.proxy.EchoServer;
@@ -19,9 +18,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,52 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class FrameTapsTest {
 
-    /** Records what triggers did to processes. */
-    static final class Processes implements NodeControl {
-        final List<String> calls = new CopyOnWriteArrayList<>();
-        final Map<String, NodeState> states = new ConcurrentHashMap<>(Map.of("a", NodeState.RUNNING, "b",
-                NodeState.RUNNING));
-
-        @Override
-        public List<String> nodes() {
-            return List.of("a", "b");
-        }
-
-        @Override
-        public NodeState state(String node) {
-            return states.get(node);
-        }
-
-        @Override
-        public Optional<String> leader() {
-            return Optional.of("b");
-        }
-
-        @Override
-        public void start(String node) {
-            calls.add("start " + node);
-            states.put(node, NodeState.RUNNING);
-        }
-
-        @Override
-        public void kill(String node) {
-            calls.add("kill " + node);
-            states.put(node, NodeState.DOWN);
-        }
-
-        @Override
-        public void pause(String node) {
-            calls.add("pause " + node);
-            states.put(node, NodeState.PAUSED);
-        }
-
-        @Override
-        public void resume(String node) {
-            calls.add("resume " + node);
-            states.put(node, NodeState.RUNNING);
-        }
-    }
-
     static final InetSocketAddress ANY = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
 
     EchoServer server;
@@ -87,7 +38,7 @@ class FrameTapsTest {
     NodeLinks links;
     Link line;
     FrameTaps taps;
-    final Processes processes = new Processes();
+    final RecordingSystem processes = new RecordingSystem(List.of("a", "b"), "b");
     final List<TriggerRecord> fired = new CopyOnWriteArrayList<>();
 
     @BeforeEach

@@ -1,10 +1,30 @@
 package io.zkchaos.results.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.EvidenceReport;
+import io.zkchaos.checkers.fenced.FencedReport;
+import io.zkchaos.checkers.fenced.FencedViolation;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.checkers.leader.Failover;
+import io.zkchaos.checkers.leader.LeaderInterval;
+import io.zkchaos.checkers.leader.LeaderOverlap;
+import io.zkchaos.checkers.leader.SingleLeaderReport;
+import io.zkchaos.checkers.linear.Counterexample;
+import io.zkchaos.checkers.linear.LinearizabilityDetails;
+import io.zkchaos.checkers.linear.OpView;
+import io.zkchaos.checkers.log.LogReport;
+import io.zkchaos.checkers.log.LogViolation;
+import io.zkchaos.checkers.readmodel.ReadModelReport;
+import io.zkchaos.checkers.readmodel.ReadViolation;
+import io.zkchaos.checkers.readmodel.StaleRead;
+import io.zkchaos.checkers.set.LostValue;
+import io.zkchaos.checkers.set.SetReport;
+import io.zkchaos.checkers.set.UnexpectedValue;
+import io.zkchaos.checkers.state.FinalStateReport;
+import io.zkchaos.checkers.state.LeftEphemeral;
+import io.zkchaos.checkers.state.TreeDifference;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.Verdicts;
 import java.util.ArrayList;
@@ -15,9 +35,9 @@ import java.util.Set;
 import java.util.StringJoiner;
 
 /**
- * Turns a saved results tree ({@code results.json}) into {@link CheckerCard}s, one per checker, depth first. A
- * checker's kind is told by the shape of its details (the fields its report record has), not by its name, so a
- * checker composed under another name renders the same.
+ * Turns a verdict read back from {@code results.json} into {@link CheckerCard}s, one per checker, depth first. Each
+ * card is drawn by the type of its checker's {@link Findings}, not by the checker's name, so a checker composed under
+ * another name renders the same; details saved without a kind ({@link Findings.Untyped}) get a plain card.
  */
 final class Cards {
 
@@ -32,7 +52,7 @@ final class Cards {
     }
 
     /** Every result in the tree, the root first (depth 0); empty for a null tree. */
-    static List<CheckerCard> of(JsonNode results, HistoryIndex index) {
+    static List<CheckerCard> of(CheckResult results, HistoryIndex index) {
         List<CheckerCard> out = new ArrayList<>();
         if (results != null) {
             new Cards(index).walk(results, 0, out);
@@ -40,39 +60,53 @@ final class Cards {
         return out;
     }
 
-    private void walk(JsonNode r, int depth, List<CheckerCard> out) {
+    /** Whether some result in the tree has details saved without a kind (so its card is a plain one). */
+    static boolean hasUntyped(CheckResult r) {
+        return r != null && (r.details() instanceof Findings.Untyped
+                || r.parts().stream().anyMatch(Cards::hasUntyped));
+    }
+
+    private void walk(CheckResult r, int depth, List<CheckerCard> out) {
         out.add(card(r, depth));
-        for (JsonNode part : r.path("parts")) {
+        for (CheckResult part : r.parts()) {
             walk(part, depth + 1, out);
         }
     }
 
-    private CheckerCard card(JsonNode r, int depth) {
-        Validity v = Verdicts.fromJson(r.get("valid"));
-        JsonNode d = r.path("details");
+    private CheckerCard card(CheckResult r, int depth) {
         Builder b = new Builder();
-        if (d.has("counterexample") || d.has("unknownCause") && d.has("model")) {
-            linear(d, b);
-        } else if (d.has("intervals") && d.has("overlaps")) {
-            leader(d, b);
-        } else if (d.has("lost") && d.has("finalReads")) {
-            set(d, b);
-        } else if (d.has("staleReads") && d.has("plainReads")) {
-            readModel(d, b);
-        } else if (d.has("accepted") && d.has("violations")) {
-            fenced(d, b);
-        } else if (d.has("longest") && d.has("violations")) {
-            log(d, b);
-        } else if (d.has("exercised") && d.has("unmet")) { // evidence: its tables are in "What the run exercised"
-            b.fact("requirements met", TextNode.valueOf(d.path("met").size() + " of " + d.path("required").size()));
-        } else if (d.has("type") && d.has("message")) {
-            b.findings.add(Text.plain("the checker threw " + d.path("type").asText() + ": "
-                    + d.path("message").asText()));
+        Findings d = r.details();
+        // One branch per kind of Findings (CardsTest renders every kind); null is a verdict composed of parts.
+        if (d instanceof LinearizabilityDetails l) {
+            linear(l, b);
+        } else if (d instanceof SingleLeaderReport l) {
+            leader(l, b);
+        } else if (d instanceof SetReport s) {
+            set(s, b);
+        } else if (d instanceof ReadModelReport m) {
+            readModel(m, b);
+        } else if (d instanceof FencedReport f) {
+            fenced(f, b);
+        } else if (d instanceof LogReport l) {
+            log(l, b);
+        } else if (d instanceof FinalStateReport s) {
+            finalState(s, b);
+        } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
+            b.fact("requirements met", e.met().size() + " of " + e.required().size());
+        } else if (d instanceof CheckResult.CheckerError e) {
+            b.findings.add(Text.plain("the checker threw " + e.type() + ": " + e.message()));
         }
-        return new CheckerCard(r.path("checker").asText("?"), v.name().toLowerCase(Locale.ROOT), Verdicts.word(v),
-                Text.of(r.path("summary").asText("")), depth, cap(b.findings), more(b.findings),
-                b.linear, cap(b.lost), more(b.lost), cap(b.unexpected), cap(b.stale), more(b.stale),
-                cap(b.overlaps), cap(b.failovers), b.facts, details(d));
+        Verdict v = new Verdict(r);
+        return new CheckerCard(r.checker(), v.css, v.word, Text.of(r.summary()), depth, cap(b.findings),
+                more(b.findings), b.linear, cap(b.lost), more(b.lost), cap(b.unexpected), cap(b.stale),
+                more(b.stale), cap(b.overlaps), cap(b.failovers), b.facts, details(d));
+    }
+
+    /** A verdict as a CSS class and a word. */
+    private record Verdict(String css, String word) {
+        Verdict(CheckResult r) {
+            this(r.validity().name().toLowerCase(Locale.ROOT), Verdicts.word(r.validity()));
+        }
     }
 
     /** What one card collects. */
@@ -86,155 +120,152 @@ final class Cards {
         final List<CheckerCard.FailoverRow> failovers = new ArrayList<>();
         final List<CheckerCard.Fact> facts = new ArrayList<>();
 
-        void fact(String name, JsonNode value) {
-            if (value != null && !value.isMissingNode() && !value.isNull()) {
-                facts.add(new CheckerCard.Fact(name, value.isNumber() ? Fmt.count(value.asLong()) : value.asText()));
+        void fact(String name, long count) {
+            facts.add(new CheckerCard.Fact(name, Fmt.count(count)));
+        }
+
+        void fact(String name, String value) {
+            if (value != null) {
+                facts.add(new CheckerCard.Fact(name, value));
             }
         }
     }
 
-    private void linear(JsonNode d, Builder b) {
-        b.fact("model", d.get("model"));
-        b.fact("operations searched", d.get("operations"));
-        b.fact("partitions", d.get("partitions"));
-        b.fact("indeterminate ops no read observed (dropped)", d.get("unobservedDropped"));
-        b.fact("search time (ms)", d.get("elapsedMillis"));
-        if (d.hasNonNull("unknownCause")) {
-            b.findings.add(Text.of(d.get("unknownCause").asText()));
+    private void linear(LinearizabilityDetails d, Builder b) {
+        b.fact("model", d.model());
+        b.fact("operations searched", d.operations());
+        b.fact("partitions", d.partitions());
+        b.fact("indeterminate ops no read observed (dropped)", d.unobservedDropped());
+        b.fact("search time (ms)", d.elapsedMillis());
+        if (d.unknownCause() != null) {
+            b.findings.add(Text.plain(d.unknownCause()));
         }
-        JsonNode c = d.path("counterexample");
-        if (c.isMissingNode() || c.isNull()) {
+        Counterexample c = d.counterexample();
+        if (c == null) {
             return;
         }
         Set<Long> entries = new LinkedHashSet<>();
-        CheckerCard.OpRow failing = opRow(c.path("operation"), entries);
-        List<CheckerCard.OpRow> concurrent = new ArrayList<>();
-        c.path("concurrent").forEach(o -> concurrent.add(opRow(o, entries)));
-        List<CheckerCard.OpRow> prefix = new ArrayList<>();
-        c.path("linearizedPrefix").forEach(o -> prefix.add(opRow(o, entries)));
-        List<String> states = new ArrayList<>();
-        c.path("possibleStates").forEach(s -> states.add(s.asText()));
+        CheckerCard.OpRow failing = opRow(c.operation(), entries);
+        List<CheckerCard.OpRow> concurrent = c.concurrent().stream().map(o -> opRow(o, entries)).toList();
+        List<CheckerCard.OpRow> prefix = c.linearizedPrefix().stream().map(o -> opRow(o, entries)).toList();
         StringJoiner all = new StringJoiner(",");
         entries.forEach(e -> all.add(Long.toString(e)));
-        b.linear = new CheckerCard.LinearView(c.hasNonNull("partition") ? c.get("partition").asText() : null, failing,
-                concurrent, prefix, c.path("prefixLength").asInt(), c.path("prefixOmitted").asInt(), states,
-                c.path("morePossibleStates").asBoolean(), all.toString());
+        b.linear = new CheckerCard.LinearView(c.partition(), failing, concurrent, prefix, c.prefixLength(),
+                c.prefixOmitted(), c.possibleStates(), c.morePossibleStates(), all.toString());
     }
 
-    private CheckerCard.OpRow opRow(JsonNode o, Set<Long> entries) {
-        long inv = o.path("invokeIndex").asLong(-1);
-        long done = o.path("completeIndex").asLong(-1);
-        entries.add(inv);
-        if (done >= 0) {
-            entries.add(done);
+    private CheckerCard.OpRow opRow(OpView o, Set<Long> entries) {
+        entries.add(o.invokeIndex());
+        if (o.completeIndex() >= 0) {
+            entries.add(o.completeIndex());
         }
-        Operation op = index.at(inv);
-        return new CheckerCard.OpRow(o.path("process").asInt(), o.path("f").asText(),
-                o.hasNonNull("key") ? o.get("key").asText() : "", Fmt.clip(json(o.get("value")), 200),
-                o.path("outcome").asText(), inv, done, op == null ? "?" : Fmt.at(op.invokeTime()),
-                op == null || done < 0 ? "never" : Fmt.at(op.completeTime()), o.path("description").asText());
+        Operation op = index.at(o.invokeIndex());
+        return new CheckerCard.OpRow(o.process(), o.f(), o.key() == null ? "" : o.key(),
+                Fmt.clip(Fmt.value(o.value()), 200), o.outcome(), o.invokeIndex(), o.completeIndex(),
+                op == null ? "?" : Fmt.at(op.invokeTime()),
+                op == null || o.completeIndex() < 0 ? "never" : Fmt.at(op.completeTime()), o.description());
     }
 
-    private void leader(JsonNode d, Builder b) {
-        b.fact("leaderships", count(d.path("intervals")));
-        b.fact("overlaps of two leaders", count(d.path("overlaps")));
-        b.fact("heals judged", count(d.path("failovers")));
-        d.path("violations").forEach(s -> b.findings.add(Text.of(s.asText())));
-        for (JsonNode o : d.path("overlaps")) {
-            JsonNode stale = o.path("stale");
-            JsonNode newer = o.path("newer");
-            String entries = stale.path("startIndex").asLong() + "," + newer.path("startIndex").asLong();
-            b.overlaps.add(new CheckerCard.OverlapRow(label(stale), label(newer), o.path("startIndex").asLong(),
-                    Fmt.at(o.path("startNanos").asLong(-1)), Fmt.span(o.path("lengthNanos").asLong(-1)),
-                    o.path("fencingWouldReject").asBoolean(), entries));
+    private void leader(SingleLeaderReport d, Builder b) {
+        b.fact("leaderships", d.intervals().size());
+        b.fact("overlaps of two leaders", d.overlaps().size());
+        b.fact("heals judged", d.failovers().size());
+        d.violations().forEach(s -> b.findings.add(Text.of(s))); // kept only in words: linked by them
+        for (LeaderOverlap o : d.overlaps()) {
+            b.overlaps.add(new CheckerCard.OverlapRow(o.stale().label(), o.newer().label(), o.startIndex(),
+                    Fmt.at(o.startNanos()), Fmt.span(o.lengthNanos()), o.fencingWouldReject(),
+                    o.stale().startIndex() + "," + o.newer().startIndex()));
         }
-        for (JsonNode f : d.path("failovers")) {
-            JsonNode within = f.get("withinBound");
-            String bound = within == null || within.isNull() ? "cannot tell" : within.asBoolean() ? "yes" : "NO";
-            JsonNode l = f.path("leader");
-            b.failovers.add(new CheckerCard.FailoverRow(f.path("trigger").asText(), f.path("triggerIndex").asLong(),
-                    Fmt.at(f.path("triggerNanos").asLong(-1)), l.isNull() || l.isMissingNode() ? "none" : label(l),
-                    Fmt.span(f.path("failoverNanos").asLong(-1)), bound));
+        for (Failover f : d.failovers()) {
+            String bound = f.withinBound() == null ? "cannot tell" : f.withinBound() ? "yes" : "NO";
+            LeaderInterval l = f.leader();
+            b.failovers.add(new CheckerCard.FailoverRow(f.trigger(), f.triggerIndex(), Fmt.at(f.triggerNanos()),
+                    l == null ? "none" : l.label(), Fmt.span(f.failoverNanos()), bound));
         }
     }
 
-    private static String label(JsonNode interval) {
-        return interval.path("node").asText() + " (token " + interval.path("token").asText() + ", process "
-                + interval.path("process").asText() + ")";
-    }
-
-    private void set(JsonNode d, Builder b) {
-        b.fact("values added", d.get("attempted"));
-        b.fact("acknowledged", d.get("acknowledged"));
-        b.fact("indeterminate", d.get("indeterminate"));
-        b.fact("final reads", count(d.path("finalReads")));
-        b.fact("acknowledged after every final read began (not judged)", d.get("notCovered"));
-        d.path("unreadErrors").forEach(s -> b.findings.add(Text.of("a final read did not complete: " + s.asText())));
-        for (JsonNode l : d.path("lost")) {
-            List<String> lacking = new ArrayList<>();
-            l.path("lackingIn").forEach(n -> lacking.add(n.asText()));
-            b.lost.add(new CheckerCard.LostRow(Fmt.clip(json(l.get("value")), 200), l.path("process").asInt(),
-                    l.path("invokeIndex").asLong(), l.path("ackIndex").asLong(), Fmt.at(l.path("invokeNanos").asLong(-1)),
-                    Fmt.at(l.path("ackNanos").asLong(-1)), String.join(", ", lacking)));
+    private void set(SetReport d, Builder b) {
+        b.fact("values added", d.attempted());
+        b.fact("acknowledged", d.acknowledged());
+        b.fact("indeterminate", d.indeterminate());
+        b.fact("final reads", d.finalReads().size());
+        b.fact("acknowledged after every final read began (not judged)", d.notCovered());
+        d.unreadErrors().forEach(s -> b.findings.add(Text.of("a final read did not complete: " + s)));
+        for (LostValue l : d.lost()) {
+            b.lost.add(new CheckerCard.LostRow(Fmt.clip(Fmt.value(l.value()), 200), l.process(), l.invokeIndex(),
+                    l.ackIndex(), Fmt.at(l.invokeNanos()), Fmt.at(l.ackNanos()), String.join(", ", l.lackingIn())));
         }
-        for (JsonNode u : d.path("unexpected")) {
-            b.unexpected.add(new CheckerCard.UnexpectedRow(Fmt.clip(json(u.get("value")), 200),
-                    u.path("reason").asText(), u.path("readIn").asText(), u.path("readIndex").asLong()));
+        for (UnexpectedValue u : d.unexpected()) {
+            b.unexpected.add(new CheckerCard.UnexpectedRow(Fmt.clip(Fmt.value(u.value()), 200), u.reason(),
+                    u.readIn(), u.readIndex()));
         }
     }
 
-    private void readModel(JsonNode d, Builder b) {
-        b.fact("writes and cas", d.get("writes"));
-        b.fact("sync-reads", d.get("syncReads"));
-        b.fact("plain reads", d.get("plainReads"));
-        b.fact("stale plain reads", count(d.path("staleReads")));
-        b.fact("strict", d.get("strict"));
-        d.path("violations").forEach(v -> b.findings.add(Text.of(v.path("explanation").asText())));
-        for (JsonNode s : d.path("staleReads")) {
-            long read = s.path("readIndex").asLong();
-            long ack = s.path("newerAckIndex").asLong();
+    private void readModel(ReadModelReport d, Builder b) {
+        b.fact("writes and cas", d.writes());
+        b.fact("sync-reads", d.syncReads());
+        b.fact("plain reads", d.plainReads());
+        b.fact("stale plain reads", d.staleReads().size());
+        b.fact("strict", Boolean.toString(d.strict()));
+        for (ReadViolation v : d.violations()) {
+            b.findings.add(Text.naming(v.explanation(), List.of(v.readIndex(), v.seenIndex())));
+        }
+        for (StaleRead s : d.staleReads()) {
+            long ack = s.newerAckIndex();
             Operation write = index.at(ack);
-            b.stale.add(new CheckerCard.StaleRow(s.path("key").asText(), s.path("process").asInt(),
-                    Fmt.clip(json(s.get("value")), 200), Fmt.clip(json(s.get("newerValue")), 200), read,
-                    Fmt.at(index.timeOf(read)), write == null ? ack : write.invokeIndex(), ack,
-                    write == null ? -1 : write.process(), Fmt.at(index.timeOf(ack)),
-                    Fmt.span(s.path("stalenessNanos").asLong(-1))));
+            b.stale.add(new CheckerCard.StaleRow(s.key() == null ? "" : s.key(), s.process(),
+                    Fmt.clip(Fmt.value(s.value()), 200), Fmt.clip(Fmt.value(s.newerValue()), 200), s.readIndex(),
+                    Fmt.at(index.timeOf(s.readIndex())), write == null ? ack : write.invokeIndex(), ack,
+                    write == null ? -1 : write.process(), Fmt.at(index.timeOf(ack)), Fmt.span(s.stalenessNanos())));
         }
     }
 
-    private void fenced(JsonNode d, Builder b) {
-        b.fact("writes accepted", d.get("accepted"));
-        b.fact("rejected as stale", d.get("rejected"));
-        b.fact("indeterminate", d.get("indeterminate"));
-        b.fact("log entries read", d.get("logLength"));
-        d.path("violations").forEach(v -> b.findings.add(Text.of(v.path("explanation").asText())));
-    }
-
-    private void log(JsonNode d, Builder b) {
-        b.fact("nodes read", count(d.path("nodes")));
-        b.fact("longest log", d.get("longest"));
-        d.path("violations").forEach(v -> b.findings.add(Text.of(v.path("explanation").asText())));
-    }
-
-    private static JsonNode count(JsonNode array) {
-        return com.fasterxml.jackson.databind.node.IntNode.valueOf(array.size());
-    }
-
-    private static String json(JsonNode v) {
-        if (v == null || v.isNull()) {
-            return "null";
+    private void fenced(FencedReport d, Builder b) {
+        b.fact("writes accepted", d.accepted());
+        b.fact("rejected as stale", d.rejected());
+        b.fact("indeterminate", d.indeterminate());
+        b.fact("log entries read", d.logLength());
+        for (FencedViolation v : d.violations()) {
+            // higherIndex is a history entry only for a write accepted after a higher one (else a log position)
+            b.findings.add(Text.naming(v.explanation(), v.kind().equals("accepted-after-higher")
+                    ? List.of(v.index(), v.higherIndex()) : List.of(v.index())));
         }
-        return v.toString();
     }
 
-    private static String details(JsonNode d) {
-        if (d == null || d.isMissingNode() || d.isNull()) {
+    private void log(LogReport d, Builder b) {
+        b.fact("nodes read", d.nodes().size());
+        b.fact("longest log", d.longest());
+        for (LogViolation v : d.violations()) {
+            b.findings.add(Text.naming(v.explanation(), List.of(v.readIndex())));
+        }
+    }
+
+    private void finalState(FinalStateReport d, Builder b) {
+        b.fact("servers read", d.servers().size());
+        if (!d.unread().isEmpty()) {
+            b.fact("not read", String.join(", ", d.unread()));
+        }
+        b.fact("groups of identical trees", d.groups().size());
+        b.fact("znodes that differ", d.totalDifferences());
+        b.fact("ephemerals left", d.ephemerals().size());
+        for (TreeDifference t : d.differences()) {
+            b.findings.add(Text.plain(t.explanation()));
+        }
+        for (LeftEphemeral e : d.ephemerals()) {
+            b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
+        }
+    }
+
+    /** The details as saved, indented and clipped, for whoever needs the rest. */
+    private static String details(Findings d) {
+        if (d == null) {
             return "";
         }
+        Object saved = d instanceof Findings.Untyped u ? u.fields() : d;
         try {
-            return Fmt.clip(Json.MAPPER.writeValueAsString(d), MAX_DETAILS_CHARS);
+            return Fmt.clip(Json.MAPPER.writeValueAsString(saved), MAX_DETAILS_CHARS);
         } catch (JsonProcessingException e) {
-            return d.toString();
+            return String.valueOf(d);
         }
     }
 

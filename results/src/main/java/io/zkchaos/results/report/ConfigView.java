@@ -1,72 +1,93 @@
 package io.zkchaos.results.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.zkchaos.results.CheckSettings;
+import io.zkchaos.results.ConfigFile;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
- * A run's {@code config.json} as the report reads it: one flat object whatever the layout. Runs write their
- * configuration in parts ({@code {"cluster": {"backend", "nodes", "zookeeper"}, "workload": {"name", ...},
- * "nemesis": {"name", ...}, "checks": {...}, "timing": {...}, "seed", "out"}}); runs before that wrote one flat
- * object ({@code {"workload": "register", "nemesis": "none", "nodes": 3, ...}}), and {@code check --report} writes a
- * flat one with {@code title}. The flat view keeps the top-level names the report uses ({@code workload},
- * {@code nemesis}, {@code nodes}, {@code zookeeper}, {@code seed}, and for the ssh backend {@code hosts}: which host
- * ran each node) and names nested settings by their path
- * ({@code workload.options.keys}).
+ * A {@code config.json} as the report shows it: a few figures for the header (a run's nodes, system and seed; the
+ * checker and model of a check), and every setting as a row, the ones a reader looks for first and then the rest
+ * named by their path ({@code workload.options.keys}).
  */
 final class ConfigView {
 
     private ConfigView() {
     }
 
-    /** The flat view of {@code config}, or null for null. */
-    static JsonNode flatten(JsonNode config) {
-        if (config == null || !config.isObject() || !config.path("workload").isObject()) {
-            return config; // already flat (or not an object at all)
-        }
-        ObjectNode flat = JsonNodeFactory.instance.objectNode();
-        flat.set("workload", config.path("workload").path("name"));
-        flat.set("nemesis", config.path("nemesis").path("name"));
-        JsonNode cluster = config.path("cluster");
-        for (String k : new String[] {"nodes", "zookeeper", "backend", "system"}) {
-            if (cluster.has(k)) {
-                flat.set(k, cluster.get(k));
+    /** The figures for the page's header. */
+    static List<CheckerCard.Fact> facts(ConfigFile config) {
+        List<CheckerCard.Fact> facts = new ArrayList<>();
+        if (config instanceof RunSettings r) {
+            RunSettings.Cluster c = r.cluster();
+            add(facts, "nodes", c.nodes());
+            if (!c.hosts().isEmpty()) { // the ssh backend's
+                add(facts, "hosts", c.nodesOnHosts());
             }
-        }
-        if (cluster.path("bugs").isArray() && !cluster.path("bugs").isEmpty()) { // the fle nodes' bug flags
-            java.util.List<String> bugs = new java.util.ArrayList<>();
-            cluster.path("bugs").forEach(b -> bugs.add(b.asText()));
-            flat.put("bugs", String.join(", ", bugs));
-        }
-        JsonNode hosts = cluster.path("hosts").path("hosts"); // the ssh backend's: node i on the i-th host
-        if (hosts.isArray() && !hosts.isEmpty()) {
-            int nodes = cluster.path("nodes").asInt(hosts.size());
-            java.util.List<String> on = new java.util.ArrayList<>();
-            for (int i = 0; i < Math.min(nodes, hosts.size()); i++) {
-                on.add("n" + (i + 1) + " " + hosts.get(i).path("name").asText());
+            add(facts, "system", c.system());
+            if (!c.bugs().isEmpty()) { // the fle nodes' bug flags
+                add(facts, "bugs", String.join(", ", c.bugs()));
             }
-            flat.put("hosts", String.join(", ", on));
-        }
-        if (config.has("seed")) {
-            flat.set("seed", config.get("seed"));
-        }
-        for (Map.Entry<String, JsonNode> e : config.properties()) {
-            if (!e.getKey().equals("seed")) {
-                add(flat, e.getKey(), e.getValue());
+            if (!"fle".equals(c.system())) {
+                add(facts, "zookeeper", c.zookeeper());
             }
+            add(facts, "seed", r.seed());
+        } else if (config instanceof CheckSettings c) {
+            add(facts, "checker", c.checker());
+            add(facts, "model", c.model());
+            add(facts, "history", c.history());
         }
-        return flat;
+        return facts;
     }
 
-    private static void add(ObjectNode flat, String path, JsonNode v) {
+    /** Every setting, as name/value rows. */
+    static List<CheckerCard.Fact> rows(ConfigFile config) {
+        List<CheckerCard.Fact> rows = new ArrayList<>();
+        ObjectNode rest = Json.MAPPER.valueToTree(config);
+        rest.remove("command"); // which kind of file: the rows show it
+        if (config instanceof RunSettings r) {
+            RunSettings.Cluster c = r.cluster();
+            add(rows, "workload", r.workload().name());
+            add(rows, "nemesis", r.nemesis().name());
+            add(rows, "nodes", c.nodes());
+            add(rows, "zookeeper", c.zookeeper());
+            add(rows, "backend", c.backend());
+            if (!c.hosts().isEmpty()) {
+                add(rows, "hosts", c.nodesOnHosts());
+            }
+            add(rows, "system", c.system());
+            if (!c.bugs().isEmpty()) {
+                add(rows, "bugs", String.join(", ", c.bugs()));
+            }
+            add(rows, "seed", r.seed());
+            rest.remove(List.of("scenario", "cluster", "seed"));
+            ((ObjectNode) rest.get("workload")).remove("name");
+            ((ObjectNode) rest.get("nemesis")).remove("name");
+        }
+        for (Map.Entry<String, JsonNode> e : rest.properties()) {
+            flatten(rows, e.getKey(), e.getValue());
+        }
+        return rows;
+    }
+
+    private static void add(List<CheckerCard.Fact> out, String name, Object value) {
+        if (value != null) {
+            out.add(new CheckerCard.Fact(name, String.valueOf(value)));
+        }
+    }
+
+    private static void flatten(List<CheckerCard.Fact> rows, String path, JsonNode v) {
         if (v.isObject()) {
             for (Map.Entry<String, JsonNode> e : v.properties()) {
-                add(flat, path + "." + e.getKey(), e.getValue());
+                flatten(rows, path + "." + e.getKey(), e.getValue());
             }
-        } else if (!flat.has(path) && !path.equals("workload.name") && !path.equals("nemesis.name")
-                && !path.startsWith("cluster.")) {
-            flat.set(path, v);
+        } else {
+            rows.add(new CheckerCard.Fact(path, v.isValueNode() ? v.asText() : v.toString()));
         }
     }
 }

@@ -1,17 +1,15 @@
 package io.zkchaos.results.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.ClusterLog;
-import io.zkchaos.results.Json;
+import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.ServerObservation;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -22,9 +20,8 @@ import java.util.Optional;
  * page except through these files, so any run, old or crashed, re-renders the same way.
  *
  * @param directory the run directory
- * @param config    {@code config.json}, or null when missing
+ * @param config    {@code config.json}, or null when missing or unreadable (then a note says why)
  * @param history   {@code history.jsonl} (a cut-off last line, as a killed run leaves it, is dropped with a note)
- * @param nemesis   {@code nemesis.json}, or null when missing
  * @param results   {@code results.json}, or null when the history was never checked
  * @param cluster   {@code cluster.jsonl}'s observations, empty when missing
  * @param evidence  {@code evidence.json}: what the run exercised and how it measured up to its minimum; empty for
@@ -32,7 +29,7 @@ import java.util.Optional;
  *                  stopped before its checkers ran, or a file that cannot be read (then a note says why)
  * @param notes     what was missing or repaired while reading, for the page
  */
-public record RunFiles(RunDirectory directory, JsonNode config, History history, JsonNode nemesis, JsonNode results,
+public record RunFiles(RunDirectory directory, ConfigFile config, History history, CheckResult results,
                        List<ServerObservation> cluster, Optional<EvidenceReport> evidence, List<String> notes) {
 
     public RunFiles {
@@ -54,14 +51,19 @@ public record RunFiles(RunDirectory directory, JsonNode config, History history,
         }
         List<String> notes = new ArrayList<>();
         History history = HistoryFiles.read(dir.historyFile(), ReadOptions.tolerateTruncatedTail(notes::add));
-        JsonNode results = optional(dir.resultsFile());
+        CheckResult results = dir.hasResults() ? dir.readCheckResult() : null;
         if (results == null) {
             notes.add("no " + RunDirectory.RESULTS + ": this history was never checked (the run stopped before "
                     + "its checkers ran); ./zkchaos check --report DIR checks it");
         }
         List<ServerObservation> cluster = ClusterLog.read(dir.clusterFile());
-        return new RunFiles(dir, ConfigView.flatten(optional(dir.configFile())), history,
-                optional(dir.nemesisFile()), results, cluster, readEvidence(dir, notes), notes);
+        if (Cards.hasUntyped(results)) {
+            notes.add(RunDirectory.RESULTS + " was written before findings had a kind (by an earlier zk-chaos): "
+                    + "each checker's verdict, explanation and saved details are shown, without the tables of its "
+                    + "findings (checking its history again with ./zkchaos check gives them)");
+        }
+        return new RunFiles(dir, readConfig(dir, notes), history, results, cluster, readEvidence(dir, notes),
+                notes);
     }
 
     /** {@code evidence.json}, typed; one that cannot be read is left out with a note, as the page still renders. */
@@ -75,7 +77,17 @@ public record RunFiles(RunDirectory directory, JsonNode config, History history,
         }
     }
 
-    private static JsonNode optional(Path file) {
-        return Files.isRegularFile(file) ? Json.read(file) : null;
+    /**
+     * {@code config.json}, typed; one that cannot be read (a layout from before runs saved their configuration in
+     * parts, or another tool's) is left out with a note, as the page still renders.
+     */
+    static ConfigFile readConfig(RunDirectory dir, List<String> notes) {
+        try {
+            return dir.readConfig().orElse(null);
+        } catch (UncheckedIOException e) {
+            notes.add(RunDirectory.CONFIG + " cannot be read as a run's or a check's configuration, so it is not "
+                    + "shown: " + e.getMessage());
+            return null;
+        }
     }
 }

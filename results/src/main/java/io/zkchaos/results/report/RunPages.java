@@ -1,10 +1,13 @@
 package io.zkchaos.results.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.checkers.leader.LeaderInterval;
+import io.zkchaos.checkers.leader.LeaderOverlap;
+import io.zkchaos.checkers.leader.SingleLeaderReport;
 import io.zkchaos.results.ServerObservation;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -74,7 +77,7 @@ final class RunPages {
                 root == null ? Text.plain("No results.json: the history was recorded but never checked.")
                         : root.summary(),
                 facts(files, history, faults, exercised, hasTimes), cards, faults, exercised, notes,
-                config(files.config()),
+                files.config() == null ? List.of() : ConfigView.rows(files.config()),
                 files.directory().path().toString(), ScriptJson.markup(data));
     }
 
@@ -90,14 +93,8 @@ final class RunPages {
     }
 
     private static String title(RunFiles files) {
-        JsonNode c = files.config();
-        if (c != null && c.hasNonNull("workload") && c.hasNonNull("nemesis")) {
-            return c.get("workload").asText() + "-" + c.get("nemesis").asText();
-        }
-        if (c != null && c.hasNonNull("title")) {
-            return c.get("title").asText();
-        }
-        return String.valueOf(files.directory().path().getFileName());
+        return files.config() != null ? files.config().title()
+                : String.valueOf(files.directory().path().getFileName());
     }
 
     private static List<CheckerCard.Fact> facts(RunFiles files, History history, List<FaultWindow> faults,
@@ -125,15 +122,8 @@ final class RunPages {
         if (!leaders.isEmpty()) {
             facts.add(new CheckerCard.Fact("ZooKeeper leaders", leaders));
         }
-        JsonNode c = files.config();
-        if (c != null) {
-            boolean fle = "fle".equals(c.path("system").asText());
-            for (String k : List.of("nodes", "hosts", "system", "bugs", "zookeeper", "seed", "checker", "model",
-                    "history")) {
-                if (c.hasNonNull(k) && !(fle && k.equals("zookeeper"))) {
-                    facts.add(new CheckerCard.Fact(k, c.get(k).asText()));
-                }
-            }
+        if (files.config() != null) {
+            facts.addAll(ConfigView.facts(files.config()));
         }
         return facts;
     }
@@ -154,18 +144,6 @@ final class RunPages {
             }
         }
         return String.join(" → ", steps);
-    }
-
-    private static List<CheckerCard.Fact> config(JsonNode c) {
-        List<CheckerCard.Fact> rows = new ArrayList<>();
-        if (c == null) {
-            return rows;
-        }
-        for (Map.Entry<String, JsonNode> e : c.properties()) {
-            JsonNode v = e.getValue();
-            rows.add(new CheckerCard.Fact(e.getKey(), v.isValueNode() ? v.asText() : v.toString()));
-        }
-        return rows;
     }
 
     /** Client operations as columns (compact for 100,000 operations); returns how many values were clipped. */
@@ -405,38 +383,37 @@ final class RunPages {
     }
 
     /** The election's leaderships and overlaps, as the single-leader checker computed them (results.json). */
-    private static Map<String, Object> leaders(JsonNode results, Axis axis) {
-        JsonNode d = findDetails(results);
+    private static Map<String, Object> leaders(CheckResult results, Axis axis) {
+        SingleLeaderReport d = findLeaders(results);
         if (d == null) {
             return null;
         }
         List<Map<String, Object>> intervals = new ArrayList<>();
-        for (JsonNode iv : d.path("intervals")) {
+        for (LeaderInterval iv : d.intervals()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("n", iv.path("node").asText());
-            m.put("p", iv.path("process").asInt());
-            m.put("tok", iv.path("token").asLong());
-            m.put("s", axis.of(iv.path("startNanos").asLong(-1), iv.path("startIndex").asLong()));
-            m.put("e", axis.of(iv.path("endNanos").asLong(-1), iv.path("endIndex").asLong()));
-            m.put("why", iv.path("endReason").asText());
-            m.put("i", iv.path("startIndex").asLong());
+            m.put("n", iv.node());
+            m.put("p", iv.process());
+            m.put("tok", iv.token());
+            m.put("s", axis.of(iv.startNanos(), iv.startIndex()));
+            m.put("e", axis.of(iv.endNanos(), iv.endIndex()));
+            m.put("why", iv.endReason());
+            m.put("i", iv.startIndex());
             intervals.add(m);
         }
         List<Map<String, Object>> overlaps = new ArrayList<>();
-        for (JsonNode o : d.path("overlaps")) {
+        for (LeaderOverlap o : d.overlaps()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            long s = axis.of(o.path("startNanos").asLong(-1), o.path("startIndex").asLong());
-            long len = o.path("lengthNanos").asLong(-1);
-            JsonNode stale = o.path("stale");
-            JsonNode newer = o.path("newer");
+            long s = axis.of(o.startNanos(), o.startIndex());
+            long len = o.lengthNanos();
+            LeaderInterval stale = o.stale();
+            LeaderInterval newer = o.newer();
             long e = axis.hasTimes() && len >= 0 ? s + len / 1000
-                    : axis.of(Math.min(stale.path("endNanos").asLong(-1), newer.path("endNanos").asLong(-1)),
-                    Math.min(stale.path("endIndex").asLong(), newer.path("endIndex").asLong()));
+                    : axis.of(Math.min(stale.endNanos(), newer.endNanos()),
+                    Math.min(stale.endIndex(), newer.endIndex()));
             m.put("s", s);
             m.put("e", e);
-            m.put("text", stale.path("node").asText() + " (token " + stale.path("token").asText() + ") and "
-                    + newer.path("node").asText() + " (token " + newer.path("token").asText() + ") both led for "
-                    + Fmt.span(len));
+            m.put("text", stale.node() + " (token " + stale.token() + ") and " + newer.node() + " (token "
+                    + newer.token() + ") both led for " + Fmt.span(len));
             overlaps.add(m);
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -445,16 +422,16 @@ final class RunPages {
         return out;
     }
 
-    private static JsonNode findDetails(JsonNode r) {
+    /** The first single-leader findings in the tree, depth first, or null. */
+    private static SingleLeaderReport findLeaders(CheckResult r) {
         if (r == null) {
             return null;
         }
-        JsonNode d = r.path("details");
-        if (d.has("intervals") && d.has("overlaps")) {
+        if (r.details() instanceof SingleLeaderReport d) {
             return d;
         }
-        for (JsonNode part : r.path("parts")) {
-            JsonNode found = findDetails(part);
+        for (CheckResult part : r.parts()) {
+            SingleLeaderReport found = findLeaders(part);
             if (found != null) {
                 return found;
             }

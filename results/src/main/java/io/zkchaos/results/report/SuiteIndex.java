@@ -1,6 +1,6 @@
 package io.zkchaos.results.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
@@ -9,8 +9,9 @@ import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.Operation;
-import io.zkchaos.results.Json;
+import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunSettings;
 import io.zkchaos.results.Verdicts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -127,24 +128,19 @@ public final class SuiteIndex {
     private static Scanned scan(Path indexDir, RunDirectory run) {
         String scenario = String.valueOf(run.path().getFileName());
         String nemesis = null;
-        if (Files.isRegularFile(run.configFile())) {
-            JsonNode c = ConfigView.flatten(Json.read(run.configFile()));
-            if (c.hasNonNull("workload") && c.hasNonNull("nemesis")) {
-                nemesis = c.get("nemesis").asText();
-                scenario = c.get("workload").asText() + "-" + nemesis;
-            } else if (c.hasNonNull("title")) {
-                scenario = c.get("title").asText();
-            }
+        ConfigFile config = RunFiles.readConfig(run, new ArrayList<>()); // why not: the run's own page says
+        if (config != null) {
+            scenario = config.title();
+            nemesis = config instanceof RunSettings s ? s.nemesis().name() : null;
         }
         String verdict = "unchecked";
         String word = "NOT CHECKED";
         String summary = "no results.json: the run stopped before its checkers ran";
-        JsonNode r = run.hasResults() ? run.readResults() : null;
+        CheckResult r = run.hasResults() ? run.readCheckResult() : null;
         if (r != null) {
-            Validity v = Verdicts.fromJson(r.get("valid"));
-            verdict = v.name().toLowerCase(Locale.ROOT);
-            word = Verdicts.word(v);
-            summary = r.path("summary").asText("");
+            verdict = r.validity().name().toLowerCase(Locale.ROOT);
+            word = Verdicts.word(r.validity());
+            summary = r.summary();
         }
         String operations = "?";
         String faults = "?";
@@ -179,7 +175,7 @@ public final class SuiteIndex {
      * {@code enough} (with what the user relaxed), every requirement the run fell short of, or why it has no
      * {@code evidence.json} to tell.
      */
-    private static String evidence(Optional<EvidenceReport> evidence, List<String> unreadable, JsonNode results) {
+    private static String evidence(Optional<EvidenceReport> evidence, List<String> unreadable, CheckResult results) {
         if (evidence.isEmpty()) {
             return unreadable.isEmpty() ? notRecorded(results) : unreadable.get(0);
         }
@@ -191,11 +187,11 @@ public final class SuiteIndex {
     }
 
     /** Why a run without {@code evidence.json} has none: its evidence part's own word if it has one (it threw). */
-    private static String notRecorded(JsonNode results) {
+    private static String notRecorded(CheckResult results) {
         if (results != null) {
-            for (JsonNode part : results.path("parts")) {
-                if (Minimum.CHECKER.equals(part.path("checker").asText())) {
-                    return "not recorded: " + part.path("summary").asText();
+            for (CheckResult part : results.parts()) {
+                if (Minimum.CHECKER.equals(part.checker())) {
+                    return "not recorded: " + part.summary();
                 }
             }
         }

@@ -1,10 +1,10 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Files;
@@ -22,13 +22,13 @@ class ExercisedSectionTest {
     @TempDir
     Path tmp;
 
-    private static final History HISTORY = new Hist()
+    private static final History HISTORY = new HistoryBuilder()
             .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
             .invoke(2, "read", "r0", null, 20).ok(2, 1L, 25)
             .build();
 
     private RunDirectory run(String name, String nemesis, io.zkchaos.checkers.CheckResult evidence) {
-        return RunDirs.write(tmp.resolve(name), map("workload", "register", "nemesis", nemesis), HISTORY,
+        return RunDirs.write(tmp.resolve(name), RunDirs.run("register", nemesis), HISTORY,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(), evidence);
     }
 

@@ -1,6 +1,6 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.checkers.HistoryBuilder.map;
 import static io.zkchaos.results.report.RunDirs.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,14 +8,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.linear.LinearizabilityChecker;
 import io.zkchaos.checkers.model.Models;
 import io.zkchaos.results.RunDirectory;
+import io.zkchaos.results.RunSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,17 +47,17 @@ class RunReportTest {
 
     @Test
     void aValidRunShowsItsVerdictFaultsAndWhoLedAccordingToTheServers() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "r0", 1L, 0).ok(1, null, 10)
                 .invoke(2, "read", "r0", null, 20).ok(2, 1L, 25)
-                .nemesis("isolate-leader", Hist.isolate("n3", "n1", "n2"), 100, 110)
+                .nemesis("isolate-leader", FaultRecords.isolate("n3", "n1", "n2"), 100, 110)
                 .invoke(1, "write", "r0", 2L, 120).ok(1, null, 300)
                 .invoke(2, "read", "r0", null, 310).ok(2, 2L, 320)
-                .nemesis("heal", Hist.healed(), 400, 405)
+                .nemesis("heal", FaultRecords.healed(), 400, 405)
                 .invoke(1, "cas", "r0", List.of(2L, 3L), 410).ok(1, null, 420)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("run"), map("workload", "register", "nemesis", "isolate-leader",
-                "seed", 11L, "nodes", 3), h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
+        RunDirectory run = RunDirs.write(tmp.resolve("run"), RunDirs.run("register", "isolate-leader", 11, 3),
+                h, CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of(
                 server(1, "n1", "follower", 1), server(1, "n2", "follower", 1), server(1, "n3", "leader", 1),
                 server(105, "n1", "not_serving", -1), server(150, "n1", "leader", 2),
                 server(200, "n3", "not_serving", -1), server(450, "n3", "follower", 2),
@@ -108,53 +111,91 @@ class RunReportTest {
     }
 
     @Test
-    void aConfigurationInPartsReadsLikeAFlatOne() {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("parts"), map(
-                "cluster", map("backend", "local", "nodes", 5, "zookeeper", "3.8.4"),
-                "workload", map("name", "set", "concurrency", 4, "options", map("keys", 3, "rate", 100.0)),
-                "nemesis", map("name", "kill-leader", "faultFor", "PT4S"),
-                "seed", 7L, "out", "store"), h, null, List.of());
+    void aRunsConfigurationGivesItsFiguresAndEverySetting() {
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunSettings settings = new RunSettings("set-kill-leader",
+                new RunSettings.Cluster("local", 5, "3.8.4", "AUTO", "zookeeper", List.of()),
+                new RunSettings.Workload("set", 4, Map.of("keys", 3L, "rate", 100.0), Duration.ofSeconds(4),
+                        Duration.ofSeconds(3), "THREAD"),
+                new RunSettings.Nemesis("kill-leader", Duration.ofSeconds(4), Duration.ofSeconds(10)),
+                CheckerOptions.defaults(), new RunSettings.Timing(Duration.ofSeconds(60), Duration.ofSeconds(10)), 7,
+                "store", new RunSettings.Storage(false, true));
+        RunDirectory run = RunDirs.write(tmp.resolve("parts"), settings, h, null, List.of());
+        assertThat(run.readConfig()).contains(settings);
         Document doc = RunDirs.render(run);
         assertThat(doc.select("h1").text()).isEqualTo("set-kill-leader");
         assertThat(doc.getElementById("facts").text()).contains("nodes 5").contains("zookeeper 3.8.4")
                 .contains("seed 7");
-        assertThat(doc.text()).contains("workload.options.keys").contains("nemesis.faultFor");
+        assertThat(doc.select("table.config tr").eachText()).startsWith("workload set", "nemesis kill-leader",
+                "nodes 5", "zookeeper 3.8.4", "backend local", "system zookeeper", "seed 7")
+                .contains("workload.options.keys 3", "nemesis.faultFor PT4S", "storage.forceSync true")
+                .noneMatch(row -> row.startsWith("command") || row.startsWith("scenario"));
+    }
+
+    @Test
+    void aRunsConfigurationSavedBeforeItNamedItsCommandAndScenarioIsReadAsARuns() throws Exception {
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("older"), RunDirs.run("set", "kill-leader"), h, null,
+                List.of());
+        Files.writeString(run.configFile(), """
+                {"cluster": {"backend": "local", "nodes": 3, "zookeeper": "3.9.5"},
+                 "workload": {"name": "set", "concurrency": 5, "options": {"keys": 3}, "sessionTimeout": "PT4S",
+                              "requestTimeout": "PT3S"},
+                 "nemesis": {"name": "kill-leader", "faultFor": "PT10S", "healFor": "PT10S"},
+                 "checks": {"failoverBound": "PT10S"}, "timing": {"timeLimit": "PT1M", "recover": "PT10S"},
+                 "seed": 5, "out": "store"}
+                """);
+        assertThat(run.readConfig()).get().isInstanceOf(RunSettings.class);
+        Document doc = RunDirs.render(run);
+        assertThat(doc.select("h1").text()).isEqualTo("set-kill-leader");
+        assertThat(doc.getElementById("facts").text()).contains("nodes 3").contains("seed 5");
+        assertThat(doc.getElementById("notes").text()).doesNotContain("config.json");
+    }
+
+    @Test
+    void aConfigurationThatIsNeitherARunsNorAChecksIsLeftOutWithANote() throws Exception {
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("flat"), RunDirs.run("set", "none"), h, null, List.of());
+        Files.writeString(run.configFile(), "{\"workload\": \"set\", \"nemesis\": \"none\", \"nodes\": 3}");
+        Document doc = RunDirs.render(run);
+        assertThat(doc.select("h1").text()).as("the directory's name").isEqualTo("flat");
+        assertThat(doc.getElementById("notes").text()).contains("config.json cannot be read");
+        assertThat(doc.select("table.config")).isEmpty();
     }
 
     @Test
     void aRunOnHostsNamesTheHostOfEachNode() {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("hosts"), map(
-                "cluster", map("backend", "ssh", "nodes", 3, "zookeeper", "3.9.5", "hosts", map("hosts", List.of(
-                        map("name", "db-a"), map("name", "db-b"), map("name", "db-c"), map("name", "spare")),
-                        "knownHosts", "strict")),
-                "workload", map("name", "set"), "nemesis", map("name", "halves"),
-                "seed", 3L, "out", "store"), h, null, List.of());
-        String facts = RunDirs.render(run).getElementById("facts").text();
-        assertThat(facts).contains("hosts n1 db-a, n2 db-b, n3 db-c").doesNotContain("spare");
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunSettings r = RunDirs.run("set", "halves");
+        r = new RunSettings(r.scenario(), new RunSettings.Cluster("ssh", 3, "3.9.5", "AUTO", "zookeeper", List.of(),
+                List.of("db-a", "db-b", "db-c")), r.workload(), r.nemesis(), r.checks(), r.timing(), 3, r.out(),
+                r.storage());
+        Document doc = RunDirs.render(RunDirs.write(tmp.resolve("hosts"), r, h, null, List.of()));
+        assertThat(doc.getElementById("facts").text()).contains("hosts n1 db-a, n2 db-b, n3 db-c");
+        assertThat(doc.select("table.config").text()).contains("backend ssh").contains("hosts n1 db-a");
     }
 
     @Test
     void aRunOfTheFleNodesSaysSoAndNamesItsBugsNotAZooKeeperVersion() {
-        History h = new Hist().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("fle"), map(
-                "cluster", map("backend", "local", "nodes", 3, "zookeeper", "3.9.5", "system", "fle",
-                        "bugs", List.of("ack-before-durable")),
-                "workload", map("name", "set"), "nemesis", map("name", "kill-all"),
-                "seed", 3L, "out", "store"), h, null, List.of());
-        String facts = RunDirs.render(run).getElementById("facts").text();
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunSettings fle = RunDirs.run("set", "kill-all");
+        fle = new RunSettings("fle+ack-before-durable-set-kill-all", new RunSettings.Cluster("local", 3, "3.9.5",
+                "AUTO", "fle", List.of("ack-before-durable")), fle.workload(), fle.nemesis(), fle.checks(),
+                fle.timing(), 3, fle.out(), fle.storage());
+        Document doc = RunDirs.render(RunDirs.write(tmp.resolve("fle"), fle, h, null, List.of()));
+        assertThat(doc.select("h1").text()).isEqualTo("fle+ack-before-durable-set-kill-all");
+        String facts = doc.getElementById("facts").text();
         assertThat(facts).contains("system fle").contains("bugs ack-before-durable").doesNotContain("zookeeper");
     }
 
     @Test
     void aLinearizabilityFailureShowsTheFailingOperationItsConcurrentOnesThePrefixAndTheStates() throws Exception {
         // Knossos's rethink-fail-minimal: write 0; then a read and a write of 4 run concurrently; the read says 3.
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(0, "write", 0L, 0).ok(0, null, 1)
                 .invoke(1, "read", null, 2).invoke(2, "write", 4L, 3).ok(1, 3L, 4).ok(2, null, 5)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("lin"), map("title", "rethink-fail-minimal"), h,
+        RunDirectory run = RunDirs.write(tmp.resolve("lin"), RunDirs.check("rethink-fail-minimal"), h,
                 LinearizabilityChecker.builder(Models.byName("cas-register", 0L)).build(), List.of());
 
         Document doc = RunDirs.render(run);
@@ -175,17 +216,17 @@ class RunReportTest {
 
     @Test
     void lostCommitsAreListedWithTheirTimesAndTheServersThatLackThem() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .invoke(2, "add", 2L, 20).ok(2, null, 25)
                 .invoke(1, "add", 3L, 30).info(1, 40)
                 .invoke(3, "add", 4L, 50).fail(3, 55)
-                .nemesis("heal", Hist.healed(), 60, 61)
+                .nemesis("heal", FaultRecords.healed(), 60, 61)
                 .invoke(9, "read", null, 100).ok(9, map("node", "n1", "values", List.of(1L, 2L, 3L)), 100)
                 .invoke(9, "read", null, 101).ok(9, map("node", "n2", "values", List.of(1L, 4L)), 101)
                 .invoke(9, "read", null, 102).ok(9, map("node", "n3", "values", List.of(1L, 99L)), 102)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("set"), map("workload", "set", "nemesis", "kill-leader"), h,
+        RunDirectory run = RunDirs.write(tmp.resolve("set"), RunDirs.run("set", "kill-leader"), h,
                 CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
 
         Document doc = RunDirs.render(run);
@@ -202,20 +243,44 @@ class RunReportTest {
     }
 
     @Test
+    void aResultsFileSavedBeforeFindingsHadAKindStillRendersAsPlainCardsWithANote() throws Exception {
+        History h = new HistoryBuilder()
+                .invoke(1, "add", 1L, 10).ok(1, null, 12)
+                .invoke(2, "add", 2L, 20).ok(2, null, 25)
+                .invoke(9, "read", null, 100).ok(9, map("node", "n1", "values", List.of(1L)), 100)
+                .build();
+        RunDirectory run = RunDirs.write(tmp.resolve("old"), RunDirs.run("set", "kill-leader"), h,
+                CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
+        assertThat(RunDirs.render(run).select("table.lost tr:has(td)")).as("as this version saves it").hasSize(1);
+        String saved = Files.readString(run.resultsFile());
+        assertThat(saved).contains("\"kind\" : \"set\",");
+        Files.writeString(run.resultsFile(), saved.replace("\"kind\" : \"set\",", ""));
+
+        Document doc = RunDirs.render(run);
+
+        assertThat(doc.getElementById("verdict").text()).isEqualTo("INVALID");
+        assertThat(doc.select("article[data-checker=no-lost-commit] .badge.invalid")).hasSize(1);
+        assertThat(doc.select("article[data-checker=no-lost-commit] p.summary").text()).contains("lost");
+        assertThat(doc.select("table.lost")).isEmpty();
+        assertThat(doc.select("article[data-checker=no-lost-commit] pre").text()).contains("\"lost\"");
+        assertThat(doc.getElementById("notes").text()).contains("results.json was written before findings had a kind");
+    }
+
+    @Test
     void twoLeadersAtOnceAreListedAndDrawnAsAnOverlap() throws Exception {
         // p1 leads; its server is paused at 100 ms and its session expires; p2 leads at 200 ms; p1 learns at 900 ms.
         // (A server pause freezes no candidate, so the whole overlap is judged against max-overlap.)
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
                 .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
                 .nemesis("pause", map("fault", "pause", "description", "pause n3", "nodes", List.of("n3")), 100, 101)
                 .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 200)
-                .nemesis("heal", Hist.healed(), 850, 860)
+                .nemesis("heal", FaultRecords.healed(), 850, 860)
                 .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("election"), map("workload", "election", "nemesis",
-                "pause-leader"), h, CheckerCatalog.create("single-leader",
-                CheckerOptions.defaults().withMaxOverlap(java.time.Duration.ofMillis(500))), List.of());
+        RunDirectory run = RunDirs.write(tmp.resolve("election"), RunDirs.run("election", "pause-leader"), h,
+                CheckerCatalog.create("single-leader", CheckerOptions.defaults().withMaxOverlap(
+                        Duration.ofMillis(500))), List.of());
 
         Document doc = RunDirs.render(run);
 
@@ -238,18 +303,18 @@ class RunReportTest {
     void anOverlapWhileTheStaleLeadersOwnProcessWasFrozenIsReportedNotFailed() throws Exception {
         // The same, but the nemesis froze p1's own process (a client pause names the candidate): of the 700 ms
         // only the 50 ms after the heal count against max-overlap.
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "acquire", null, 0).invoke(2, "acquire", null, 1)
                 .ok(1, map("token", 1L, "czxid", 101L, "node", "p1"), 10)
                 .nemesis("pause-leader-client", map("fault", "pause-leader-client", "description", "pause p1",
                         "nodes", List.of("p1")), 100, 101)
                 .ok(2, map("token", 2L, "czxid", 102L, "node", "p2"), 200)
-                .nemesis("heal", Hist.healed(), 850, 860)
+                .nemesis("heal", FaultRecords.healed(), 850, 860)
                 .invoke(1, "release", map("token", 1L, "reason", "session-expired"), 900).ok(1, null, 901)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("frozen"), map("workload", "election", "nemesis",
-                "pause-leader-client"), h, CheckerCatalog.create("single-leader",
-                CheckerOptions.defaults().withMaxOverlap(java.time.Duration.ofMillis(500))), List.of());
+        RunDirectory run = RunDirs.write(tmp.resolve("frozen"), RunDirs.run("election", "pause-leader-client"),
+                h, CheckerCatalog.create("single-leader", CheckerOptions.defaults().withMaxOverlap(
+                        Duration.ofMillis(500))), List.of());
         Document doc = RunDirs.render(run);
         assertThat(doc.getElementById("verdict").text()).isEqualTo("valid");
         assertThat(doc.select("table.overlaps tr:has(td)")).hasSize(1);
@@ -258,13 +323,13 @@ class RunReportTest {
 
     @Test
     void aStaleReadShowsTheReadTheWriteItMissedAndTheSession() throws Exception {
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "x", 1L, 0).ok(1, null, 10)
                 .invoke(1, "write", "x", 2L, 20).ok(1, null, 30)
                 .invoke(1, "cas", "x", List.of(2L, 3L), 40).ok(1, null, 50)
                 .invoke(2, "read", "x", null, 60).ok(2, 1L, 61)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("stale"), map("workload", "register", "nemesis", "none"), h,
+        RunDirectory run = RunDirs.write(tmp.resolve("stale"), RunDirs.run("register", "none"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults().withStrict(true)), List.of());
 
         Document doc = RunDirs.render(run);
@@ -280,12 +345,12 @@ class RunReportTest {
     void valuesFromTheHistoryAreTextNeverMarkup() throws Exception {
         String script = "<script>alert(1)</script>";
         String img = "<img src=x onerror=alert(2)>";
-        History h = new Hist()
+        History h = new HistoryBuilder()
                 .invoke(1, "write", "<i class=\"pwn\">k</i>", script, 0).ok(1, null, 10)
                 .invoke(2, "read", "<i class=\"pwn\">k</i>", null, 20).ok(2, script, 25)
                 .nemesis("partition", map("fault", "partition", "description", img, "nodes", List.of("n1")), 30, 31)
                 .build();
-        RunDirectory run = RunDirs.write(tmp.resolve("markup"), map("title", "</title><script>alert(3)</script>"), h,
+        RunDirectory run = RunDirs.write(tmp.resolve("markup"), RunDirs.check("</title><script>alert(3)</script>"), h,
                 CheckerCatalog.create("zk-read-model", CheckerOptions.defaults()), List.of());
 
         Document doc = RunDirs.render(run);
@@ -312,7 +377,7 @@ class RunReportTest {
                 new Op(3, Op.NEMESIS, OpType.INFO, "start", null, "Cut off {n1 [n2 n3]}", null, 4_000_000),
                 new Op(4, Op.NEMESIS, OpType.INFO, "stop", null, null, null, 9_000_000),
                 new Op(5, Op.NEMESIS, OpType.INFO, "stop", null, "fully connected", null, 10_000_000));
-        RunDirectory run = RunDirs.write(tmp.resolve("jepsen"), map("title", "jepsen"), History.of(ops), null,
+        RunDirectory run = RunDirs.write(tmp.resolve("jepsen"), RunDirs.check("jepsen"), History.of(ops), null,
                 List.of());
 
         Document doc = RunDirs.render(run);
@@ -325,8 +390,8 @@ class RunReportTest {
 
     @Test
     void aRunThatWasNeverCheckedStillRendersAndSaysSo() throws Exception {
-        History h = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("crashed"), map("workload", "set", "nemesis", "none"), h, null,
+        History h = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("crashed"), RunDirs.run("set", "none"), h, null,
                 List.of());
 
         Document doc = RunDirs.render(run);
@@ -341,7 +406,7 @@ class RunReportTest {
     void aHistoryWithoutTimesIsDrawnByEntryNumber() throws Exception {
         List<Op> ops = List.of(Op.invoke(0, 0, "write", null, 1L, -1),
                 new Op(1, 0, OpType.OK, "write", null, 1L, null, -1));
-        RunDirectory run = RunDirs.write(tmp.resolve("edn"), map("title", "imported"), History.of(ops),
+        RunDirectory run = RunDirs.write(tmp.resolve("edn"), RunDirs.check("imported"), History.of(ops),
                 LinearizabilityChecker.builder(Models.byName("register", 0L)).build(), List.of());
 
         Document doc = RunDirs.render(run);
@@ -356,8 +421,8 @@ class RunReportTest {
     @Test
     void longValuesAreCutShortOnThePageAndCounted() throws Exception {
         List<Long> many = new ArrayList<>(LongStream.rangeClosed(1, 2_000).boxed().toList());
-        History h = new Hist().invoke(1, "read", null, 0).ok(1, map("node", "n1", "values", many), 5).build();
-        RunDirectory run = RunDirs.write(tmp.resolve("long"), map("title", "long"), h, null, List.of());
+        History h = new HistoryBuilder().invoke(1, "read", null, 0).ok(1, map("node", "n1", "values", many), 5).build();
+        RunDirectory run = RunDirs.write(tmp.resolve("long"), RunDirs.check("long"), h, null, List.of());
 
         Document doc = RunDirs.render(run);
 

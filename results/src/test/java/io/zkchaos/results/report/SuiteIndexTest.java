@@ -1,10 +1,11 @@
 package io.zkchaos.results.report;
 
-import static io.zkchaos.results.report.Hist.map;
+import static io.zkchaos.checkers.HistoryBuilder.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
@@ -25,20 +26,20 @@ class SuiteIndexTest {
 
     @Test
     void listsEveryRunTheOnesToLookAtFirstWithLinksToTheirReports() throws Exception {
-        History good = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12)
+        History good = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .nemesis("kill-leader", map("fault", "kill-leader", "description", "kill n2"), 20, 21)
-                .nemesis("heal", Hist.healed(), 40, 41)
+                .nemesis("heal", FaultRecords.healed(), 40, 41)
                 .invoke(9, "read", null, 50).ok(9, map("node", "n1", "values", List.of(1L)), 51).build();
-        History bad = new Hist().invoke(1, "add", 1L, 10).ok(1, null, 12)
+        History bad = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12)
                 .invoke(9, "read", null, 50).ok(9, map("node", "n1", "values", List.of()), 51).build();
         RunDirectory a = RunDirs.write(store.resolve("set-kill-leader/20260101T000000.000Z"),
-                map("workload", "set", "nemesis", "kill-leader"), good,
+                RunDirs.run("set", "kill-leader"), good,
                 CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()), List.of());
         RunDirectory b = RunDirs.write(store.resolve("set-none/20260101T000100.000Z"),
-                map("workload", "set", "nemesis", "none"), bad, CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()),
+                RunDirs.run("set", "none"), bad, CheckerCatalog.create("no-lost-commit", CheckerOptions.defaults()),
                 List.of());
         RunDirectory c = RunDirs.write(store.resolve("set-halves/20260101T000200.000Z"),
-                map("workload", "set", "nemesis", "halves"), good, null, List.of());
+                RunDirs.run("set", "halves"), good, null, List.of());
         RunReport.write(a);
         RunReport.write(b);
 
@@ -65,19 +66,19 @@ class SuiteIndexTest {
 
     @Test
     void perNemesisTheFaultsAppliedAndTheOperationsUnderThemAndEveryRunThatRestsOnNothingFlagged() throws Exception {
-        History h = new Hist().invoke(1, "write", "r0", 1L, 10).ok(1, null, 12).build();
+        History h = new HistoryBuilder().invoke(1, "write", "r0", 1L, 10).ok(1, null, 12).build();
         CheckerOptions options = CheckerOptions.defaults();
         RunDirectory enough = RunDirs.write(store.resolve("register-isolate-leader/1"),
-                map("workload", "register", "nemesis", "isolate-leader"), h,
+                RunDirs.run("register", "isolate-leader"), h,
                 CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.enough());
         RunDirectory again = RunDirs.write(store.resolve("register-isolate-leader/2"),
-                map("workload", "register", "nemesis", "isolate-leader"), h,
+                RunDirs.run("register", "isolate-leader"), h,
                 CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.enough());
         RunDirectory tooLittle = RunDirs.write(store.resolve("register-kill-leader/1"),
-                map("workload", "register", "nemesis", "kill-leader"), h,
+                RunDirs.run("register", "kill-leader"), h,
                 CheckerCatalog.create("zk-read-model", options), List.of(), Evidence.tooLittle());
         RunDirectory old = RunDirs.write(store.resolve("register-none/1"),
-                map("workload", "register", "nemesis", "none"), h,
+                RunDirs.run("register", "none"), h,
                 CheckerCatalog.create("zk-read-model", options), List.of());
 
         Path index = SuiteIndex.write(store.resolve("index.html"), "chaos suite",

@@ -14,7 +14,6 @@ import io.zkchaos.workloads.election.CandidateFactory;
 import io.zkchaos.workloads.election.ElectionWorkload;
 import io.zkchaos.workloads.election.Leadership;
 import io.zkchaos.workloads.election.LeaderTask;
-import io.zkchaos.workloads.election.OwnRecipe;
 import io.zkchaos.workloads.election.ProcessLog;
 import java.time.Duration;
 import java.util.List;
@@ -103,12 +102,6 @@ public final class FencedWritesWorkload implements SlottedWorkload {
             };
         };
         this.election = new ElectionWorkload(name, root + "/election", recipe, writer, holdMin, holdMax);
-    }
-
-    /** The herd-free recipe, leaders holding 0.3–1.5 s, a write every 50 ms. */
-    public static FencedWritesWorkload withOwnRecipe(String root) {
-        return new FencedWritesWorkload("fenced-writes", root, OwnRecipe.herdFree(), Duration.ofMillis(300), Duration.ofMillis(1500),
-                Duration.ofMillis(50));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
@@ -76,11 +78,5 @@ public final class BackendBench {
             System.out.println(name + ": failover after killing the leader (kill -> new leader and quorum) ms "
                     + failoverMs + ", median " + median(failoverMs));
         }
-    }
-
-    private static long median(List<Long> xs) {
-        List<Long> s = new ArrayList<>(xs);
-        s.sort(null);
-        return s.isEmpty() ? -1 : s.get(s.size() / 2);
     }
 }

@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.local.LocalCluster;
 import java.nio.file.Files;
@@ -117,11 +119,5 @@ public final class ClusterBench {
 
     private static long ms(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
-    }
-
-    static long median(List<Long> xs) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(s.size() / 2);
     }
 }

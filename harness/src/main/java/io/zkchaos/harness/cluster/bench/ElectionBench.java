@@ -1,12 +1,14 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.fle.client.FleClient;
-import io.zkchaos.fle.client.FleException;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.local.LocalCluster;
 import io.zkchaos.workloads.fle.FleNodes;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,11 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -152,27 +152,65 @@ public final class ElectionBench {
     }
 
     private static double fleWrites(LocalCluster c, int clients, int seconds) throws Exception {
+        List<FleClient> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                sessions.add(new FleClient(FleNodes.address(c.connectString(c.nodes().get(i % c.nodes().size()))),
+                        Duration.ofSeconds(10)));
+            }
+            return writesPerSecond("fle", clients, seconds, (i, n) -> sessions.get(i).put("k" + i, Long.toString(n)));
+        } finally {
+            sessions.forEach(FleClient::close);
+        }
+    }
+
+    private static double zooKeeperWrites(LocalCluster c, int clients, int seconds) throws Exception {
+        List<ZooKeeper> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                sessions.add(BenchClients.connect(c.connectString(c.nodes().get(i % c.nodes().size())),
+                        Duration.ofSeconds(10)));
+            }
+            for (int i = 0; i < clients; i++) {
+                sessions.get(i).create("/k" + i, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            }
+            return writesPerSecond("ZooKeeper", clients, seconds, (i, n) -> sessions.get(i).setData("/k" + i,
+                    Long.toString(n).getBytes(StandardCharsets.UTF_8), -1));
+        } finally {
+            for (ZooKeeper zk : sessions) {
+                zk.close(2_000);
+            }
+        }
+    }
+
+    /** Client {@code client}'s write number {@code n}; throws when it failed. */
+    private interface Write {
+        void write(int client, long n) throws Exception;
+    }
+
+    /**
+     * One thread per client, each writing one write at a time for {@code seconds}: the writes that succeeded per
+     * second (how many failed is printed as a comment).
+     */
+    private static double writesPerSecond(String system, int clients, int seconds, Write write)
+            throws InterruptedException {
         AtomicLong done = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         for (int i = 0; i < clients; i++) {
-            String node = c.nodes().get(i % c.nodes().size());
-            int id = i;
+            int client = i;
             Thread t = new Thread(() -> {
-                try (FleClient client = new FleClient(FleNodes.address(c.connectString(node)),
-                        Duration.ofSeconds(10))) {
-                    long n = 0;
-                    while (System.nanoTime() < end) {
-                        try {
-                            client.put("k" + id, Long.toString(n++));
-                            done.incrementAndGet();
-                        } catch (FleException e) {
-                            failed.incrementAndGet();
-                        }
+                long n = 0;
+                while (System.nanoTime() < end) {
+                    try {
+                        write.write(client, n++);
+                        done.incrementAndGet();
+                    } catch (Exception e) {
+                        failed.incrementAndGet();
                     }
                 }
-            }, "fle-writer-" + i);
+            }, system + "-writer-" + i);
             t.start();
             threads.add(t);
         }
@@ -181,69 +219,9 @@ public final class ElectionBench {
             t.join();
         }
         if (failed.get() > 0) {
-            System.out.println("# fle: " + failed.get() + " writes failed during the throughput run");
+            System.out.println("# " + system + ": " + failed.get() + " writes failed during the throughput run");
         }
         return done.get() / ((System.nanoTime() - t0) / 1e9);
-    }
-
-    private static double zooKeeperWrites(LocalCluster c, int clients, int seconds) throws Exception {
-        List<ZooKeeper> sessions = new ArrayList<>();
-        try {
-            for (int i = 0; i < clients; i++) {
-                sessions.add(connect(c.connectString(c.nodes().get(i % c.nodes().size()))));
-            }
-            for (int i = 0; i < clients; i++) {
-                sessions.get(i).create("/k" + i, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            }
-            AtomicLong done = new AtomicLong();
-            AtomicLong failed = new AtomicLong();
-            List<Thread> threads = new ArrayList<>();
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            for (int i = 0; i < clients; i++) {
-                ZooKeeper zk = sessions.get(i);
-                String path = "/k" + i;
-                Thread t = new Thread(() -> {
-                    long n = 0;
-                    while (System.nanoTime() < end) {
-                        try {
-                            zk.setData(path, Long.toString(n++).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                                    -1);
-                            done.incrementAndGet();
-                        } catch (Exception e) {
-                            failed.incrementAndGet();
-                        }
-                    }
-                }, "zk-writer-" + i);
-                t.start();
-                threads.add(t);
-            }
-            long t0 = System.nanoTime();
-            for (Thread t : threads) {
-                t.join();
-            }
-            if (failed.get() > 0) {
-                System.out.println("# ZooKeeper: " + failed.get() + " writes failed during the throughput run");
-            }
-            return done.get() / ((System.nanoTime() - t0) / 1e9);
-        } finally {
-            for (ZooKeeper zk : sessions) {
-                zk.close(2_000);
-            }
-        }
-    }
-
-    private static ZooKeeper connect(String cs) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(cs, 10_000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + cs);
-        }
-        return zk;
     }
 
     private static String stats(List<Long> ms) {
@@ -253,11 +231,5 @@ public final class ElectionBench {
 
     private static long ms(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
-    }
-
-    private static long median(List<Long> xs) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(s.size() / 2);
     }
 }

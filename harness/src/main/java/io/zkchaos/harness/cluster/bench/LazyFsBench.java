@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
@@ -8,12 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -75,19 +74,9 @@ public final class LazyFsBench {
         }
     }
 
+    /** A client of the leader alone. */
     private static ZooKeeper connect(LocalCluster c) throws Exception {
-        String leader = c.leader().orElseThrow();
-        CountDownLatch up = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(c.connectString(leader), 30_000, e -> {
-            if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
-                up.countDown();
-            }
-        });
-        if (!up.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + leader);
-        }
-        return zk;
+        return BenchClients.connect(c.connectString(c.leader().orElseThrow()), Duration.ofSeconds(30));
     }
 
     /** One create at a time for {@code turn}: each latency in µs. */
@@ -128,11 +117,5 @@ public final class LazyFsBench {
             throw new IllegalStateException(failed.get() + " creates failed under " + parent);
         }
         return done.get() / ((System.nanoTime() - t0) / 1e9);
-    }
-
-    private static long median(List<Long> xs) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(s.size() / 2);
     }
 }

@@ -1,7 +1,8 @@
 package io.zkchaos.harness.cluster.bench;
 
+import static io.zkchaos.checkers.bench.Stats.median;
+import static io.zkchaos.checkers.bench.Stats.percentile;
 import static io.zkchaos.harness.cluster.bench.ClusterBench.config;
-import static io.zkchaos.harness.cluster.bench.ClusterBench.median;
 
 import io.zkchaos.harness.cluster.local.LocalCluster;
 import io.zkchaos.nemesis.net.Link;
@@ -17,13 +18,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -69,7 +67,7 @@ final class ProxyOverheadBench {
                     sessions.add(zs);
                     int nodes = c.config().nodes();
                     for (int i = 0; i < most; i++) {
-                        zs.add(connect(c.connectString("n" + (i % nodes + 1))));
+                        zs.add(BenchClients.connect(c.connectString("n" + (i % nodes + 1)), Duration.ofSeconds(10)));
                     }
                     try {
                         zs.get(0).create("/bench", new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
@@ -277,37 +275,16 @@ final class ProxyOverheadBench {
         inFlight.acquire(IN_FLIGHT);
     }
 
-    private static ZooKeeper connect(String cs) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(cs, 10_000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(20, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + cs);
-        }
-        return zk;
-    }
-
     private static String spread(double[] xs, String format) {
         double[] s = xs.clone();
         java.util.Arrays.sort(s);
-        double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-        return String.format(Locale.ROOT, format + " (" + format + ".." + format + ")", median, s[0],
+        return String.format(Locale.ROOT, format + " (" + format + ".." + format + ")", median(s), s[0],
                 s[s.length - 1]);
     }
 
     private static String percentSpread(double[] ratios) {
         double[] pct = java.util.Arrays.stream(ratios).map(r -> 100 * r).toArray();
         return spread(pct, "%.0f%%");
-    }
-
-    private static long percentile(List<Long> xs, double p) {
-        List<Long> s = new ArrayList<>(xs);
-        Collections.sort(s);
-        return s.get(Math.min(s.size() - 1, (int) (s.size() * p)));
     }
 
     static String loadAverage() {

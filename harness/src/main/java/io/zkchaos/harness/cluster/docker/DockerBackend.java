@@ -1,11 +1,15 @@
 package io.zkchaos.harness.cluster.docker;
 
+import io.zkchaos.harness.cluster.Capabilities;
+import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Reaper;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * ZooKeeper in containers (Testcontainers), every link through one Toxiproxy container: see {@link DockerCluster}.
@@ -13,10 +17,6 @@ import java.nio.file.Path;
  * are used when present on the engine, substitutes are built otherwise ({@link DockerImages}).
  */
 public final class DockerBackend implements ClusterBackend {
-
-    /** Why this backend refuses the fle nodes, for now. */
-    public static final String UNSUPPORTED_SYSTEM = "the docker backend runs ZooKeeper only; the fle nodes run on the "
-            + "local backend (--backend local --system fle)";
 
     @Override
     public String name() {
@@ -28,11 +28,15 @@ public final class DockerBackend implements ClusterBackend {
         return "ZooKeeper containers (Testcontainers) with every link through a Toxiproxy container";
     }
 
+    /** ZooKeeper only, on the containers' own file systems, its links through Toxiproxy (no taps). */
+    @Override
+    public Set<Capability> capabilities(SystemUnderTest system) {
+        return system == SystemUnderTest.ZOOKEEPER ? EnumSet.of(Capability.RUNS, Capability.LINK_DELAY) : EnumSet.noneOf(Capability.class);
+    }
+
     @Override
     public Cluster start(ClusterConfig config) {
-        if (config.system() != SystemUnderTest.ZOOKEEPER) {
-            throw new IllegalArgumentException(UNSUPPORTED_SYSTEM + " (asked for " + config.system() + ")");
-        }
+        Capabilities.requireCluster(this, config.system(), config.lazyFs());
         return DockerCluster.start(config);
     }
 

@@ -98,11 +98,6 @@ public final class LazyFsMount implements AutoCloseable {
         return m;
     }
 
-    /** The mount point, where the server's files appear. */
-    public Path mountPoint() {
-        return mountPoint;
-    }
-
     /** Where the files are kept: what survives a power failure. */
     public Path disk() {
         return disk;

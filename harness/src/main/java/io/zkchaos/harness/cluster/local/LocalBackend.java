@@ -1,9 +1,13 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.SystemUnderTest;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * The default backend: every server its own JVM process on a loopback address of this machine, every link through
@@ -19,6 +23,17 @@ public final class LocalBackend implements ClusterBackend {
     @Override
     public String description() {
         return "one JVM process per server on 127.0.0.x, every link through the embedded fault proxy";
+    }
+
+    /**
+     * Both systems, each on the lazy file system if asked; the quorum links of ZooKeeper are tapped (the fle nodes
+     * speak their own protocol, which no decoder reads).
+     */
+    @Override
+    public Set<Capability> capabilities(SystemUnderTest system) {
+        return system == SystemUnderTest.ZOOKEEPER
+                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY)
+                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
     }
 
     @Override

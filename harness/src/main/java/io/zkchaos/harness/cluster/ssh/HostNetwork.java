@@ -190,7 +190,8 @@ final class HostNetwork implements Network {
                 List<Toxic> toxics = l.shaping(s);
                 if (host.equals(e.sender()) && !toxics.isEmpty()) {
                     // The stream goes to the receiver's address (for a peer), or to the harness (for clients).
-                    String destination = e.source() == null ? null : l.ends().get(s.reverse()).source();
+                    String destination = e.source() == null ? null : l.ends().get(s == Stream.UPSTREAM ? Stream.DOWNSTREAM
+                            : Stream.UPSTREAM).source();
                     shaped.add(new HostShaper.Shaped(destination, e.port(), e.destination(), toxics));
                 }
             }

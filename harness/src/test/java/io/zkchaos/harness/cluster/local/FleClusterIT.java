@@ -153,7 +153,7 @@ class FleClusterIT extends ProcessesUnderRuns {
     void theDockerBackendRefusesTheFleNodesNamingTheLocalOne() {
         assertThatThrownBy(() -> new DockerBackend().start(ClusterConfig.builder().system(SystemUnderTest.FLE)
                 .runDirectory(runs.resolve("docker")).build()))
-                .hasMessageContaining("the docker backend runs ZooKeeper only")
-                .hasMessageContaining("--backend local --system fle");
+                .hasMessageContaining("the docker backend runs zookeeper only, not fle")
+                .hasMessageContaining("it runs on --backend local");
     }
 }

@@ -1,0 +1,41 @@
+package io.zkchaos.harness.cluster;
+
+import io.zkchaos.nemesis.Fault;
+import java.util.Optional;
+
+/**
+ * What a backend can do for a system it runs, as data: a fault declares what it needs ({@link Fault.Trait}), a
+ * backend what it supports ({@link ClusterBackend#capabilities}), and {@link Capabilities} compares the two in one
+ * place, naming what is missing.
+ */
+public enum Capability {
+    /** It runs this system at all. */
+    RUNS("runs"),
+    /** It can put every server's data directory on the lazy file system (writes held until fsync). */
+    LAZY_FS("puts the data directories on the lazy file system"),
+    /** Its links are tapped, and the system's quorum packets decoded, for faults at a protocol moment. */
+    PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment"),
+    /** Its links can hold data back (latency with jitter): a proxy's can; a host's kernel needs {@code tc netem}. */
+    LINK_DELAY("delays the data of its links (latency with jitter)");
+
+    private final String words;
+
+    Capability(String words) {
+        this.words = words;
+    }
+
+    /** What it is, after "backend X ...": {@code puts the data directories on the lazy file system}. */
+    public String words() {
+        return words;
+    }
+
+    /** What a fault needs of the backend, if anything. */
+    public static Optional<Capability> neededBy(Fault.Trait trait) {
+        return switch (trait) {
+            case NEEDS_LAZYFS -> Optional.of(LAZY_FS);
+            case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
+            case DELAYS_LINKS -> Optional.of(LINK_DELAY);
+            case ON_CLIENTS, NO_SERVICE -> Optional.empty();
+        };
+    }
+}

@@ -1,0 +1,184 @@
+package io.zkchaos.nemesis;
+
+import io.zkchaos.nemesis.net.CutMode;
+import io.zkchaos.nemesis.net.Link;
+import io.zkchaos.nemesis.net.LinkNetwork;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+
+/**
+ * A system under test as the nemesis sees it, in memory: it records the process signals and grudges it is told
+ * ({@link #calls}, {@link #grudge}) and has a leader the test sets. Signals may come from another thread (a frame
+ * trigger fires on the proxy's).
+ */
+public final class RecordingSystem implements NodeControl {
+
+    final List<String> nodes;
+    final Map<String, NodeState> states = new ConcurrentHashMap<>();
+    /** What was done, in order: {@code kill n1}, {@code start n1}, {@code pause n2}, {@code heal} ... */
+    public final List<String> calls = new CopyOnWriteArrayList<>();
+    volatile SortedMap<String, SortedSet<String>> grudge = new TreeMap<>();
+    volatile String leader;
+    volatile CutMode mode = CutMode.REFUSE;
+    final List<CutMode> grudgeModes = new CopyOnWriteArrayList<>();
+    /** Whether this system's data is on a file system that holds writes until fsync. */
+    volatile boolean lazy;
+
+    /** Nodes {@code n1 .. nN}, all running; {@code n2} leads. */
+    public RecordingSystem(int n) {
+        this(IntStream.rangeClosed(1, n).mapToObj(i -> "n" + i).toList(), "n2");
+    }
+
+    /** These nodes, all running; {@code leader} leads. */
+    public RecordingSystem(List<String> nodes, String leader) {
+        this.nodes = List.copyOf(nodes);
+        this.leader = leader;
+        nodes.forEach(x -> states.put(x, NodeState.RUNNING));
+    }
+
+    public NemesisTarget target(long seed) {
+        return new NemesisTarget(this, links(), new Random(seed));
+    }
+
+    @Override
+    public List<String> nodes() {
+        return nodes;
+    }
+
+    @Override
+    public NodeState state(String node) {
+        return states.get(node);
+    }
+
+    @Override
+    public Optional<String> leader() {
+        return Optional.ofNullable(leader);
+    }
+
+    @Override
+    public void start(String node) {
+        calls.add("start " + node);
+        states.put(node, NodeState.RUNNING);
+    }
+
+    @Override
+    public void kill(String node) {
+        calls.add("kill " + node);
+        states.put(node, NodeState.DOWN);
+    }
+
+    @Override
+    public void killLosingUnsyncedWrites(String node) {
+        if (!lazy) {
+            NodeControl.super.killLosingUnsyncedWrites(node);
+        }
+        calls.add("kill-lose " + node);
+        states.put(node, NodeState.DOWN);
+    }
+
+    @Override
+    public void pause(String node) {
+        calls.add("pause " + node);
+        states.put(node, NodeState.PAUSED);
+    }
+
+    @Override
+    public void resume(String node) {
+        calls.add("resume " + node);
+        states.put(node, NodeState.RUNNING);
+    }
+
+    /** Recorded as {@code serves n}; a node that is not running does not serve. */
+    @Override
+    public void awaitServing(String node, Duration bound) {
+        calls.add("serves " + node);
+        if (states.get(node) != NodeState.RUNNING) {
+            throw new IllegalStateException(node + " is " + states.get(node));
+        }
+    }
+
+    /** Links that record grudges, client cuts and heals; they carry no traffic. */
+    public LinkNetwork links() {
+        return new LinkNetwork() {
+            @Override
+            public boolean faultable() {
+                return true;
+            }
+
+            @Override
+            public CutMode cutMode() {
+                return mode;
+            }
+
+            @Override
+            public void cutMode(CutMode m) {
+                mode = m;
+            }
+
+            @Override
+            public void cut(String a, String b) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void partition(Collection<? extends Collection<String>> components) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void applyGrudge(Map<String, ? extends Collection<String>> g) {
+                SortedMap<String, SortedSet<String>> next = new TreeMap<>();
+                g.forEach((k, v) -> next.put(k, new TreeSet<>(v)));
+                grudge = next;
+                grudgeModes.add(mode);
+            }
+
+            @Override
+            public SortedMap<String, SortedSet<String>> grudge() {
+                return grudge;
+            }
+
+            @Override
+            public void cutClient(String node) {
+                calls.add("cut-client " + node);
+            }
+
+            @Override
+            public void healClient(String node) {
+                calls.add("heal-client " + node);
+            }
+
+            @Override
+            public void heal() {
+                calls.add("heal");
+                grudge = new TreeMap<>();
+            }
+
+            @Override
+            public Link clientLink(String node) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<Link> peerLinks(String from, String to) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<Link> allLinks() {
+                return List.of();
+            }
+        };
+    }
+}

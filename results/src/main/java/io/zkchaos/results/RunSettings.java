@@ -1,0 +1,125 @@
+package io.zkchaos.results;
+
+import io.zkchaos.checkers.CheckerOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A run's {@code config.json}: the harness's run configuration as it is saved, every value plain data (names,
+ * numbers, durations) so that the file does not change when the harness's own types do. The harness fills it
+ * ({@code RunConfig.saved()}); the report reads it.
+ *
+ * @param scenario the scenario's name, as the store's directory ({@code register-isolate-leader},
+ *                 {@code fle+bug-set-kill-all}); null in files from before it was saved
+ * @param cluster  what ran the system under test
+ * @param workload what the clients did
+ * @param nemesis  which faults, how long held, how long healed between
+ * @param checks   the checkers' settings
+ * @param timing   how long the main phase and the recovery after the final heal lasted
+ * @param seed     the seed of every random choice
+ * @param out      the store the run directory is in
+ * @param storage  where the servers kept their data and whether they fsynced it; null in files from before it was
+ *                 saved
+ */
+public record RunSettings(String scenario, Cluster cluster, Workload workload, Nemesis nemesis,
+                          CheckerOptions checks, Timing timing, long seed, String out, Storage storage)
+        implements ConfigFile {
+
+    public RunSettings {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(nemesis, "nemesis");
+    }
+
+    /** The scenario; {@code <workload>-<nemesis>} for a file without one. */
+    @Override
+    public String title() {
+        return scenario != null ? scenario : workload.name() + "-" + nemesis.name();
+    }
+
+    /**
+     * What ran the system under test.
+     *
+     * @param backend   the cluster backend's name
+     * @param nodes     how many nodes
+     * @param zookeeper the ZooKeeper version
+     * @param sync      how followers synced with their leader ({@code AUTO}, {@code DIFF}, ...); null in older files
+     * @param system    {@code zookeeper} or {@code fle}; null in older files (ZooKeeper)
+     * @param bugs      the fle nodes' bug flags switched on; null in older files (none)
+     * @param hosts     the ssh backend's: the host that ran each node, in node order ({@code n1} on the first);
+     *                  empty for the other backends and in older files
+     */
+    public record Cluster(String backend, int nodes, String zookeeper, String sync, String system,
+                          List<String> bugs, List<String> hosts) {
+        public Cluster {
+            bugs = bugs == null ? List.of() : List.copyOf(bugs);
+            hosts = hosts == null ? List.of() : List.copyOf(hosts);
+        }
+
+        /** Not on hosts (every backend but ssh). */
+        public Cluster(String backend, int nodes, String zookeeper, String sync, String system, List<String> bugs) {
+            this(backend, nodes, zookeeper, sync, system, bugs, List.of());
+        }
+
+        /** Which host ran each node, {@code n1 db-1, n2 db-2, ...}; empty when not on hosts. */
+        public String nodesOnHosts() {
+            List<String> on = new java.util.ArrayList<>();
+            for (int i = 0; i < hosts.size(); i++) {
+                on.add("n" + (i + 1) + " " + hosts.get(i));
+            }
+            return String.join(", ", on);
+        }
+    }
+
+    /**
+     * What the clients did.
+     *
+     * @param name           the workload
+     * @param concurrency    how many client processes ran at once
+     * @param options        the workload's settings by name, as the workload's options write them
+     * @param sessionTimeout the ZooKeeper session timeout clients asked for
+     * @param requestTimeout the longest a client call could take before it was recorded as indeterminate
+     * @param clients        {@code THREAD} or {@code PROCESS}; null in older files (threads)
+     */
+    public record Workload(String name, int concurrency, Map<String, Object> options, Duration sessionTimeout,
+                           Duration requestTimeout, String clients) {
+        public Workload {
+            Objects.requireNonNull(name, "workload name");
+            options = options == null ? Map.of() : java.util.Collections.unmodifiableMap(
+                    new java.util.LinkedHashMap<>(options));
+        }
+    }
+
+    /**
+     * Which faults, and their cycle.
+     *
+     * @param name     the nemesis
+     * @param faultFor how long each fault was held
+     * @param healFor  how long the cluster was left healed between faults
+     */
+    public record Nemesis(String name, Duration faultFor, Duration healFor) {
+        public Nemesis {
+            Objects.requireNonNull(name, "nemesis name");
+        }
+    }
+
+    /**
+     * How long things lasted.
+     *
+     * @param timeLimit the main phase
+     * @param recover   after the final heal, before the final reads
+     */
+    public record Timing(Duration timeLimit, Duration recover) {
+    }
+
+    /**
+     * Where the servers kept their data.
+     *
+     * @param lazyfs    on the lazy file system
+     * @param forceSync ZooKeeper's {@code forceSync}
+     */
+    public record Storage(boolean lazyfs, boolean forceSync) {
+    }
+}

@@ -1,0 +1,108 @@
+package io.zkchaos.results.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.results.FindingSamples;
+import io.zkchaos.results.Json;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** Each kind of finding is drawn by its type, whatever the checker that found it is called. */
+class CardsTest {
+
+    private static CheckerCard card(Findings findings) {
+        CheckResult r = CheckResult.of("a-checker-named-anything", Validity.INVALID, "see the findings", findings);
+        List<CheckerCard> cards = Cards.of(r, new HistoryIndex(History.of(List.of())));
+        assertThat(cards).hasSize(1);
+        return cards.get(0);
+    }
+
+    @Test
+    void everyKindOfFindingHasItsOwnCard() {
+        Map<String, Consumer<CheckerCard>> expected = Map.of(
+                "linearizability", c -> {
+                    assertThat(c.linear().failing().invokeEntry()).isEqualTo(4);
+                    assertThat(c.linear().concurrent()).extracting(CheckerCard.OpRow::completedAt)
+                            .containsExactly("never");
+                    assertThat(c.linear().entries()).isEqualTo("4,7,2,0,1");
+                },
+                "single-leader", c -> {
+                    assertThat(c.overlaps()).extracting(CheckerCard.OverlapRow::entries).containsExactly("1,5");
+                    assertThat(c.failovers()).extracting(CheckerCard.FailoverRow::withinBound)
+                            .containsExactly("yes", "cannot tell");
+                    assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(5L);
+                },
+                "set", c -> {
+                    assertThat(c.lost()).extracting(CheckerCard.LostRow::value, CheckerCard.LostRow::lackingIn)
+                            .containsExactly(org.assertj.core.groups.Tuple.tuple("7", "n3"));
+                    assertThat(c.unexpected()).extracting(CheckerCard.UnexpectedRow::value).containsExactly("\"x\"");
+                    assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(24L);
+                },
+                "read-model", c -> {
+                    assertThat(c.stale()).extracting(CheckerCard.StaleRow::readEntry).containsExactly(9L);
+                    assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(11L, 8L);
+                },
+                "fenced-writes", c -> assertThat(c.findings()).flatExtracting(Text::entries)
+                        .containsExactly(12L, 10L),
+                "log-prefix", c -> assertThat(c.findings()).flatExtracting(Text::entries)
+                        .as("the read the finding is about, not the other one it names").containsExactly(15L),
+                "final-state", c -> {
+                    assertThat(c.facts()).contains(new CheckerCard.Fact("znodes that differ", "1"),
+                            new CheckerCard.Fact("not read", "n2"));
+                    assertThat(c.findings()).extracting(t -> t.segments().get(0).text())
+                            .containsExactly("/zkchaos/k1 holds 2 on n1 but 1 on n3",
+                                    "ephemeral /zkchaos/e of session 0x1 still on n1 (read at index ");
+                    assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(30L);
+                },
+                "evidence", c -> assertThat(c.facts()).containsExactly(
+                        new CheckerCard.Fact("requirements met", "1 of 2")),
+                "checker-error", c -> assertThat(c.findings()).extracting(t -> t.segments().get(0).text())
+                        .containsExactly("the checker threw java.lang.IllegalStateException: broke"),
+                "untyped", c -> {
+                    assertThat(c.facts()).isEmpty();
+                    assertThat(c.findings()).isEmpty();
+                    assertThat(c.details()).contains("\"values\"").doesNotContain("kind");
+                });
+        assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());
+        FindingSamples.all().forEach((kind, findings) -> {
+            CheckerCard c = card(findings);
+            assertThat(c.checker()).isEqualTo("a-checker-named-anything");
+            assertThat(c.verdict()).isEqualTo("invalid");
+            expected.get(kind).accept(c);
+        });
+    }
+
+    @Test
+    void detailsSavedWithoutAKindGetAPlainCardEvenWhenTheirFieldsLookLikeAKind() throws Exception {
+        // A set checker's details as a zk-chaos before findings had a kind saved them.
+        Map<String, Object> saved = Json.MAPPER.convertValue(FindingSamples.set(), Map.class);
+        saved.remove("kind");
+        CheckerCard old = card(new Findings.Untyped(saved));
+        assertThat(old.lost()).isEmpty();
+        assertThat(old.facts()).isEmpty();
+        assertThat(old.details()).contains("\"lost\"").contains("\"finalReads\"");
+
+        CheckerCard typed = card(FindingSamples.set());
+        assertThat(typed.lost()).hasSize(1);
+        assertThat(typed.details()).contains("\"kind\" : \"set\"");
+    }
+
+    @Test
+    void aVerdictComposedOfPartsHasACardForEach() {
+        CheckResult run = new CheckResult("register", Validity.INVALID, "one part failed", null, List.of(
+                CheckResult.of("no-lost-commit", Validity.INVALID, "lost 7", FindingSamples.set()),
+                CheckResult.of("single-leader", Validity.VALID, "fine", FindingSamples.singleLeader())));
+        List<CheckerCard> cards = Cards.of(run, new HistoryIndex(History.of(List.of())));
+        assertThat(cards).extracting(CheckerCard::checker, CheckerCard::depth).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("register", 0), org.assertj.core.groups.Tuple.tuple(
+                        "no-lost-commit", 1), org.assertj.core.groups.Tuple.tuple("single-leader", 1));
+        assertThat(cards.get(0).details()).isEmpty();
+        assertThat(Cards.hasUntyped(run)).isFalse();
+    }
+}
