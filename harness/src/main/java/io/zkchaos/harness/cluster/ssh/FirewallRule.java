@@ -15,7 +15,7 @@ import java.util.Locale;
  * @param port        the TCP port matched
  * @param destination whether {@code port} is the packets' destination port (bytes to the link's server) or their
  *                    source port (bytes from it)
- * @param verdict     what happens to the packets
+ * @param verdict     what happens to the packets (a reset lets resets through)
  * @param probability for {@link Verdict#DROP}: the share of packets dropped (1 for all; below 1 through iptables'
  *                    {@code statistic} match)
  */
@@ -53,7 +53,10 @@ record FirewallRule(String host, Chain chain, String source, int port, boolean d
         if (verdict == Verdict.DROP) {
             a.addAll(List.of("-j", "DROP"));
         } else {
-            a.addAll(List.of("-j", "REJECT", "--reject-with", "tcp-reset"));
+            // Resets pass: the kernel's own reset to a rejected packet goes out through OUTPUT, and a cut's rules on
+            // either end would otherwise drop it (REJECT drops what it does not answer), leaving the peer to time
+            // out instead of being refused.
+            a.addAll(List.of("!", "--tcp-flags", "RST", "RST", "-j", "REJECT", "--reject-with", "tcp-reset"));
         }
         return a;
     }

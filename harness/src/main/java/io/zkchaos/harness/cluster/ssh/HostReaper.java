@@ -76,7 +76,11 @@ final class HostReaper {
             Optional<RemoteMarkers> m = f.length < 2 ? Optional.empty()
                     : RemoteMarkers.ofCommandLine(Arrays.asList(f).subList(1, f.length));
             if (m.isPresent() && end.test(m.get()) && f[0].trim().matches("[0-9]+")) {
-                commands.add("kill -KILL " + f[0].trim() + " 2>/dev/null");
+                // then waits (10 s at most) until it is gone or a zombie: its ports are free for the next server
+                String pid = f[0].trim();
+                commands.add("kill -KILL " + pid + " 2>/dev/null; i=0; while [ $i -lt 100 ] && [ -e /proc/" + pid
+                        + " ] && ! grep -q '^State:[[:space:]]*Z' /proc/" + pid + "/status 2>/dev/null; do sleep 0.1; "
+                        + "i=$((i+1)); done");
                 ended.add("process " + f[0].trim() + " of run " + m.get().run());
             }
         }
