@@ -1,5 +1,6 @@
 package io.zkchaos.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zkchaos.checkers.CheckerOptions;
 import java.time.Duration;
 import java.util.List;
@@ -52,7 +53,7 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      *                  empty for the other backends and in older files
      */
     public record Cluster(String backend, int nodes, String zookeeper, String sync, String system,
-                          List<String> bugs, List<String> hosts) {
+                          List<String> bugs, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hosts) {
         public Cluster {
             bugs = bugs == null ? List.of() : List.copyOf(bugs);
             hosts = hosts == null ? List.of() : List.copyOf(hosts);

@@ -1,5 +1,8 @@
 package io.zkchaos.harness.run;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
@@ -153,7 +156,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      *                  options); null for the other backends
      */
     public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                              List<String> bugs, SshSettings hosts) {
+                              List<String> bugs, @JsonIgnore SshSettings hosts) {
         public ClusterPart {
             ClusterBackends.require(backend);
             if (nodes != 1 && nodes != 3 && nodes != 5) {
@@ -187,6 +190,16 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
                            List<String> bugs) {
             this(backend, nodes, zookeeper, sync, system, bugs, null);
+        }
+
+        /**
+         * The names of the hosts that run the nodes, in node order (the ssh backend's; empty for the others): what
+         * {@code config.json} keeps of the hosts (not how they are reached).
+         */
+        @JsonProperty("hosts")
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        public List<String> hostNames() {
+            return hosts == null ? List.of() : hosts.hosts().stream().limit(nodes).map(SshHost::name).toList();
         }
 
         /** The backend that runs this cluster, typed: the one of its name, with its hosts for ssh. */
@@ -354,8 +367,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     public RunSettings saved() {
         return new RunSettings(scenario(),
                 new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
-                        cluster.system(), cluster.bugs(), cluster.hosts() == null ? List.of() : cluster.hosts().hosts()
-                        .stream().limit(cluster.nodes()).map(SshHost::name).toList()),
+                        cluster.system(), cluster.bugs(), cluster.hostNames()),
                 new RunSettings.Workload(workload.name(), workload.concurrency(),
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
