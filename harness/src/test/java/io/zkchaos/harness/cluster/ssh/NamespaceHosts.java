@@ -240,6 +240,20 @@ public final class NamespaceHosts implements AutoCloseable {
                 "--known-hosts-file", knownHosts().toString(), "--remote-dir", remoteDirectory().toString());
     }
 
+    /**
+     * What the hosts' kernel (this machine's: namespaces share it) answers when asked for the queueing discipline
+     * {@code qdisc} ({@code netem}, {@code tbf}), tried in a network namespace of its own; empty when it has it.
+     */
+    public static Optional<String> kernelLacks(String qdisc, String parameters) {
+        try {
+            run(List.of("unshare", "-n", "sh", "-c", "ip link set lo up && tc qdisc add dev lo root " + qdisc + " "
+                    + parameters));
+            return Optional.empty();
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
     /** Runs {@code command} in host i's namespace and returns its output. */
     public String inHost(int i, String... command) {
         return inNamespace(namespace(i), command);
