@@ -44,10 +44,6 @@ public final class Capabilities {
      */
     public static NemesisDescriptor forBackend(NemesisDescriptor nemesis, ClusterBackend backend,
                                                SystemUnderTest system) {
-        if (nemesis.faults().stream().allMatch(f -> f.traits().stream().allMatch(t -> Capability.neededBy(t)
-                .isEmpty()))) {
-            return nemesis; // nothing to ask the backend (whose answer may cost a look at its hosts)
-        }
         Set<Capability> has = backend.capabilities(system);
         List<Fault> kept = new ArrayList<>();
         List<String> missing = new ArrayList<>();

@@ -1,20 +1,14 @@
 package io.zkchaos.harness.cluster.ssh;
 
-import io.zkchaos.harness.cluster.Capabilities;
 import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Reaper;
-import io.zkchaos.nemesis.net.ToxicType;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Ensembles on hosts reached over SSH, Jepsen's way: see {@link SshCluster}. The hosts are part of the run's
@@ -22,17 +16,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * none and refuses to start.
  *
  * <p>What it can do ({@link #capabilities}): run ZooKeeper and the fle nodes; no lazy file system (the data stays on
- * the hosts' own disks), no protocol taps (no proxy sees the quorum's bytes). Delaying links takes {@code tc netem} in
- * every host's kernel, so that capability is asked of the hosts themselves, once per set of hosts, and only when a
- * fault of the run needs it ({@link Capabilities}).
+ * the hosts' own disks), no protocol taps (no proxy sees the quorum's bytes), and no delay on every link (what
+ * clients send leaves this machine unshaped): {@code slow-network} is refused at config, naming why, and
+ * {@code mixed} goes without it. A link's own latency or bandwidth toxic on the stream a host sends is made with
+ * {@code tc} where that host's kernel has it, and refused naming the host where it has not ({@link HostShaper}).
  */
 public final class SshBackend implements ClusterBackend {
 
     /** The name the CLI takes. */
     public static final String NAME = "ssh";
-
-    /** Per set of hosts, why they cannot delay links ({@code ""} when they can): their kernels asked once. */
-    private static final Map<SshSettings, String> NO_DELAY = new ConcurrentHashMap<>();
 
     private final SshSettings settings;
 
@@ -58,11 +50,7 @@ public final class SshBackend implements ClusterBackend {
 
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        Set<Capability> has = EnumSet.of(Capability.RUNS);
-        if (settings != null && whyNoDelay().isEmpty()) {
-            has.add(Capability.LINK_DELAY);
-        }
-        return has;
+        return EnumSet.of(Capability.RUNS);
     }
 
     @Override
@@ -70,28 +58,11 @@ public final class SshBackend implements ClusterBackend {
         return switch (missing) {
             case LAZY_FS -> "the servers keep their data on the hosts' own file systems";
             case PROTOCOL_TAPS -> "its links are the hosts' firewall rules: no proxy sees the quorum's bytes";
-            case LINK_DELAY -> settings == null ? "without hosts (--hosts FILE) there is no kernel to ask"
-                    : whyNoDelay();
+            case LINK_DELAY -> "a host delays only what it sends (tc netem on its way out), and what the clients send "
+                    + "leaves the harness's own machine, where zk-chaos shapes nothing; a link's downstream latency is "
+                    + "made where the host's kernel has netem";
             case RUNS -> "";
         };
-    }
-
-    /** Why these hosts cannot delay links, or empty: each host's kernel is tried for tc netem (once). */
-    private String whyNoDelay() {
-        return NO_DELAY.computeIfAbsent(settings, SshBackend::askHostsForDelay);
-    }
-
-    private static String askHostsForDelay(SshSettings settings) {
-        List<String> cannot = new ArrayList<>();
-        try (SshHosts hosts = SshHosts.connect(settings, settings.hosts().size())) {
-            for (HostSession s : hosts.sessions().values()) {
-                HostSession.Result probe = s.execPrivileged("sh -c " + Shell.quote(HostShaper.probeScript()));
-                HostShaper.of(s, List.of(probe.out().split("\n"))).whyNot(ToxicType.LATENCY).ifPresent(cannot::add);
-            }
-        } catch (RuntimeException e) {
-            return "the hosts could not be asked whether their kernels have tc netem: " + e.getMessage();
-        }
-        return String.join("; ", cannot);
     }
 
     /** @throws IllegalArgumentException when this backend was made without hosts */
