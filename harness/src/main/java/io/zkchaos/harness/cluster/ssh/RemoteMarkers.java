@@ -56,15 +56,19 @@ record RemoteMarkers(String run, Optional<Owner> owner, String controller) {
         return "run=" + run + " owner=" + owner.map(Owner::toString).orElse("?") + " controller=" + controller;
     }
 
-    /** The marks on a process's command line, if it carries a run marker. */
+    /**
+     * The marks on a process's command line, if the ssh backend started it: run, role and controller markers. A
+     * process with a run marker but no controller is a harness's own on that machine (the local backend's servers,
+     * client processes): its own reaper judges it, never the ssh backend's.
+     */
     static Optional<RemoteMarkers> ofCommandLine(List<String> args) {
         ProcessMarkers m = ProcessMarkers.in(args);
-        if (m.run().isEmpty() || m.role().isEmpty()) {
+        Optional<String> controller = args.stream().filter(a -> a.startsWith(CONTROLLER))
+                .map(a -> a.substring(CONTROLLER.length())).filter(c -> !c.isEmpty()).findFirst();
+        if (m.run().isEmpty() || m.role().isEmpty() || controller.isEmpty()) {
             return Optional.empty();
         }
-        String controller = args.stream().filter(a -> a.startsWith(CONTROLLER))
-                .map(a -> a.substring(CONTROLLER.length())).findFirst().orElse("");
-        return Optional.of(new RemoteMarkers(m.run().get(), m.owner(), controller));
+        return Optional.of(new RemoteMarkers(m.run().get(), m.owner(), controller.get()));
     }
 
     /** The marks in {@code key=value} words (see {@link #words}), if they name a run. */

@@ -58,6 +58,9 @@ class HostRulesTest {
         assertThat(elsewhere.heldByLiveHarness()).isFalse();
         assertThat(RemoteMarkers.ofCommandLine(List.of("java", "-Dzkchaos.run=x", "Main")))
                 .as("a process without a role marker is not one of ours").isEmpty();
+        assertThat(RemoteMarkers.ofCommandLine(List.of("java", "-Dzkchaos.run=x", "-Dzkchaos.owner="
+                + Integer.MAX_VALUE + "@1", "-Dzkchaos.process=server", "Main")))
+                .as("a local backend's server on the host (no controller) is its own harness's to judge").isEmpty();
     }
 
     @Test
@@ -68,7 +71,9 @@ class HostRulesTest {
                 "processes", List.of("4242\tjava\t-Dzkchaos.run=run-a\t-Dzkchaos.owner=" + Integer.MAX_VALUE + "@1\t"
                         + "-Dzkchaos.controller=" + RemoteMarkers.controllerName() + "\t-Dzkchaos.process=server\t",
                         "4343\tjava\t-Dzkchaos.run=run-b\t-Dzkchaos.owner=" + Owner.current() + "\t-Dzkchaos.controller="
-                                + RemoteMarkers.controllerName() + "\t-Dzkchaos.process=server\t"),
+                                + RemoteMarkers.controllerName() + "\t-Dzkchaos.process=server\t",
+                        "4444\tjava\t-Dzkchaos.run=nodes-c\t-Dzkchaos.owner=" + Integer.MAX_VALUE + "@1\t"
+                                + "-Dzkchaos.process=server\t"),
                 "jumps", List.of("-P INPUT ACCEPT",
                         "-A INPUT -m comment --comment \"zkchaos run=run-a " + dead + "\" -j zkc-runa-in",
                         "-A OUTPUT -m comment --comment \"zkchaos run=run-b " + live + "\" -j zkc-runb-out"),
@@ -81,6 +86,8 @@ class HostRulesTest {
                 + "run-a", "run directory /home/u/zkchaos/runs/run-a");
         assertThat(orphans.script()).contains("kill -KILL 4242").contains("-j zkc-runa-in")
                 .contains("rm -rf '/home/u/zkchaos/runs/run-a'").doesNotContain("4343").doesNotContain("tc qdisc del");
+        assertThat(HostReaper.plan(survey, m -> true).script()).as("a local backend's server is never ended")
+                .doesNotContain("4444");
         HostReaper.Plan all = HostReaper.plan(Map.of("jumps", survey.get("jumps"), "shaping", List.of("2")),
                 m -> true);
         assertThat(all.ended()).contains("traffic shaping (2 queueing discipline(s) of zk-chaos)");
