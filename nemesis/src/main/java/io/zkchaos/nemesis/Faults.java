@@ -69,7 +69,7 @@ public final class Faults {
                 t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5, Fault.Trait.NO_SERVICE);
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
                         + " ms on every link, both ways",
-                t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal());
+                t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal(), Fault.Trait.DELAYS_LINKS);
         // Client processes (clients in JVMs of their own): a frozen leader outlives its session without noticing.
         addClient("pause-leader-client", "SIGSTOP the client process that holds leadership for at least twice the "
                         + "session timeout (its session expires, another takes over); SIGCONT it at the heal",

@@ -139,8 +139,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--nemesis", description = "the faults (default: ${DEFAULT-VALUE})")
     String nemesis;
 
-    @Option(names = "--backend", description = "what runs the ensemble (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", description = "what runs the ensemble: local, docker or ssh (on the hosts of "
+            + "--hosts FILE) (default: ${DEFAULT-VALUE})")
     String backend;
+
+    @CommandLine.Mixin
+    SshOptions ssh = new SshOptions();
 
     @Option(names = "--nodes", description = "ensemble size: 3 or 5 (default: ${DEFAULT-VALUE})")
     int nodes;
@@ -247,7 +251,7 @@ public final class RunCommand implements Callable<Integer> {
                     .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
                             .withWriteEvery(writeEvery))
                     .clients(clients).maxOverlap(maxOverlap)
-                    .workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
+                    .workload(workload).nemesis(nemesis).backend(backend).hosts(ssh.settings()).nodes(nodes)
                     .sync(SyncMode.parse(sync))
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)

@@ -123,6 +123,14 @@ class RunAndBenchCommandTest {
     }
 
     @Test
+    void benchElectionGetsTheRunsTheUserGave() {
+        // --runs is also the stalled-leader bench's option, so picocli takes it: it must reach the election bench
+        assertThat(run("bench", "election", "--runs", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: bench election: --runs, --clients and --seconds take 1 or more; "
+                + "got runs 0");
+    }
+
+    @Test
     void benchProxyRejectsABadOptionNamingIt() {
         assertThat(run("bench", "proxy", "--window", "soon")).isEqualTo(2);
         assertThat(err.toString()).contains("error: bench proxy: --window: 'soon' is not a positive duration");

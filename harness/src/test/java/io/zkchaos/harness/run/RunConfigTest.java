@@ -84,7 +84,7 @@ class RunConfigTest {
         assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("election").build())
                 .hasMessageContaining("unknown workload 'election' for system fle; it offers: register, set");
         assertThatThrownBy(() -> RunConfig.builder().system("fle").backend("docker").build())
-                .hasMessage("system: the docker backend runs zookeeper only, not fle (it runs on --backend local)");
+                .hasMessage("system: the docker backend runs zookeeper only, not fle (it runs on --backend local or ssh)");
         RunConfig fle = RunConfig.builder().system("FLE").bugs(List.of("no_finalize_wait", "ack-before-durable"))
                 .workload("set").nemesis("kill-all").build();
         assertThat(fle.cluster().system()).isEqualTo("fle");
