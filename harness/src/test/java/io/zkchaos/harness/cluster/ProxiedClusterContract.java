@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What every backend's ensemble must do, with every link through its fault proxy (or, on hosts, its firewall rules):
  * the same scenarios for the local backend ({@code ProxiedClusterIT}), the docker backend
- * ({@code DockerProxiedClusterChaosIT}) and the ssh backend ({@code SshProxiedClusterIT}). Each test starts its own
+ * ({@code DockerProxiedClusterChaosIT}) and the ssh backend ({@code SshProxiedClusterChaosIT}). Each test starts its own
  * ensemble; after each, the backend checks that nothing of it is left.
  */
 public abstract class ProxiedClusterContract {

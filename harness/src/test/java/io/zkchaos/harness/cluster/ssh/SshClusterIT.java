@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The ssh backend on three namespace hosts ({@link NamespaceHosts}): each fault family made on the hosts and seen in
  * their kernels; a {@code ./zkchaos run --backend ssh} with partitions, valid and naming its hosts; a start that
  * fails after the hosts were readied; a killed harness's leftovers ended by {@code hosts heal} and by the next start.
- * After each, nothing of the run is left on the hosts. The shared contracts run in {@link SshProxiedClusterIT} and
+ * After each, nothing of the run is left on the hosts. The shared contracts run in {@link SshProxiedClusterChaosIT} and
  * {@link SshPartitionShapesIT}.
  */
 class SshClusterIT {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ({@link NamespaceHosts}), each link a pair of iptables rules on the hosts. Where this machine's kernel has no
  * {@code tc netem}, the latency scenario checks that the host refuses it, naming itself.
  */
-class SshProxiedClusterIT extends ProxiedClusterContract {
+class SshProxiedClusterChaosIT extends ProxiedClusterContract {
 
     @RegisterExtension
     static final HostsFixture HOSTS = new HostsFixture(5);
