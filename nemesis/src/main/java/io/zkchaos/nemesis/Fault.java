@@ -20,6 +20,11 @@ public interface Fault {
     enum Trait {
         /** Acts on client processes ({@link NemesisTarget#clients()}): only when clients run as processes. */
         ON_CLIENTS,
+        /**
+         * Aims at the client process that holds leadership (the workload's elected client): under a workload whose
+         * clients elect none, every start finds nothing to act on.
+         */
+        ON_LEADING_CLIENT,
         /** Drops what the servers had not fsynced: needs the lazy file system under every server. */
         NEEDS_LAZYFS,
         /**

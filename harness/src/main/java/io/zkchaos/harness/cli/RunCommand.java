@@ -97,7 +97,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--clients", converter = ClientsConverter.class, description = "thread: every client a thread "
             + "of the harness; process: every client a JVM of its own, which the client nemeses (pause-leader-client "
-            + "...) freeze and kill; election and fenced-writes workloads only (default: ${DEFAULT-VALUE})")
+            + "...) freeze and kill; sessions, election and fenced-writes workloads only "
+            + "(default: ${DEFAULT-VALUE})")
     RunConfig.Clients clients;
 
     /** {@code thread} or {@code process}, any case. */
@@ -177,7 +178,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--reads", description = "register reads: plain or sync (default: ${DEFAULT-VALUE})")
     String reads;
 
-    @Option(names = "--keys", description = "registers (default: ${DEFAULT-VALUE})")
+    @Option(names = "--keys", description = "register: registers; watches: znodes the writers change "
+            + "(default: ${DEFAULT-VALUE})")
     int keys;
 
     @Option(names = "--pin-reads", description = "register: readers use this server alone (n1 ..., or 'follower': "
@@ -189,11 +191,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "that long (default: ${DEFAULT-VALUE})")
     Duration failoverBound;
 
-    @Option(names = "--rate", description = "register and set: operations per second over all clients, 0 for as "
-            + "fast as they go (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", description = "register, set, watches, sessions, sequential and multi: operations per "
+            + "second over all clients, 0 for as fast as they go (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations")
+    @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations "
+            + "(register; multi: hold reads to real time)")
     boolean strict;
 
     @Option(names = "--zookeeper", description = "ZooKeeper version under test, resolved from Maven Central "

@@ -35,7 +35,7 @@ public enum Capability {
             case NEEDS_LAZYFS -> Optional.of(LAZY_FS);
             case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
             case DELAYS_LINKS -> Optional.of(LINK_DELAY);
-            case ON_CLIENTS, NO_SERVICE -> Optional.empty();
+            case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE -> Optional.empty();
         };
     }
 }

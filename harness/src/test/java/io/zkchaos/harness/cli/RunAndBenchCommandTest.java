@@ -86,7 +86,7 @@ class RunAndBenchCommandTest {
         assertThat(run("run", "--help")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");
         var w = io.zkchaos.harness.run.RunConfig.WorkloadPart.defaults();
-        assertThat(help).contains("registers (default: " + w.options().keys() + ")")
+        assertThat(help).contains("znodes the writers change (default: " + w.options().keys() + ")")
                 .contains("client processes (default: " + w.concurrency() + ")")
                 .contains("client session timeout (default: 4s)")
                 .contains("length of the main phase (default: 60s)")

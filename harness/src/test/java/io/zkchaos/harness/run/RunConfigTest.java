@@ -47,8 +47,8 @@ class RunConfigTest {
                         + "of the harness: run them as processes (--clients process)");
         assertThatThrownBy(() -> RunConfig.builder().workload("register").clients(RunConfig.Clients.PROCESS).build())
                 .hasMessage("clients can be processes only for election, election-curator, election-naive, "
-                        + "fenced-writes, fenced-writes-curator, unfenced-writes; workload 'register' runs its "
-                        + "clients as threads (clients thread)");
+                        + "fenced-writes, fenced-writes-curator, unfenced-writes, sessions; workload 'register' runs "
+                        + "its clients as threads (clients thread)");
         RunConfig processes = RunConfig.builder().workload("fenced-writes").clients(RunConfig.Clients.PROCESS)
                 .nemesis("mixed").build();
         assertThat(processes.nemesisDescriptor().faults()).anyMatch(f -> f.needsClientProcesses());
