@@ -85,10 +85,7 @@ class FastLeaderElectionTest {
     @Test
     void aDecisionAtOnceCountsWhenTheCorrectElectionStillWaitingWouldHaveTakenALaterBetterVote() {
         for (boolean bug : new boolean[] {false, true}) {
-            FleHarness h = new FleHarness(1, THREE, 5, 1, Timing.DEFAULT,
-                    bug ? Bugs.of(Bug.NO_FINALIZE_WAIT) : Bugs.NONE);
-            h.start();
-            h.deliver(2, looking(2, 5, 1, 1));
+            FleHarness h = quorumWith2(bug);
             h.run(150);
             h.deliver(3, looking(1, 5, 1, 1)); // worse than 2
             h.run(150);
@@ -103,16 +100,22 @@ class FastLeaderElectionTest {
     @Test
     void aDecisionAtOnceDoesNotCountWhenTheCorrectElectionWouldHaveDecidedTheSame() {
         for (boolean bug : new boolean[] {false, true}) {
-            FleHarness h = new FleHarness(1, THREE, 5, 1, Timing.DEFAULT,
-                    bug ? Bugs.of(Bug.NO_FINALIZE_WAIT) : Bugs.NONE);
-            h.start();
-            h.deliver(2, looking(2, 5, 1, 1));
+            FleHarness h = quorumWith2(bug);
             h.run(300);
             h.deliver(3, looking(3, 5, 1, 1));
             h.run(1000);
             assertThat(h.decisions).extracting(Vote::leader).as("bug %s", bug).containsExactly(2L);
             assertThat(h.bugPaths.counts()).isEqualTo(bug ? Map.of(Bug.NO_FINALIZE_WAIT, 0L) : Map.of());
         }
+    }
+
+    /** Server 1, with or without {@code no-finalize-wait}, the moment 2's vote for 2 makes a quorum agree. */
+    private static FleHarness quorumWith2(boolean noFinalizeWait) {
+        FleHarness h = new FleHarness(1, THREE, 5, 1, Timing.DEFAULT,
+                noFinalizeWait ? Bugs.of(Bug.NO_FINALIZE_WAIT) : Bugs.NONE);
+        h.start();
+        h.deliver(2, looking(2, 5, 1, 1));
+        return h;
     }
 
     @Test
