@@ -31,8 +31,9 @@ public final class Capabilities {
                     + (others.isEmpty() ? "" : " (it runs on --backend " + String.join(" or ", others) + ")"));
         }
         if (lazyFs && !has.contains(Capability.LAZY_FS)) {
+            String why = backend.whyNot(Capability.LAZY_FS, system);
             throw new IllegalArgumentException("lazyfs: the " + backend.name() + " backend cannot put the data "
-                    + "directories on the lazy file system");
+                    + "directories on the lazy file system" + (why.isBlank() ? "" : " (" + why + ")"));
         }
     }
 
@@ -52,7 +53,9 @@ public final class Capabilities {
             if (lacks.isEmpty()) {
                 kept.add(f);
             } else {
-                missing.add(f.name() + " needs a backend that " + lacks.get(0).words());
+                String why = backend.whyNot(lacks.get(0), system);
+                missing.add(f.name() + " needs a backend that " + lacks.get(0).words() + (why.isBlank() ? ""
+                        : " (" + why + ")"));
             }
         }
         if (kept.size() == nemesis.faults().size()) {

@@ -14,7 +14,9 @@ public enum Capability {
     /** It can put every server's data directory on the lazy file system (writes held until fsync). */
     LAZY_FS("puts the data directories on the lazy file system"),
     /** Its links are tapped, and the system's quorum packets decoded, for faults at a protocol moment. */
-    PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment");
+    PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment"),
+    /** Its links can hold data back (latency with jitter): a proxy's can; a host's kernel needs {@code tc netem}. */
+    LINK_DELAY("delays the data of its links (latency with jitter)");
 
     private final String words;
 
@@ -32,7 +34,8 @@ public enum Capability {
         return switch (trait) {
             case NEEDS_LAZYFS -> Optional.of(LAZY_FS);
             case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
-            case ON_CLIENTS, NO_SERVICE -> Optional.empty();
+            case DELAYS_LINKS -> Optional.of(LINK_DELAY);
+            case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE -> Optional.empty();
         };
     }
 }

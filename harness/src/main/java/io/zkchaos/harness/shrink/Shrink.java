@@ -121,7 +121,7 @@ public final class Shrink {
         RunConfig.ClusterPart k = base.cluster();
         RunConfig.WorkloadPart w = base.workload();
         return new RunConfig(new RunConfig.ClusterPart(k.backend(), c.size().nodes(), k.zookeeper(), k.sync(),
-                k.system(), k.bugs()),
+                k.system(), k.bugs(), k.hosts()),
                 new RunConfig.WorkloadPart(w.name(), c.size().clients(), c.size().keys() > 0
                         ? w.options().withKeys(c.size().keys()) : w.options(), w.sessionTimeout(), w.requestTimeout(),
                         w.clients()),

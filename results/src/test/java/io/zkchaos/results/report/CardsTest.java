@@ -25,7 +25,7 @@ class CardsTest {
 
     @Test
     void everyKindOfFindingHasItsOwnCard() {
-        Map<String, Consumer<CheckerCard>> expected = Map.of(
+        Map<String, Consumer<CheckerCard>> expected = new java.util.HashMap<>(Map.of(
                 "linearizability", c -> {
                     assertThat(c.linear().failing().invokeEntry()).isEqualTo(4);
                     assertThat(c.linear().concurrent()).extracting(CheckerCard.OpRow::completedAt)
@@ -68,7 +68,27 @@ class CardsTest {
                     assertThat(c.facts()).isEmpty();
                     assertThat(c.findings()).isEmpty();
                     assertThat(c.details()).contains("\"values\"").doesNotContain("kind");
-                });
+                }));
+        expected.put("watches", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("events delivered", "9"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(14L, 12L);
+        });
+        expected.put("session-guarantees", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("violations", "1"),
+                    new CheckerCard.Fact("cut-off sessions excused", "1"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(40L, 31L);
+        });
+        expected.put("sequential-znodes", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("final reads", "n1, n2, n3"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(7L, 5L);
+        });
+        expected.put("multi-txn", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("stale reads (allowed)", "1"));
+            assertThat(c.findings()).extracting(t -> t.segments().get(0).text())
+                    .containsExactly("aborted-read: the read of process 2 (index ", "stale (allowed): the read of "
+                            + "process 2 (index ");
+            assertThat(c.findings().get(0).entries()).containsExactly(12L, 8L);
+        });
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());
         FindingSamples.all().forEach((kind, findings) -> {
             CheckerCard c = card(findings);

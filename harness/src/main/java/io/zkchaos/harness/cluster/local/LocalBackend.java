@@ -32,8 +32,8 @@ public final class LocalBackend implements ClusterBackend {
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
         return system == SystemUnderTest.ZOOKEEPER
-                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS)
-                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS);
+                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY)
+                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
     }
 
     @Override
