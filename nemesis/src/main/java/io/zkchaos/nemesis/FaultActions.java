@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Random;
 import java.util.function.Consumer;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.partition.Partition;
@@ -19,10 +18,11 @@ import io.zkchaos.nemesis.partition.Partitions;
 /**
  * The fault actions, imperative: partition shapes applied to the links of a {@link NemesisTarget}, process
  * faults on its nodes (kills, pauses, crash-restart cycles), and process faults on its client processes
- * ({@link ClientControl}). Every method acts, then returns what it did as a {@link FaultRecord}. Random choices come
- * from the target's {@link Random}, so a seeded schedule repeats. The faults at moments of a protocol are
- * {@link SyncFaultActions}. The named {@link Fault}s of {@link Faults} are built
- * from these; tests and library users call them directly.
+ * ({@link ClientControl}). Every method acts, then returns what it did as a {@link FaultRecord}. Every choice (which
+ * node, which order, which delay, who leads) goes through the target's {@link Choices}: drawn from its seeded random
+ * source, so a seeded schedule repeats, or repeated from an earlier action's {@link Aim}. The faults at moments of a
+ * protocol are {@link SyncFaultActions}. The named {@link Fault}s of {@link Faults} are built from these; tests and
+ * library users call them directly.
  *
  * <p>Partition shapes are those of {@link Partitions} (Jepsen's): isolate one node; halves (a minority of the first
  * ⌊n/2⌋ nodes in name order against the rest); random halves (the same over a shuffle); bridge (two halves that
@@ -36,13 +36,13 @@ public final class FaultActions {
 
     private final NodeControl cluster;
     private final LinkNetwork links;
-    private final Random random;
+    private final Choices choices;
     private final ClientControl clients;
 
     public FaultActions(NemesisTarget target) {
         this.cluster = target.nodes();
         this.links = target.links();
-        this.random = target.random();
+        this.choices = target.choices();
         this.clients = target.clients();
     }
 
@@ -55,7 +55,7 @@ public final class FaultActions {
 
     /** Cuts a random node off from every other node. */
     public FaultRecord isolateRandom() {
-        return apply("isolate-random", Partitions.isolateRandom(cluster.nodes(), random));
+        return apply("isolate-random", Partitions.isolate(cluster.nodes(), choices.node(cluster, cluster.nodes())));
     }
 
     /**
@@ -89,12 +89,12 @@ public final class FaultActions {
 
     /** A random minority against the rest. */
     public FaultRecord randomHalves() {
-        return apply("random-halves", Partitions.randomHalves(cluster.nodes(), random));
+        return apply("random-halves", Partitions.randomHalvesInOrder(shuffled()));
     }
 
     /** Two halves that do not hear each other, both hearing one bridge node. */
     public FaultRecord bridge() {
-        return apply("bridge", Partitions.bridge(cluster.nodes(), random));
+        return apply("bridge", Partitions.bridgeInOrder(shuffled()));
     }
 
     /**
@@ -102,7 +102,7 @@ public final class FaultActions {
      * grudge is one-way.
      */
     public FaultRecord majoritiesRing() {
-        return apply("majorities-ring", Partitions.majoritiesRing(cluster.nodes(), random));
+        return apply("majorities-ring", Partitions.majoritiesRingInOrder(shuffled()));
     }
 
     /** Heals every link (peers and clients, cuts and toxics). */
@@ -247,7 +247,8 @@ public final class FaultActions {
 
     /** SIGSTOPs a random running client process. */
     public FaultRecord pauseRandomClient() {
-        return onEach("pause-random-client", "pause client", List.of(pick(runningClients())), clients::pause);
+        return onEach("pause-random-client", "pause client", List.of(choices.one("client", runningClients(),
+                c -> c)), clients::pause);
     }
 
     /** SIGKILLs the client process that holds leadership now (a new client process takes its place). */
@@ -309,15 +310,15 @@ public final class FaultActions {
      */
     public FaultRecord stopFollowers() {
         String leader = requireLeader();
-        List<String> followers = new ArrayList<>(running());
-        followers.remove(leader);
-        Collections.shuffle(followers, random);
+        List<String> running = running();
+        running.remove(leader);
+        List<String> followers = choices.order(cluster, running);
         int most = Math.min(followers.size(), cluster.nodes().size() - cluster.quorumSize());
         if (most < 1) {
             throw new IllegalStateException("no follower can be stopped without losing the quorum (nodes "
                     + cluster.nodes() + ", running " + running() + ")");
         }
-        List<String> chosen = new ArrayList<>(followers.subList(0, 1 + random.nextInt(most)));
+        List<String> chosen = new ArrayList<>(followers.subList(0, 1 + choices.below("count", most)));
         Collections.sort(chosen);
         return onEach("lagging-follower", "kill (to lag behind)", chosen, cluster::kill);
     }
@@ -329,10 +330,9 @@ public final class FaultActions {
      * leader, which may be the node that has just caught up itself.
      */
     public FaultRecord catchUp(Duration serveBound, Duration maxDelay) {
-        List<String> down = new ArrayList<>(cluster.nodes().stream()
+        List<String> down = choices.order(cluster, cluster.nodes().stream()
                 .filter(n -> cluster.state(n) == NodeState.DOWN).toList());
-        Collections.shuffle(down, random);
-        boolean newLeader = down.size() > 1 && random.nextBoolean();
+        boolean newLeader = down.size() > 1 && choices.coin("new-leader");
         List<String> steps = new ArrayList<>();
         List<String> acted = new ArrayList<>(down);
         for (int i = 0; i < down.size(); i++) {
@@ -340,7 +340,7 @@ public final class FaultActions {
             cluster.start(node);
             steps.add("restart " + node + serving(node, serveBound));
             if (i == 0 && newLeader) {
-                Optional<String> leader = cluster.leader();
+                Optional<String> leader = leader();
                 if (leader.isPresent()) {
                     String l = leader.get();
                     long ms = delayMillis(maxDelay);
@@ -363,8 +363,7 @@ public final class FaultActions {
         long ms = delayMillis(maxDelay);
         nodes.forEach(cluster::kill);
         sleep(ms);
-        List<String> restart = new ArrayList<>(nodes);
-        Collections.shuffle(restart, random);
+        List<String> restart = choices.order(cluster, nodes);
         restart.forEach(cluster::start);
         List<String> sorted = new ArrayList<>(nodes);
         Collections.sort(sorted);
@@ -384,7 +383,7 @@ public final class FaultActions {
 
     /** A seeded delay of 0..max ms. */
     long delayMillis(Duration max) {
-        return max.isZero() || max.isNegative() ? 0 : random.nextLong(max.toMillis() + 1);
+        return max.isZero() || max.isNegative() ? 0 : choices.upTo("delay-ms", max.toMillis());
     }
 
     /** Sleeps; an interrupt (the run is closing) cuts it short and is kept for the caller to see. */
@@ -407,13 +406,18 @@ public final class FaultActions {
         return FaultRecord.process(fault, verb, nodes);
     }
 
+    /** Who leads now (a choice: a replay by role asks again, by name names the same node). */
+    Optional<String> leader() {
+        return choices.leader(Aim.Choice.LEADER, cluster, cluster::leader);
+    }
+
     private String requireLeader() {
-        return cluster.leader().orElseThrow(() -> new IllegalStateException(
+        return leader().orElseThrow(() -> new IllegalStateException(
                 "no node leads now (nodes " + cluster.nodes() + "): cannot aim a fault at the leader"));
     }
 
     private String requireClientLeader() {
-        return clients.leader().orElseThrow(() -> new IllegalStateException(
+        return choices.leader("client-leader", cluster, clients::leader).orElseThrow(() -> new IllegalStateException(
                 "no client process leads now (clients " + clients.clients() + "): cannot aim a fault at the leader"));
     }
 
@@ -435,14 +439,14 @@ public final class FaultActions {
         return r;
     }
 
-    <T> T pick(List<T> from) {
-        return from.get(random.nextInt(from.size()));
+    /** One of {@code nodes}, drawn (or as the action's aim says). */
+    String pick(List<String> nodes) {
+        return choices.node(cluster, nodes);
     }
 
+    /** Every node, in a drawn order (or the action's aim's). */
     private List<String> shuffled() {
-        List<String> l = new ArrayList<>(cluster.nodes());
-        Collections.shuffle(l, random);
-        return l;
+        return choices.order(cluster, cluster.nodes());
     }
 
 }

@@ -23,7 +23,18 @@ final class FaultNemesis implements Nemesis {
             throw new IllegalArgumentException("this nemesis does not do fault '" + op.fault() + "'; it does "
                     + faults.keySet());
         }
-        return op.kind() == FaultOp.Kind.START ? f.start(target) : f.stop(target);
+        // Every choice the fault makes is recorded with what it did (and, for an aimed operation, repeated).
+        target.choices().begin(op.aim(), op.targets());
+        FaultRecord did = null;
+        try {
+            did = op.kind() == FaultOp.Kind.START ? f.start(target) : f.stop(target);
+        } finally {
+            Aim aim = target.choices().end();
+            if (did != null && aim != null) {
+                did = did.withAim(aim);
+            }
+        }
+        return did;
     }
 
     @Override

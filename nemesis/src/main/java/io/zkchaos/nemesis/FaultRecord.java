@@ -25,15 +25,29 @@ import java.util.TreeSet;
  * @param triggers for protocol-aware faults, what each armed frame trigger did: the packet that fired it (type,
  *                 zxid, link, count) and the action, or that it never fired within the fault window; empty (and not
  *                 written) for other faults
+ * @param aim      the choices the action made (nodes, orders, moments, delays) and every node's role then, so that a
+ *                 replay can make them again; null (and not written) when it chose nothing
  */
 public record FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
                           SortedMap<String, SortedSet<String>> grudge,
-                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TriggerRecord> triggers) {
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TriggerRecord> triggers,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Aim aim) {
 
     /** A record without triggers. */
     public FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
                        SortedMap<String, SortedSet<String>> grudge) {
         this(fault, description, nodes, groups, grudge, List.of());
+    }
+
+    /** A record of what was done, without its aim. */
+    public FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
+                       SortedMap<String, SortedSet<String>> grudge, List<TriggerRecord> triggers) {
+        this(fault, description, nodes, groups, grudge, triggers, null);
+    }
+
+    /** This record with the choices that made it. */
+    public FaultRecord withAim(Aim aim) {
+        return new FaultRecord(fault, description, nodes, groups, grudge, triggers, aim);
     }
 
     public FaultRecord {

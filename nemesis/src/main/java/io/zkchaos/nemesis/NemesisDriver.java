@@ -24,22 +24,26 @@ import org.slf4j.LoggerFactory;
  * ({@link Nemesis#healAll()}), once.
  *
  * <p>The schedule is a pure generator started with the run's seed: the same seed gives the same fault operations at
- * the same times (the nodes they hit come from the target's seeded random source).
+ * the same times (the nodes they hit come from the target's {@link Choices}: seeded, or repeated from the aims of an
+ * executed schedule, {@link io.zkchaos.nemesis.schedule.FaultSchedule#gen()}). {@link #actions()} is what it did,
+ * from which {@link io.zkchaos.nemesis.schedule.FaultSchedule#executed} makes the schedule a replay executes.
  */
 public final class NemesisDriver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NemesisDriver.class);
 
     /**
-     * One action the driver took, for the schedule file.
+     * One action the driver took, for the schedule file. Times are on the schedule's clock: since the driver started
+     * (the main phase's beginning).
      *
-     * @param atMillis when, since the driver was made
-     * @param step     {@code start}, {@code stop}, {@code trigger} (a protocol trigger fired) or {@code final-heal}
-     * @param fault    the fault's name ({@code all} for the final heal)
-     * @param did      what was really done, or null when it could not act
-     * @param error    why it could not act, or null
+     * @param atMillis    when it was done
+     * @param step        {@code start}, {@code stop}, {@code trigger} (a protocol trigger fired) or {@code final-heal}
+     * @param fault       the fault's name ({@code all} for the final heal)
+     * @param did         what was really done, or null when it could not act
+     * @param error       why it could not act, or null
+     * @param beganMillis when it began (a trigger: when it fired)
      */
-    public record Action(long atMillis, String step, String fault, FaultRecord did, String error) {
+    public record Action(long atMillis, String step, String fault, FaultRecord did, String error, long beganMillis) {
     }
 
     /** The {@code outcome} of an action that threw: it could not act now (no leader to aim at) or it broke. */
@@ -53,7 +57,8 @@ public final class NemesisDriver implements AutoCloseable {
     private final long mainPhaseNanos;
     private final AtomicReference<String> active = new AtomicReference<>();
     private final List<Action> actions = new ArrayList<>();
-    private final long startNanos = System.nanoTime();
+    /** The schedule's clock starts here: when the driver was made, then again when it starts. */
+    private volatile long startNanos = System.nanoTime();
     private boolean finalHealDone;
     private Thread thread;
 
@@ -82,8 +87,8 @@ public final class NemesisDriver implements AutoCloseable {
         recorder.nemesis(OpType.INVOKE, "trigger", did.fault());
         recorder.nemesis(OpType.INFO, "trigger", did);
         synchronized (this) {
-            actions.add(new Action(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), "trigger",
-                    did.fault(), did, null));
+            long at = sinceStart();
+            actions.add(new Action(at, "trigger", did.fault(), did, null, at));
         }
     }
 
@@ -92,6 +97,7 @@ public final class NemesisDriver implements AutoCloseable {
      * (the clients go on working, so what follows the heal is observed too).
      */
     public void start() {
+        startNanos = System.nanoTime();
         thread = new Thread(this::loop, "nemesis");
         thread.setDaemon(true);
         thread.start();
@@ -108,7 +114,7 @@ public final class NemesisDriver implements AutoCloseable {
     }
 
     private void loop() {
-        long t0 = System.nanoTime();
+        long t0 = startNanos;
         try {
             Gen.Cursor<FaultOp> cursor = schedule == null ? null : schedule.start(seed);
             while (!Thread.currentThread().isInterrupted()) {
@@ -145,6 +151,7 @@ public final class NemesisDriver implements AutoCloseable {
     }
 
     private void act(String step, String faultName, String f, Supplier<FaultRecord> action) {
+        long began = sinceStart();
         recorder.nemesis(OpType.INVOKE, f, faultName);
         FaultRecord did = null;
         String error = null;
@@ -163,9 +170,13 @@ public final class NemesisDriver implements AutoCloseable {
         }
         recorder.nemesis(OpType.INFO, f, did != null ? did : Map.of("error", error, "outcome", outcome));
         synchronized (this) {
-            actions.add(new Action(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), step, faultName,
-                    did, error));
+            actions.add(new Action(sinceStart(), step, faultName, did, error, began));
         }
+    }
+
+    /** Milliseconds on the schedule's clock. */
+    private long sinceStart() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
 
     private static String message(RuntimeException e) {

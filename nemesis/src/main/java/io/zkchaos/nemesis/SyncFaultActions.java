@@ -9,26 +9,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 
 /**
  * The faults at moments of a protocol: frame triggers armed on the target's tapped links
  * ({@link NemesisTarget#requireFrames()}, see {@code io.zkchaos.nemesis.frame}), then a sync provoked so that the
- * moment comes. Every method acts, then returns what it did as a {@link FaultRecord}; random choices come from the
- * target's {@link Random}, as for {@link FaultActions}, whose process actions these use.
+ * moment comes. Every method acts, then returns what it did as a {@link FaultRecord}; every choice (the moment, the
+ * victim, the provocation) goes through the target's {@link Choices}, as for {@link FaultActions}, whose process
+ * actions these use.
  *
  * <p>Not thread-safe: one nemesis drives one cluster.
  */
 public final class SyncFaultActions {
 
     private final NodeControl cluster;
-    private final Random random;
+    private final Choices choices;
     private final NemesisTarget target;
     private final FaultActions actions;
 
     public SyncFaultActions(NemesisTarget target) {
         this.cluster = target.nodes();
-        this.random = target.random();
+        this.choices = target.choices();
         this.target = target;
         this.actions = new FaultActions(target);
     }
@@ -41,7 +41,7 @@ public final class SyncFaultActions {
      */
     public FaultRecord cutDuringSync(String fault, Duration maxLag) {
         FrameTaps taps = target.requireFrames();
-        FrameMoment m = actions.pick(taps.protocol().syncMoments());
+        FrameMoment m = moment(taps.protocol().syncMoments());
         FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.CUT,
                 FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
         return armAndProvoke(taps, t, m, maxLag);
@@ -55,10 +55,12 @@ public final class SyncFaultActions {
      */
     public FaultRecord crashDuringSync(String fault, Duration maxLag, Duration maxDelay, Duration maxRestart) {
         FrameTaps taps = target.requireFrames();
-        FrameMoment m = actions.pick(taps.protocol().syncMoments());
-        FrameTrigger.Victim victim = random.nextBoolean() ? FrameTrigger.Victim.RECEIVER : FrameTrigger.Victim.SENDER;
+        FrameMoment m = moment(taps.protocol().syncMoments());
+        FrameTrigger.Victim victim = choices.coin("victim-receiver") ? FrameTrigger.Victim.RECEIVER
+                : FrameTrigger.Victim.SENDER;
         // half the kills strike at once, the others a little later (the victim has handled the frame)
-        Duration delay = random.nextBoolean() ? Duration.ZERO : Duration.ofMillis(actions.delayMillis(maxDelay));
+        Duration delay = choices.coin("kill-at-once") ? Duration.ZERO
+                : Duration.ofMillis(actions.delayMillis(maxDelay));
         FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.KILL, victim,
                 delay, Duration.ofMillis(actions.delayMillis(maxRestart)));
         return armAndProvoke(taps, t, m, maxLag);
@@ -75,8 +77,8 @@ public final class SyncFaultActions {
         if (bodies.isEmpty()) {
             throw new IllegalStateException(taps.protocol().name() + " has no frame with a long body to stall in");
         }
-        FrameMoment m = actions.pick(bodies);
-        long bytes = random.nextLong(maxBodyBytes + 1);
+        FrameMoment m = moment(bodies);
+        long bytes = choices.upTo("body-bytes", maxBodyBytes);
         FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, bytes, FrameTrigger.Action.STALL,
                 FrameTrigger.Victim.RECEIVER, Duration.ZERO, null);
         // a snapshot is sent to a follower that lags (or to any, when the run forces SNAP syncs)
@@ -112,6 +114,11 @@ public final class SyncFaultActions {
                 List.of(), new java.util.TreeMap<>(), records);
     }
 
+    /** One of {@code moments}, drawn (or the one the action's aim names). */
+    private FrameMoment moment(List<FrameMoment> moments) {
+        return choices.one("moment", moments, FrameMoment::name);
+    }
+
     private FaultRecord armAndProvoke(FrameTaps taps, FrameTrigger t, FrameMoment m, Duration maxLag) {
         return armAndProvoke(taps, t, m, maxLag, false);
     }
@@ -133,10 +140,10 @@ public final class SyncFaultActions {
      * with a crash-restart of the leader, so that it catches up in a new epoch.
      */
     private String provokeSync(FrameTaps taps, Duration maxLag, List<String> acted, boolean lagOnly) {
-        Optional<String> leader = cluster.leader();
+        Optional<String> leader = actions.leader();
         List<String> followers = new ArrayList<>(actions.running());
         leader.ifPresent(followers::remove);
-        int how = lagOnly ? 0 : random.nextInt(4);
+        int how = lagOnly ? 0 : choices.below("provocation", 4);
         if (leader.isEmpty() || followers.isEmpty()) {
             how = 1;
         }

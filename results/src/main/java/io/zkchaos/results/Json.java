@@ -47,6 +47,28 @@ public final class Json {
         }
     }
 
+    /**
+     * Reads a file a person may have written or edited into {@code type}.
+     *
+     * @param what what the file should be, for the message (e.g. {@code a fault schedule})
+     * @throws IllegalArgumentException naming the file and what is wrong: missing, not JSON, or a value its type
+     *                                  refuses (the refusal's own message)
+     */
+    public static <T> T readInput(Path file, Class<T> type, String what) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(file + ": no such file (" + what + " expected)");
+        }
+        try {
+            return MAPPER.readValue(file.toFile(), type);
+        } catch (IOException | RuntimeException e) {
+            Throwable t = e;
+            while (t.getCause() != null && t.getCause() != t) {
+                t = t.getCause();
+            }
+            throw new IllegalArgumentException(file + ": not " + what + ": " + t.getMessage(), e);
+        }
+    }
+
     public static JsonNode read(Path file) {
         try {
             return MAPPER.readTree(file.toFile());

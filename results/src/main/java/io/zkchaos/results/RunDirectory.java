@@ -16,7 +16,8 @@ import java.util.Optional;
  * <pre>
  * config.json     what the history comes from ({@link ConfigFile}), written at start
  * history.jsonl   the history, appended as the run goes
- * nemesis.json    the fault schedule and the seed
+ * nemesis.json    every nemesis action, what it did, and the seed
+ * schedule.json   the fault schedule the run executed, as {@code run --schedule} takes it
  * cluster.jsonl   the servers' own view (leader, follower, unreachable) whenever it changed, as the run goes
  * nodes/          per node: data dir, config, log file, pid file
  * results.json    the checkers' results, written after checking
@@ -28,6 +29,7 @@ public final class RunDirectory {
     public static final String CONFIG = "config.json";
     public static final String HISTORY = "history.jsonl";
     public static final String NEMESIS = "nemesis.json";
+    public static final String SCHEDULE = "schedule.json";
     public static final String CLUSTER = "cluster.jsonl";
     public static final String RESULTS = "results.json";
     public static final String EVIDENCE = "evidence.json";
@@ -91,6 +93,15 @@ public final class RunDirectory {
     /** Writes the nemesis schedule and seed. */
     public void writeNemesis(Object schedule) {
         Json.write(nemesisFile(), schedule);
+    }
+
+    public Path scheduleFile() {
+        return path.resolve(SCHEDULE);
+    }
+
+    /** Writes the fault schedule the run executed. */
+    public void writeSchedule(Object schedule) {
+        Json.write(scheduleFile(), schedule);
     }
 
     /** Writes the checkers' verdict. */

@@ -10,6 +10,7 @@ import io.zkchaos.harness.run.RunConfig.Timing;
 import io.zkchaos.harness.run.RunConfig.WorkloadPart;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
@@ -220,6 +221,11 @@ public final class RunCommand implements Callable<Integer> {
             + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
     List<String> relax = new java.util.ArrayList<>();
 
+    @Option(names = "--schedule", paramLabel = "FILE", description = "execute the faults this file lists, at its "
+            + "times and on its nodes (by role or by name, as it says), instead of drawing them from the seed: a run's "
+            + "schedule.json, shrunk or edited (docs/shrink.md); --nemesis defaults to the file's")
+    Path schedule;
+
     @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
@@ -241,6 +247,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunConfig config;
         try {
+            FaultSchedule given = schedule == null ? null : readSchedule(schedule);
+            String nemesisName = given != null && !spec.commandLine().getParseResult().hasMatchedOption("--nemesis")
+                    ? given.nemesis() : nemesis;
             String[] holds = hold.split("\\.\\.", -1);
             if (holds.length > 2) {
                 throw new IllegalArgumentException("--hold must be MIN or MIN..MAX, got '" + hold + "'");
@@ -251,7 +260,8 @@ public final class RunCommand implements Callable<Integer> {
                     .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
                             .withWriteEvery(writeEvery))
                     .clients(clients).maxOverlap(maxOverlap)
-                    .workload(workload).nemesis(nemesis).backend(backend).hosts(ssh.settings()).nodes(nodes)
+                    .workload(workload).nemesis(nemesisName).schedule(given).backend(backend).hosts(ssh.settings())
+                    .nodes(nodes)
                     .sync(SyncMode.parse(sync))
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
@@ -281,5 +291,10 @@ public final class RunCommand implements Callable<Integer> {
             stdout.println("  report: " + outcome.directory().reportFile());
         }
         return Verdicts.exitStatus(v);
+    }
+
+    /** A schedule file ({@code schedule.json}); a bad one is an {@link IllegalArgumentException} naming it. */
+    static FaultSchedule readSchedule(Path file) {
+        return io.zkchaos.results.Json.readInput(file, FaultSchedule.class, "a fault schedule");
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.DurationText;
+import io.zkchaos.checkers.gen.Gen;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
 import io.zkchaos.harness.cluster.Capabilities;
@@ -15,10 +17,14 @@ import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.ssh.SshBackend;
 import io.zkchaos.harness.cluster.ssh.SshHost;
 import io.zkchaos.harness.cluster.ssh.SshSettings;
+import io.zkchaos.nemesis.FaultOp;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
+import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunSettings;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
@@ -29,6 +35,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -72,6 +80,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
+        if (nemesis.schedule() != null) {
+            requireScheduleFits(nemesis.schedule(), nemesisDescriptor(nemesis, workload, cluster), timing.timeLimit());
+        }
         if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
             // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
             // checks built-in names; the fle nodes run only their own.
@@ -111,6 +122,90 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
     private static Duration longest(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /** A schedule's faults must be the nemesis's own (as this run does it) and start within the main phase. */
+    private static void requireScheduleFits(FaultSchedule schedule, NemesisDescriptor nemesis, Duration timeLimit) {
+        Set<String> known = nemesis.faults().stream().map(io.zkchaos.nemesis.Fault::name)
+                .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+        for (String f : schedule.faultNames()) {
+            if (!known.contains(f)) {
+                throw new IllegalArgumentException("schedule: fault '" + f + "' is not one of nemesis '"
+                        + nemesis.name() + "' as this run does it (" + (known.isEmpty() ? "no fault"
+                        : String.join(", ", known)) + "); name the nemesis the schedule came from (--nemesis "
+                        + schedule.nemesis() + ")");
+            }
+        }
+        for (FaultSchedule.Window w : schedule.faults()) {
+            if (w.startMillis() >= timeLimit.toMillis()) {
+                throw new IllegalArgumentException("schedule: fault " + w.fault() + " starts at "
+                        + DurationText.format(Duration.ofMillis(w.startMillis())) + ", not within the main phase "
+                        + "(time-limit " + DurationText.format(timeLimit) + ")");
+            }
+        }
+    }
+
+    /** This run with its faults executed as {@code schedule} says instead of drawn from the seed. */
+    public RunConfig withSchedule(FaultSchedule schedule) {
+        return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(), nemesis.healFor(),
+                schedule), checks, timing, seed, out, storage);
+    }
+
+    /** This run with its run directory under {@code store}. */
+    public RunConfig withOut(Path store) {
+        return new RunConfig(cluster, workload, nemesis, checks, timing, seed, store.toString(), storage);
+    }
+
+    /**
+     * The fault operations of this run: its schedule's, at their times and with their choices, or the nemesis's
+     * seeded cycle; empty for no faults.
+     */
+    public Optional<Gen<FaultOp>> faultOps() {
+        if (nemesis.schedule() != null) {
+            return Optional.of(nemesis.schedule().gen());
+        }
+        return nemesisDescriptor().schedule(nemesisTiming());
+    }
+
+    /**
+     * The configuration a run saved ({@code config.json}, {@link #saved()}), to run it again: every part as the run
+     * had it, validated as a new one is (a saved run of a backend or a bug flag that is gone says which).
+     *
+     * @throws IllegalArgumentException naming the file when it is missing, not a run's configuration, or not valid now
+     */
+    public static RunConfig read(RunDirectory dir) {
+        ConfigFile file;
+        try {
+            file = dir.readConfig().orElseThrow(() -> new IllegalArgumentException(dir.configFile()
+                    + ": no such file (a run configuration expected)"));
+        } catch (java.io.UncheckedIOException e) {
+            throw new IllegalArgumentException(dir.configFile() + ": not a run configuration: " + e.getMessage(), e);
+        }
+        if (!(file instanceof RunSettings saved)) {
+            throw new IllegalArgumentException(dir.configFile() + ": the configuration of a check of a history, not "
+                    + "of a run (only a run can be run again)");
+        }
+        try {
+            return of(saved);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(dir.configFile() + ": cannot be run again: " + e.getMessage(), e);
+        }
+    }
+
+    private static RunConfig of(RunSettings s) {
+        RunSettings.Cluster c = s.cluster();
+        RunSettings.Workload w = s.workload();
+        return new RunConfig(
+                new ClusterPart(c.backend(), c.nodes(), c.zookeeper(), c.sync() == null ? null
+                        : SyncMode.parse(c.sync()), c.system(), c.bugs()),
+                new WorkloadPart(w.name(), w.concurrency(), Json.MAPPER.convertValue(w.options(),
+                        WorkloadOptions.class), w.sessionTimeout(), w.requestTimeout(), w.clients() == null
+                        ? Clients.THREAD : Clients.valueOf(w.clients())),
+                new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor()),
+                s.checks() == null ? defaultChecks() : s.checks(),
+                new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
+                s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
+                        s.storage().forceSync()));
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -306,12 +401,21 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param name     the nemesis ({@link Nemeses})
      * @param faultFor how long each fault is held
      * @param healFor  how long the cluster is left healed between faults (and before the first)
+     * @param schedule the faults to execute, at their times and with their choices ({@code --schedule}: an earlier
+     *                 run's {@code schedule.json}, shrunk or edited), instead of the seeded cycle; null for the cycle
+     *                 (and then not written: a configuration keeps the shape config.json has)
      */
-    public record NemesisPart(String name, Duration faultFor, Duration healFor) {
+    public record NemesisPart(String name, Duration faultFor, Duration healFor,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule) {
         public NemesisPart {
             Nemeses.require(name);
             positive(faultFor, "fault-for");
             positive(healFor, "heal-for");
+        }
+
+        /** The seeded cycle. */
+        public NemesisPart(String name, Duration faultFor, Duration healFor) {
+            this(name, faultFor, healFor, null);
         }
 
         public static NemesisPart defaults() {
@@ -424,6 +528,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private String out = "store";
         private boolean lazyfs = StoragePart.defaults().lazyfs();
         private boolean forceSync = StoragePart.defaults().forceSync();
+        private FaultSchedule schedule;
 
         public Builder backend(String v) {
             backend = v;
@@ -597,6 +702,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
+        public Builder schedule(FaultSchedule v) {
+            schedule = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
             if (!customWorkload) {
@@ -605,7 +716,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
-                    new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover), seed, out,
+                    new NemesisPart(nemesis, faultFor, healFor, schedule), checks, new Timing(timeLimit, recover), seed, out,
                     new StoragePart(lazyfs, forceSync));
         }
     }

@@ -16,6 +16,7 @@ import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.nemesis.frame.TriggerRecord;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
@@ -185,8 +186,13 @@ final class RunLoop {
                 say.accept("client processes work (after " + waited.toMillis() + " ms)");
             }
             NemesisDescriptor nemesisType = config.nemesisDescriptor();
-            NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget),
-                    nemesisType.schedule(config.nemesisTiming()), config.seed(), recorder, mainPhase);
+            NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget), config.faultOps(),
+                    config.seed(), recorder, mainPhase);
+            FaultSchedule given = config.nemesis().schedule();
+            if (given != null) {
+                say.accept("nemesis: " + given.faults().size() + " fault(s) as the schedule says (nodes by "
+                        + given.targets().wireName() + "), not drawn from the seed");
+            }
             ScheduledExecutorService ticker = progress(recorder, nemesis);
             try {
                 nemesis.start();
@@ -223,17 +229,28 @@ final class RunLoop {
         return ticker;
     }
 
-    /** {@code nemesis.json}: the nemesis' actions and the quorum packets the taps saw; the syncs said. */
+    /**
+     * {@code nemesis.json}: the nemesis' actions and the quorum packets the taps saw; the syncs said. And
+     * {@code schedule.json}: the schedule the run executed, as {@code --schedule} takes it.
+     */
     private void recordNemesis(Cluster cluster, NemesisDriver nemesis) {
         Map<String, Long> packets = cluster.frames().map(f -> f.counts()).orElse(Map.of());
         quorumPackets.putAll(packets);
         dir.writeNemesis(new Runner.NemesisSchedule(config.nemesis().name(), config.seed(), nemesis.actions(),
                 packets));
+        dir.writeSchedule(executed(nemesis.actions()));
         if (!packets.isEmpty()) {
             say.accept("quorum syncs seen: " + SYNC_PACKETS.stream()
                     .map(t -> t + " " + packets.getOrDefault(t, 0L))
                     .collect(Collectors.joining(", ")) + triggers(nemesis.actions()));
         }
+    }
+
+    /** The schedule executed, its nodes found as the run's own schedule said (by role when it had none). */
+    private FaultSchedule executed(List<NemesisDriver.Action> actions) {
+        FaultSchedule s = FaultSchedule.executed(config.nemesis().name(), actions);
+        FaultSchedule given = config.nemesis().schedule();
+        return given == null ? s : s.withTargets(given.targets());
     }
 
     /** After the heal, once a quorum serves again (or the wait gave up, saying so): the workload's final reads. */

@@ -34,11 +34,11 @@ class NemesisScheduleTest {
         FaultRecord stall = new FaultRecord("stall-during-snapshot", "pause n2 at a SNAP", List.of("n2"), List.of(),
                 new TreeMap<>(), List.of(fired));
         Runner.NemesisSchedule written = new Runner.NemesisSchedule("mixed", 42, List.of(
-                new NemesisDriver.Action(1000, "start", "isolate-leader", isolate, null),
-                new NemesisDriver.Action(1500, "start", "kill-leader", null, "no leader to aim at"),
-                new NemesisDriver.Action(2000, "trigger", "stall-during-snapshot", stall, null),
+                new NemesisDriver.Action(1000, "start", "isolate-leader", isolate, null, 990),
+                new NemesisDriver.Action(1500, "start", "kill-leader", null, "no leader to aim at", 1500),
+                new NemesisDriver.Action(2000, "trigger", "stall-during-snapshot", stall, null, 1980),
                 new NemesisDriver.Action(9000, "final-heal", "all", FaultRecord.process("heal", "heal", List.of()),
-                        null)), Map.of("SNAP", 1L, "DIFF", 4L));
+                        null, 8990)), Map.of("SNAP", 1L, "DIFF", 4L));
         RunDirectory dir = new RunDirectory(tmp);
         dir.writeNemesis(written);
 

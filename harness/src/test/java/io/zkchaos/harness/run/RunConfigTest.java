@@ -204,4 +204,36 @@ class RunConfigTest {
                 io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
                 .extracting(CheckResult::checker).containsExactly("zk-read-model", "final-state");
     }
+
+    @Test
+    void aSavedConfigurationReadsBackAsTheRunItDescribes(@org.junit.jupiter.api.io.TempDir Path dir) {
+        io.zkchaos.nemesis.schedule.FaultSchedule schedule = new io.zkchaos.nemesis.schedule.FaultSchedule("mixed",
+                null, List.of(io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("kill-leader", 2000, 4000)));
+        RunConfig c = RunConfig.builder().system("fle").bugs(List.of("commit-before-quorum")).workload("set")
+                .nemesis("mixed").seed(5).out(dir).keys(4).failoverBound(Duration.ofSeconds(12)).relax(List.of("all"))
+                .schedule(schedule).build();
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        assertThat(RunConfig.read(run)).as("config.json has no schedule: schedule.json has what ran")
+                .isEqualTo(c.withSchedule(null));
+        assertThatThrownBy(() -> RunConfig.read(new io.zkchaos.results.RunDirectory(dir.resolve("none"))))
+                .hasMessageContaining("config.json: no such file (a run configuration expected)");
+        io.zkchaos.results.RunDirectory check = new io.zkchaos.results.RunDirectory(dir.resolve("check"));
+        check.writeConfig(new io.zkchaos.results.CheckSettings("a history", "history.jsonl",
+                "linearizable", "register", c.checks()));
+        assertThatThrownBy(() -> RunConfig.read(check)).hasMessageContaining("the configuration of a check");
+    }
+
+    @Test
+    void aScheduleMustHoldTheNemesissOwnFaultsWithinTheMainPhase() {
+        var w = io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("kill-leader", 2000, 4000);
+        var schedule = new io.zkchaos.nemesis.schedule.FaultSchedule("mixed", null, List.of(w));
+        assertThat(RunConfig.builder().nemesis("mixed").schedule(schedule).build().faultOps()).isPresent();
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("halves").schedule(schedule).build())
+                .hasMessage("schedule: fault 'kill-leader' is not one of nemesis 'halves' as this run does it "
+                        + "(halves); name the nemesis the schedule came from (--nemesis mixed)");
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("mixed").schedule(schedule)
+                .timeLimit(Duration.ofSeconds(2)).build())
+                .hasMessage("schedule: fault kill-leader starts at 2s, not within the main phase (time-limit 2s)");
+    }
 }

@@ -9,6 +9,9 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
+import io.zkchaos.nemesis.schedule.FaultSchedule.Window;
+import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.workloads.WorkloadDescriptor;
@@ -18,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,12 +40,17 @@ class RunLoopTest {
     private final StringWriter progress = new StringWriter();
 
     private RunOutcome run(ScriptedWorkload workload) throws InterruptedException {
+        return run(workload, null);
+    }
+
+    /** The faults as {@code schedule} says, or (null) drawn from the seed. */
+    private RunOutcome run(ScriptedWorkload workload, FaultSchedule schedule) throws InterruptedException {
         WorkloadDescriptor scripted = new WorkloadDescriptor("scripted", "no server needed", o -> workload,
                 List.of(CheckerCatalog.ZK_READ_MODEL));
         // A kill of the leader 300 ms in, held 400 ms; the main phase ends at 1.2 s, the clients at 1.7 s.
         RunConfig config = RunConfig.builder().customWorkload("scripted").nemesis("kill-leader").seed(1)
                 .timeLimit(Duration.ofMillis(1200)).faultFor(Duration.ofMillis(400)).healFor(Duration.ofMillis(300))
-                .recover(Duration.ofMillis(500)).concurrency(1).out(store).build();
+                .recover(Duration.ofMillis(500)).concurrency(1).out(store).schedule(schedule).build();
         return new Runner(new PrintWriter(progress), Duration.ofSeconds(10), name -> backend).run(config, scripted);
     }
 
@@ -77,6 +86,32 @@ class RunLoopTest {
         RunDirectory dir = outcome.directory();
         assertThat(List.of(dir.configFile(), dir.historyFile(), dir.nemesisFile(), dir.resultsFile(),
                 dir.evidenceFile(), dir.reportFile())).allMatch(Files::isRegularFile);
+    }
+
+    @Test
+    void aRunWritesTheScheduleItExecutedAndExecutesOneItIsGiven() throws Exception {
+        RunOutcome seeded = run(new ScriptedWorkload(backend.events, -1, false));
+        FaultSchedule executed = Json.read(seeded.directory().scheduleFile(), FaultSchedule.class);
+        assertThat(executed.nemesis()).isEqualTo("kill-leader");
+        assertThat(executed.faults()).as("the cycle: a kill at 300 ms, and one at 1 s if it began before the end")
+                .isNotEmpty().allSatisfy(w -> {
+                    assertThat(w.fault()).isEqualTo("kill-leader");
+                    assertThat(w.roles()).containsExactly(Map.entry("n2", "leader"));
+                });
+        assertThat(executed.faults().get(0).startMillis()).isGreaterThanOrEqualTo(300);
+        assertThat(executed.faults().get(0).endMillis()).isGreaterThanOrEqualTo(700);
+
+        // the same kill, later and shorter than the seeded cycle would make it: the run does as the file says
+        backend.events.clear();
+        Window kill = executed.faults().get(0);
+        RunOutcome given = run(new ScriptedWorkload(backend.events, -1, false),
+                executed.withFaults(List.of(kill.at(600, 800))));
+        assertThat(progress.toString()).contains("nemesis: 1 fault(s) as the schedule says (nodes by role)");
+        assertThat(backend.events).containsSubsequence("run", "kill n2", "start n2", "run done");
+        FaultSchedule again = Json.read(given.directory().scheduleFile(), FaultSchedule.class);
+        assertThat(again.faults()).extracting(Window::fault, Window::nodes)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("kill-leader", List.of("n2")));
+        assertThat(again.faults().get(0).startMillis()).as("not before its time").isGreaterThanOrEqualTo(600);
     }
 
     @Test

@@ -71,6 +71,13 @@ class RunnerIT {
         assertThat(h.operations()).as("final reads of n1, n2, n3").filteredOn(o -> o.f().equals("read") && o.isOk())
                 .hasSize(3);
         assertThat(Files.readString(outcome.directory().nemesisFile())).contains("\"fault\" : \"kill-leader\"");
+        // the schedule it executed, as run --schedule takes it: each kill aimed at the leader of its time
+        io.zkchaos.nemesis.schedule.FaultSchedule executed = io.zkchaos.results.Json.read(
+                outcome.directory().scheduleFile(), io.zkchaos.nemesis.schedule.FaultSchedule.class);
+        assertThat(executed.faults()).filteredOn(w -> w.error() == null).isNotEmpty().allSatisfy(w -> {
+            assertThat(w.fault()).isEqualTo("kill-leader");
+            assertThat(w.roles()).containsExactly(java.util.Map.entry(w.nodes().get(0), "leader"));
+        });
         LeftOvers.assertNoServerOf(outcome.directory().path());
     }
 

@@ -55,7 +55,12 @@ public final class Partitions {
     public static Partition randomHalves(Collection<String> nodes, Random random) {
         List<String> ns = new ArrayList<>(check(nodes, 2, "random halves"));
         Collections.shuffle(ns, random);
-        return bisect(Shape.RANDOM_HALVES, ns);
+        return randomHalvesInOrder(ns);
+    }
+
+    /** {@link #randomHalves} without shuffling: the nodes in the order given, as a shuffle made them. */
+    public static Partition randomHalvesInOrder(Collection<String> nodes) {
+        return bisect(Shape.RANDOM_HALVES, check(nodes, 2, "random halves"));
     }
 
     private static Partition bisect(Shape shape, List<String> ns) {
@@ -99,6 +104,12 @@ public final class Partitions {
     public static Partition majoritiesRing(Collection<String> nodes, Random random) {
         List<String> ns = new ArrayList<>(check(nodes, 3, "majorities ring"));
         Collections.shuffle(ns, random);
+        return majoritiesRingInOrder(ns);
+    }
+
+    /** {@link #majoritiesRing} without shuffling: the ring in the order given. */
+    public static Partition majoritiesRingInOrder(Collection<String> nodes) {
+        List<String> ns = check(nodes, 3, "majorities ring");
         int n = ns.size();
         int m = n / 2 + 1;
         SortedMap<String, SortedSet<String>> grudge = new TreeMap<>();

@@ -1,12 +1,7 @@
 package io.zkchaos.results.report;
 
 import io.zkchaos.results.RunDirectory;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 /**
@@ -29,15 +24,7 @@ public final class RunReport {
      */
     public static Path write(RunDirectory dir) {
         String html = render(RunFiles.read(dir));
-        Path file = dir.reportFile();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try {
-            Files.writeString(tmp, html, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-        return file;
+        return Templates.write(dir.reportFile(), html);
     }
 
     /** The page for a run's files. */

@@ -13,12 +13,8 @@ import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunSettings;
 import io.zkchaos.results.Verdicts;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -105,15 +101,7 @@ public final class SuiteIndex {
         long nothing = rows.stream().filter(Row::restsOnNothing).count();
         String html = Templates.render("suite.ftlh", Map.of("page", new Page(title, verdict, word, countText,
                 coverage.rows(), nothing, rows)));
-        Path tmp = indexFile.resolveSibling(indexFile.getFileName() + ".tmp");
-        try {
-            Files.createDirectories(dir);
-            Files.writeString(tmp, html, StandardCharsets.UTF_8);
-            Files.move(tmp, indexFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + indexFile + ": " + e.getMessage(), e);
-        }
-        return indexFile;
+        return Templates.write(indexFile, html);
     }
 
     private static int rank(String verdict) {
@@ -123,6 +111,11 @@ public final class SuiteIndex {
             case "unchecked" -> 2;
             default -> 3;
         };
+    }
+
+    /** {@code run} as a row of an index in {@code indexDir} (its verdict, operations, faults, span, link). */
+    static Row row(Path indexDir, RunDirectory run) {
+        return scan(indexDir, run).row();
     }
 
     private static Scanned scan(Path indexDir, RunDirectory run) {

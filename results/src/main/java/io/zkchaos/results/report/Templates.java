@@ -8,6 +8,7 @@ import freemarker.template.TemplateExceptionHandler;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -35,6 +36,20 @@ final class Templates {
         c.setFallbackOnNullLoopVariable(false);
         c.setNumberFormat("computer");
         return c;
+    }
+
+    /** Writes a rendered page to {@code file} atomically: a crash leaves the old page or the new one. */
+    static Path write(Path file, String html) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
+            java.nio.file.Files.writeString(tmp, html, java.nio.charset.StandardCharsets.UTF_8);
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return file;
     }
 
     /** Renders {@code name} with {@code model}. */

@@ -1,0 +1,93 @@
+package io.zkchaos.harness.cli;
+
+import io.zkchaos.harness.shrink.RecordedRun;
+import io.zkchaos.harness.shrink.RunLog;
+import io.zkchaos.harness.shrink.Shrink;
+import io.zkchaos.results.Verdicts;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code zkchaos shrink RUN_DIR}: the smallest run that still finds what a run found (drop faults, shorten them and
+ * the main phase, fewer nodes, clients, keys), with real runs, within a budget.
+ */
+@Command(name = "shrink", mixinStandardHelpOptions = true,
+        description = "Shrink a run that found something: try smaller runs (fewer faults, shorter fault windows and "
+                + "main phase, fewer nodes, clients and keys), each up to --tries times, keeping one when a try finds "
+                + "the same kind of thing; print the steps, then write the smallest schedule, its run and a report "
+                + "page with the original and the smallest side by side.",
+        footer = {"", "Everything goes to RUN_DIR/shrink/: schedule.json (./zkchaos run --schedule takes it), "
+                + "shrink.json (the steps), runs/, confirm/ (replays of the smallest), index.html.",
+                "Exit status: 0 when a smaller run reproduced the finding, 1 when none did, 2 on an error."})
+public final class ShrinkCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    FinishedRunArgs run;
+
+    @Option(names = "--budget", converter = Durations.class, defaultValue = "30m",
+            description = "the wall time it may take; then the smallest so far is the result (default: "
+                    + "${DEFAULT-VALUE})")
+    Duration budget;
+
+    @Option(names = "--tries", defaultValue = "3", description = "the most runs per candidate; it is kept if any "
+            + "finds the same kind of thing (default: ${DEFAULT-VALUE})")
+    int tries;
+
+    @Option(names = "--confirm", defaultValue = "3", description = "replays of the smallest at the end, for its "
+            + "reproduction rate; 0 for none (default: ${DEFAULT-VALUE})")
+    int confirm;
+
+    @Option(names = "--finding", split = ",", paramLabel = "CHECKER:KIND", description = "the finding to keep "
+            + "(repeatable; any one counts), e.g. no-lost-commit:lost (default: every finding of the run)")
+    List<String> findings = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        RecordedRun original;
+        Set<String> keep;
+        try {
+            if (tries < 1) {
+                throw new IllegalArgumentException("--tries must be at least 1, got " + tries);
+            }
+            if (confirm < 0) {
+                throw new IllegalArgumentException("--confirm must be 0 or more, got " + confirm);
+            }
+            for (String f : findings) {
+                if (!f.matches("[a-z0-9-]+:[a-z0-9-]+")) {
+                    throw new IllegalArgumentException("--finding must be CHECKER:KIND (e.g. no-lost-commit:lost), "
+                            + "got '" + f + "'");
+                }
+            }
+            original = run.read();
+            keep = new LinkedHashSet<>(findings.isEmpty() ? original.kinds() : findings);
+            if (keep.isEmpty()) {
+                throw new IllegalArgumentException("nothing to shrink: " + original.directory().path() + " found "
+                        + "nothing (" + original.outcome() + "); shrink takes a run whose verdict is INVALID");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return Verdicts.Exit.ERROR;
+        }
+        Path dir = run.dir(original, "shrink");
+        Shrink.Outcome o;
+        try (PrintWriter log = RunLog.open(dir)) {
+            o = Shrink.run(original, keep, tries, budget, confirm, dir, stdout, log);
+        }
+        return o.run() != null ? Verdicts.Exit.VALID : Verdicts.Exit.INVALID;
+    }
+}
