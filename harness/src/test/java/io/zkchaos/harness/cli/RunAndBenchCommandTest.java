@@ -91,7 +91,7 @@ class RunAndBenchCommandTest {
                 .contains("client session timeout (default: 4s)")
                 .contains("length of the main phase (default: 60s)")
                 .contains("the faults (default: none)")
-                .contains("what runs the ensemble (default: local)")
+                .contains("what runs the ensemble: local, docker or ssh (on the hosts of --hosts FILE) (default: local)")
                 .contains("every heal that lasts that long (default: 10s)")
                 .contains("fenced-writes workloads only (default: thread)")
                 .contains("drawn from the seed (default: 300ms..").contains("1500ms)")
