@@ -32,7 +32,12 @@ public interface Fault {
          * client link cut, or a partition in which no majority hears itself both ways (a majorities ring of three
          * nodes cuts every pair in one direction). No operation need be acknowledged then.
          */
-        NO_SERVICE
+        NO_SERVICE,
+        /**
+         * Moves the servers' wall clocks ({@link NodeControl#setClockOffset}): needs a backend that can, and the
+         * servers started so that it can (the local backend preloads libfaketime into them).
+         */
+        MOVES_CLOCKS
     }
 
     /** The name the CLI and the history use, e.g. {@code kill-leader}. */

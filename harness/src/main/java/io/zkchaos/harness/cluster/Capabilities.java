@@ -16,10 +16,18 @@ public final class Capabilities {
     private Capabilities() {
     }
 
-    /**
-     * @throws IllegalArgumentException naming the field ({@code system}, {@code lazyfs}) and what the backend lacks
-     */
+    /** {@link #requireCluster(ClusterBackend, SystemUnderTest, boolean, boolean)} for servers on the true time. */
     public static void requireCluster(ClusterBackend backend, SystemUnderTest system, boolean lazyFs) {
+        requireCluster(backend, system, lazyFs, false);
+    }
+
+    /**
+     * @param clocks whether the servers must start so that their wall clocks can be moved
+     * @throws IllegalArgumentException naming the field ({@code system}, {@code lazyfs}, {@code clocks}) and what
+     *                                  the backend lacks
+     */
+    public static void requireCluster(ClusterBackend backend, SystemUnderTest system, boolean lazyFs,
+                                      boolean clocks) {
         Set<Capability> has = backend.capabilities(system);
         if (!has.contains(Capability.RUNS)) {
             List<String> runs = java.util.Arrays.stream(SystemUnderTest.values())
@@ -33,6 +41,10 @@ public final class Capabilities {
         if (lazyFs && !has.contains(Capability.LAZY_FS)) {
             throw new IllegalArgumentException("lazyfs: the " + backend.name() + " backend cannot put the data "
                     + "directories on the lazy file system");
+        }
+        if (clocks && !has.contains(Capability.CLOCKS)) {
+            throw new IllegalArgumentException("clocks: the " + backend.name() + " backend cannot move a server's "
+                    + "clock: it needs a backend that " + Capability.CLOCKS.words());
         }
     }
 

@@ -14,7 +14,9 @@ public enum Capability {
     /** It can put every server's data directory on the lazy file system (writes held until fsync). */
     LAZY_FS("puts the data directories on the lazy file system"),
     /** Its links are tapped, and the system's quorum packets decoded, for faults at a protocol moment. */
-    PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment");
+    PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment"),
+    /** It can move a server's wall clock while it runs (the local backend, with libfaketime installed). */
+    CLOCKS("moves a server's wall clock (the local backend preloads libfaketime: install Debian's libfaketime)");
 
     private final String words;
 
@@ -32,6 +34,7 @@ public enum Capability {
         return switch (trait) {
             case NEEDS_LAZYFS -> Optional.of(LAZY_FS);
             case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
+            case MOVES_CLOCKS -> Optional.of(CLOCKS);
             case ON_CLIENTS, NO_SERVICE -> Optional.empty();
         };
     }

@@ -36,7 +36,7 @@ public final class DockerBackend implements ClusterBackend {
 
     @Override
     public Cluster start(ClusterConfig config) {
-        Capabilities.requireCluster(this, config.system(), config.lazyFs());
+        Capabilities.requireCluster(this, config.system(), config.lazyFs(), config.clocks());
         return DockerCluster.start(config);
     }
 

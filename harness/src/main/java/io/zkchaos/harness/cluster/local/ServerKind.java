@@ -64,6 +64,10 @@ interface ServerKind {
         jvm.addAll(config.serverJvmOptions());
         jvm.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
         jvm.addAll(options);
-        return JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId).jvmOptions(jvm);
+        JvmProcess.Builder b = JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId).jvmOptions(jvm);
+        if (config.clocks()) {
+            b.environment(ServerClock.in(n.dir()).environment()); // a movable wall clock (the clock faults)
+        }
+        return b;
     }
 }
