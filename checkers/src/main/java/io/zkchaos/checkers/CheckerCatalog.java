@@ -13,6 +13,7 @@ import io.zkchaos.checkers.linear.LinearizabilityChecker;
 import io.zkchaos.checkers.log.LogPrefixChecker;
 import io.zkchaos.checkers.model.Models;
 import io.zkchaos.checkers.readmodel.ZkReadModelChecker;
+import io.zkchaos.checkers.recovery.RecoveryChecker;
 import io.zkchaos.checkers.set.NoLostCommitChecker;
 import io.zkchaos.checkers.state.FinalStateChecker;
 import java.util.EnumSet;
@@ -34,6 +35,7 @@ public final class CheckerCatalog {
     public static final String ZK_READ_MODEL = "zk-read-model";
     public static final String LOG_PREFIX = "log-prefix";
     public static final String FINAL_STATE = "final-state";
+    public static final String RECOVERY = "recovery";
 
     private static final CheckerCatalog STANDARD = new CheckerCatalog(Map.of())
             .with(new CheckerDescriptor(LINEARIZABLE,
@@ -57,7 +59,10 @@ public final class CheckerCatalog {
                     o -> new LogPrefixChecker()))
             .with(new CheckerDescriptor(FINAL_STATE, "after the heal every server holds the same data tree (read "
                     + "from each server); no ephemeral of an ended session outlives session timeout + margin",
-                    EnumSet.noneOf(CheckerOption.class), o -> new FinalStateChecker()));
+                    EnumSet.noneOf(CheckerOption.class), o -> new FinalStateChecker()))
+            .with(new CheckerDescriptor(RECOVERY, "after the final heal the ensemble acknowledges writes again and "
+                    + "every server serves, within the run's --recovery-bound (judged on the harness's probes)",
+                    EnumSet.noneOf(CheckerOption.class), o -> new RecoveryChecker()));
 
     private final Map<String, CheckerDescriptor> byName;
 

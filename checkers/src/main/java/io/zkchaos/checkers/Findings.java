@@ -10,6 +10,7 @@ import io.zkchaos.checkers.leader.SingleLeaderReport;
 import io.zkchaos.checkers.linear.LinearizabilityDetails;
 import io.zkchaos.checkers.log.LogReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
+import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import java.util.LinkedHashMap;
@@ -36,6 +37,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = FencedReport.class, name = "fenced-writes"),
     @JsonSubTypes.Type(value = LogReport.class, name = "log-prefix"),
     @JsonSubTypes.Type(value = FinalStateReport.class, name = "final-state"),
+    @JsonSubTypes.Type(value = RecoveryReport.class, name = "recovery"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")

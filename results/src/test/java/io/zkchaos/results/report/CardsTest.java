@@ -25,7 +25,7 @@ class CardsTest {
 
     @Test
     void everyKindOfFindingHasItsOwnCard() {
-        Map<String, Consumer<CheckerCard>> expected = Map.of(
+        Map<String, Consumer<CheckerCard>> expected = new java.util.HashMap<>(Map.of(
                 "linearizability", c -> {
                     assertThat(c.linear().failing().invokeEntry()).isEqualTo(4);
                     assertThat(c.linear().concurrent()).extracting(CheckerCard.OpRow::completedAt)
@@ -68,7 +68,13 @@ class CardsTest {
                     assertThat(c.facts()).isEmpty();
                     assertThat(c.findings()).isEmpty();
                     assertThat(c.details()).contains("\"values\"").doesNotContain("kind");
-                });
+                }));
+        expected.put("recovery", c -> { // Map.of takes ten pairs at most
+            assertThat(c.facts()).contains(new CheckerCard.Fact("servers serving", "1 of 2"));
+            assertThat(c.findings()).extracting(t -> t.segments().get(0).text()).containsExactly(
+                    "n3 did not serve within 60.0 s of the final heal (last seen: RUNNING, unreachable)",
+                    "the end of n3's log:\njava.io.IOException: No snapshot found");
+        });
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());
         FindingSamples.all().forEach((kind, findings) -> {
             CheckerCard c = card(findings);
