@@ -164,7 +164,9 @@ public interface Cluster extends NodeControl, AutoCloseable {
      * @return null when acknowledged, else why not
      */
     default String tryWrite(Duration timeout) throws InterruptedException {
-        Target target = new Target(connectString(), Map.of(), timeout.multipliedBy(2), timeout);
+        Map<String, String> servers = new LinkedHashMap<>();
+        nodes().forEach(n -> servers.put(n, connectString(n)));
+        Target target = new Target(connectString(), servers, timeout.multipliedBy(2), timeout);
         try (ZooKeeper zk = Sessions.open(target.connectString(), target, null)) {
             zk.create(PROBE_PATH, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL);
             return null;
