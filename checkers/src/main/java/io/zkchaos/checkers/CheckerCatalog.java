@@ -12,10 +12,14 @@ import io.zkchaos.checkers.leader.SingleLeaderChecker;
 import io.zkchaos.checkers.linear.LinearizabilityChecker;
 import io.zkchaos.checkers.log.LogPrefixChecker;
 import io.zkchaos.checkers.model.Models;
+import io.zkchaos.checkers.multi.MultiTxnChecker;
 import io.zkchaos.checkers.readmodel.ZkReadModelChecker;
+import io.zkchaos.checkers.sequential.SequentialChecker;
+import io.zkchaos.checkers.sessions.SessionGuaranteesChecker;
 import io.zkchaos.checkers.recovery.RecoveryChecker;
 import io.zkchaos.checkers.set.NoLostCommitChecker;
 import io.zkchaos.checkers.state.FinalStateChecker;
+import io.zkchaos.checkers.watches.WatchesChecker;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +39,10 @@ public final class CheckerCatalog {
     public static final String ZK_READ_MODEL = "zk-read-model";
     public static final String LOG_PREFIX = "log-prefix";
     public static final String FINAL_STATE = "final-state";
+    public static final String WATCHES = "watches";
+    public static final String SESSION_GUARANTEES = SessionGuaranteesChecker.NAME;
+    public static final String SEQUENTIAL_ZNODES = SequentialChecker.NAME;
+    public static final String MULTI_TXN = MultiTxnChecker.NAME;
     public static final String RECOVERY = "recovery";
 
     private static final CheckerCatalog STANDARD = new CheckerCatalog(Map.of())
@@ -60,6 +68,18 @@ public final class CheckerCatalog {
             .with(new CheckerDescriptor(FINAL_STATE, "after the heal every server holds the same data tree (read "
                     + "from each server); no ephemeral of an ended session outlives session timeout + margin",
                     EnumSet.noneOf(CheckerOption.class), o -> new FinalStateChecker()))
+            .with(new CheckerDescriptor(WATCHES, "ZooKeeper's watch guarantees: events in the order of their changes, "
+                    + "before the new data, none without a change, none lost while connected, one-time ones once",
+                    EnumSet.noneOf(CheckerOption.class), o -> new WatchesChecker()))
+            .with(new CheckerDescriptor(SESSION_GUARANTEES, "ephemerals of closed sessions never read after the close, "
+                    + "gone within timeout + bound of a cut; session events in a legal order; nothing succeeds after a "
+                    + "session ended", EnumSet.noneOf(CheckerOption.class), o -> new SessionGuaranteesChecker()))
+            .with(new CheckerDescriptor(SEQUENTIAL_ZNODES, "sequential names unique, numbered in real-time order, "
+                    + "none acknowledged lost, an indeterminate create present once or absent",
+                    EnumSet.noneOf(CheckerOption.class), o -> new SequentialChecker()))
+            .with(new CheckerDescriptor(MULTI_TXN, "multi transactions atomic and linearizable against the "
+                    + "multi-register model; reads see them whole (--strict: and in real time)",
+                    EnumSet.of(TIME_LIMIT, STRICT), o -> new MultiTxnChecker(o.timeLimit(), o.strict())))
             .with(new CheckerDescriptor(RECOVERY, "after the final heal the ensemble acknowledges writes again and "
                     + "every server serves, within the run's --recovery-bound (judged on the harness's probes)",
                     EnumSet.noneOf(CheckerOption.class), o -> new RecoveryChecker()));

@@ -9,10 +9,14 @@ import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
 import io.zkchaos.checkers.linear.LinearizabilityDetails;
 import io.zkchaos.checkers.log.LogReport;
+import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
+import io.zkchaos.checkers.sequential.SequentialReport;
+import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
+import io.zkchaos.checkers.watches.WatchesReport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -37,6 +41,10 @@ import java.util.Map;
     @JsonSubTypes.Type(value = FencedReport.class, name = "fenced-writes"),
     @JsonSubTypes.Type(value = LogReport.class, name = "log-prefix"),
     @JsonSubTypes.Type(value = FinalStateReport.class, name = "final-state"),
+    @JsonSubTypes.Type(value = WatchesReport.class, name = "watches"),
+    @JsonSubTypes.Type(value = SessionsReport.class, name = "session-guarantees"),
+    @JsonSubTypes.Type(value = SequentialReport.class, name = "sequential-znodes"),
+    @JsonSubTypes.Type(value = MultiReport.class, name = "multi-txn"),
     @JsonSubTypes.Type(value = RecoveryReport.class, name = "recovery"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),

@@ -171,6 +171,7 @@ class DocExamplesTest {
                 .okOp(1, "read-log", null, map("node", "n1", "log", List.of(List.of(e1 + 1, "a"))), 2)
                 .okOp(1, "read-log", null, map("node", "n2", "log", List.of(List.of(e1 + 1, "a"))), 3)
                 .build()));
+        all.addAll(WatchesDocExamples.examples());
         return all;
     }
 
@@ -182,8 +183,13 @@ class DocExamplesTest {
     }
 
     static List<Block> blocks() throws IOException {
+        return blocks(DOC);
+    }
+
+    /** The fenced blocks of {@code doc}, in order. */
+    static List<Block> blocks(Path doc) throws IOException {
         List<Block> blocks = new ArrayList<>();
-        Iterator<String> lines = Files.readAllLines(DOC).iterator();
+        Iterator<String> lines = Files.readAllLines(doc).iterator();
         while (lines.hasNext()) {
             String line = lines.next();
             if (line.startsWith("```")) {
@@ -198,7 +204,7 @@ class DocExamplesTest {
         return blocks;
     }
 
-    private static String maskTimes(String s) {
+    static String maskTimes(String s) {
         return s.replaceAll("\\(checked in \\d+ ms\\)", "(checked in N ms)");
     }
 

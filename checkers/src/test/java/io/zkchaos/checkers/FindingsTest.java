@@ -15,7 +15,8 @@ class FindingsTest {
     @Test
     void everyKindHasOneFixedName() {
         assertThat(Findings.kinds()).containsKeys("linearizability", "single-leader", "set", "read-model",
-                "fenced-writes", "log-prefix", "final-state", "recovery", "evidence", "checker-error", "untyped");
+                "fenced-writes", "log-prefix", "final-state", "watches", "session-guarantees", "sequential-znodes",
+                "multi-txn", "recovery", "evidence", "checker-error", "untyped");
         assertThat(Findings.kinds().values()).doesNotHaveDuplicates();
         assertThat(Findings.kindOf(SetReport.class)).isEqualTo("set");
     }

@@ -20,6 +20,11 @@ public interface Fault {
     enum Trait {
         /** Acts on client processes ({@link NemesisTarget#clients()}): only when clients run as processes. */
         ON_CLIENTS,
+        /**
+         * Aims at the client process that holds leadership (the workload's elected client): under a workload whose
+         * clients elect none, every start finds nothing to act on.
+         */
+        ON_LEADING_CLIENT,
         /** Drops what the servers had not fsynced: needs the lazy file system under every server. */
         NEEDS_LAZYFS,
         /**
@@ -33,6 +38,11 @@ public interface Fault {
          * nodes cuts every pair in one direction). No operation need be acknowledged then.
          */
         NO_SERVICE,
+        /**
+         * Holds the data of links back (latency with jitter): needs links that can delay, which a proxy's can and a
+         * host's firewall cannot (a host's kernel does it with {@code tc netem}, where it has it).
+         */
+        DELAYS_LINKS,
         /**
          * Moves the servers' wall clocks ({@link NodeControl#setClockOffset}): needs a backend that can, and the
          * servers started so that it can (the local backend preloads libfaketime into them).

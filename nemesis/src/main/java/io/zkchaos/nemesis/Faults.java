@@ -78,7 +78,7 @@ public final class Faults {
                 t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5, Fault.Trait.NO_SERVICE);
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
                         + " ms on every link, both ways",
-                t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal());
+                t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal(), Fault.Trait.DELAYS_LINKS);
         // clocks: the servers' wall clocks moved (their monotonic clocks run on, as on a machine whose time is set)
         add("clock-skew", "skew every server's wall clock by its own seeded offset within ±"
                         + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal",
@@ -96,13 +96,15 @@ public final class Faults {
         // Client processes (clients in JVMs of their own): a frozen leader outlives its session without noticing.
         addClient("pause-leader-client", "SIGSTOP the client process that holds leadership for at least twice the "
                         + "session timeout (its session expires, another takes over); SIGCONT it at the heal",
-                t -> actions(t).pauseLeaderClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS);
+                t -> actions(t).pauseLeaderClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS,
+                Fault.Trait.ON_LEADING_CLIENT);
         addClient("pause-random-client", "SIGSTOP a random client process for at least twice the session timeout; "
                         + "SIGCONT it at the heal",
                 t -> actions(t).pauseRandomClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS);
         addClient("kill-leader-client", "SIGKILL the client process that holds leadership (a new client process "
                         + "takes its place at once)",
-                t -> actions(t).killLeaderClient(), t -> actions(t).clientsReplaced(), 0);
+                t -> actions(t).killLeaderClient(), t -> actions(t).clientsReplaced(), 0,
+                Fault.Trait.ON_LEADING_CLIENT);
         // crash-restart cycles: processes killed and started again on their data within the fault
         add("restart-random", "SIGKILL a random node, restart it on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms",
@@ -166,8 +168,11 @@ public final class Faults {
     }
 
     private static void addClient(String name, String description, Fault.Action start, Fault.Action stop,
-                                  double holdSessionTimeouts) {
-        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts, Fault.Trait.ON_CLIENTS));
+                                  double holdSessionTimeouts, Fault.Trait... more) {
+        java.util.List<Fault.Trait> traits = new java.util.ArrayList<>(java.util.List.of(more));
+        traits.add(Fault.Trait.ON_CLIENTS);
+        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts,
+                traits.toArray(Fault.Trait[]::new)));
     }
 
     /** Every built-in fault, in a stable order. */

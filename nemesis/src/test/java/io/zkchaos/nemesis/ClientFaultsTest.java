@@ -111,6 +111,14 @@ class ClientFaultsTest {
     }
 
     @Test
+    void theFaultsAimedAtTheLeadingClientSaySoAsATrait() {
+        assertThat(Faults.all().stream().filter(f -> f.is(Fault.Trait.ON_LEADING_CLIENT)).map(Fault::name))
+                .containsExactlyInAnyOrder("pause-leader-client", "kill-leader-client");
+        assertThat(Faults.all().stream().filter(f -> f.is(Fault.Trait.ON_LEADING_CLIENT)))
+                .allMatch(f -> f.is(Fault.Trait.ON_CLIENTS));
+    }
+
+    @Test
     void withoutALeadingClientTheLeaderFaultsSaySo() {
         RecordingClients clients = new RecordingClients("p3");
         clients.leader = null;

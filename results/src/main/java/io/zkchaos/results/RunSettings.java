@@ -1,5 +1,6 @@
 package io.zkchaos.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zkchaos.checkers.CheckerOptions;
 import java.time.Duration;
 import java.util.List;
@@ -48,11 +49,28 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      * @param sync      how followers synced with their leader ({@code AUTO}, {@code DIFF}, ...); null in older files
      * @param system    {@code zookeeper} or {@code fle}; null in older files (ZooKeeper)
      * @param bugs      the fle nodes' bug flags switched on; null in older files (none)
+     * @param hosts     the ssh backend's: the host that ran each node, in node order ({@code n1} on the first);
+     *                  empty for the other backends and in older files
      */
     public record Cluster(String backend, int nodes, String zookeeper, String sync, String system,
-                          List<String> bugs) {
+                          List<String> bugs, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hosts) {
         public Cluster {
             bugs = bugs == null ? List.of() : List.copyOf(bugs);
+            hosts = hosts == null ? List.of() : List.copyOf(hosts);
+        }
+
+        /** Not on hosts (every backend but ssh). */
+        public Cluster(String backend, int nodes, String zookeeper, String sync, String system, List<String> bugs) {
+            this(backend, nodes, zookeeper, sync, system, bugs, List.of());
+        }
+
+        /** Which host ran each node, {@code n1 db-1, n2 db-2, ...}; empty when not on hosts. */
+        public String nodesOnHosts() {
+            List<String> on = new java.util.ArrayList<>();
+            for (int i = 0; i < hosts.size(); i++) {
+                on.add("n" + (i + 1) + " " + hosts.get(i));
+            }
+            return String.join(", ", on);
         }
     }
 

@@ -21,9 +21,15 @@ import io.zkchaos.checkers.log.LogEntry;
 import io.zkchaos.checkers.log.LogReport;
 import io.zkchaos.checkers.log.LogViolation;
 import io.zkchaos.checkers.log.NodeLog;
+import io.zkchaos.checkers.multi.MultiReport;
+import io.zkchaos.checkers.multi.MultiViolation;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.readmodel.ReadViolation;
 import io.zkchaos.checkers.readmodel.StaleRead;
+import io.zkchaos.checkers.sequential.SequentialReport;
+import io.zkchaos.checkers.sequential.SequentialViolation;
+import io.zkchaos.checkers.sessions.SessionViolation;
+import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.FinalRead;
 import io.zkchaos.checkers.set.LostValue;
 import io.zkchaos.checkers.set.SetReport;
@@ -31,6 +37,8 @@ import io.zkchaos.checkers.set.UnexpectedValue;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
 import io.zkchaos.checkers.state.TreeDifference;
+import io.zkchaos.checkers.watches.WatchViolation;
+import io.zkchaos.checkers.watches.WatchesReport;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +63,10 @@ public final class FindingSamples {
         all.put("fenced-writes", fenced());
         all.put("log-prefix", log());
         all.put("final-state", finalState());
+        all.put("watches", watches());
+        all.put("session-guarantees", sessions());
+        all.put("sequential-znodes", sequential());
+        all.put("multi-txn", multi());
         all.put("recovery", recovery());
         all.put("evidence", evidence());
         all.put("checker-error", new CheckResult.CheckerError("java.lang.IllegalStateException", "broke"));
@@ -142,6 +154,39 @@ public final class FindingSamples {
                 List.of(new LeftEphemeral("n1", "/zkchaos/e", "0x1", 30, 9_000_000_000L,
                         "ephemeral /zkchaos/e of session 0x1 still on n1 (read at index 30)")),
                 0, 8_000_000_000L);
+    }
+
+    /** Process 1's data watch on k1 fired for the set at entry 9 after the event of a later set (entry 14). */
+    public static WatchesReport watches() {
+        return new WatchesReport(2, 7, 3, 9, 8, 6, 1, 2, Map.of("exists watch: znode created and deleted while "
+                + "disconnected", 1), false, List.of(new WatchViolation("ordering", 1, "/w/tree/k1", 14,
+                "data-changed on /w/tree/k1 to the data watcher of process 1 at index 14 arrived after data-changed "
+                        + "on /w/tree/k2 at index 12")));
+    }
+
+    /** Process 2's read at entry 40 saw the ephemeral of session 0x1, closed at entry 31. */
+    public static SessionsReport sessions() {
+        return new SessionsReport(3, 1, 1, 1, 2, 4, 9, 1, List.of("p3: a new leader within the bound"), 3000, 1,
+                Map.of("closed-ephemeral", 1), List.of(new SessionViolation("closed-ephemeral", 2, "the read of "
+                        + "process 2 (index 40) saw e1-1 of session 0x1, whose close was acknowledged at index 31",
+                        List.of(40L, 31L))));
+    }
+
+    /** Process 2's create (entry 7) got a lower number than process 1's, acknowledged before it began (entry 5). */
+    public static SequentialReport sequential() {
+        return new SequentialReport(List.of("p0", "p1"), 5, 1, 1, 0, 0, 3, List.of("n1", "n2", "n3"), 1,
+                Map.of("order", 1), List.of(new SequentialViolation("order", "p0", "process 2's create under p0 "
+                        + "(index 7) got 4, lower than 5 of process 1's, acknowledged at index 5", List.of(7L, 5L))));
+    }
+
+    /** The read at entry 12 saw r1 = 7, which only the failed transaction at entry 8 wrote; one stale read. */
+    public static MultiReport multi() {
+        return new MultiReport(List.of("r0", "r1"), List.of("e0"), 3, 1, 0, 2, 0, false, 1,
+                List.of("the read of process 2 (index 16-17, ok) saw r0 = 0, though the transaction of process 1 "
+                        + "(index 0-1, ok), which made it 1, was acknowledged before it began"), 1,
+                Map.of("aborted-read", 1), List.of(new MultiViolation("aborted-read", "the read of process 2 (index "
+                        + "12-13, ok) read r1 = 7, which only the transaction of process 4 (index 8-11, fail) wrote",
+                        List.of(12L, 8L))));
     }
 
     /** 300 writes acknowledged, 120 under isolate-leader; one requirement unmet. */

@@ -72,6 +72,25 @@ public final class Sessions {
         }
     }
 
+    /** What a caller does with a session opened for it ({@link #with}). */
+    @FunctionalInterface
+    public interface Work {
+        void on(ZooKeeper zk) throws Exception;
+    }
+
+    /**
+     * Opens a session to the whole ensemble, does {@code work} with it and closes it, whatever happened: a workload's
+     * setup, for instance.
+     */
+    public static void with(Target target, Work work) throws Exception {
+        ZooKeeper zk = open(target.connectString(), target, null);
+        try {
+            work.on(zk);
+        } finally {
+            closeQuietly(zk);
+        }
+    }
+
     /** Ignores events; for sessions whose state changes the caller learns from call errors. */
     public static final Watcher IGNORE = (WatchedEvent e) -> { };
 }

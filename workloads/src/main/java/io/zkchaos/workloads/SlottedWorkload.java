@@ -18,4 +18,25 @@ public interface SlottedWorkload extends Workload {
      * @throws IllegalArgumentException if {@code firstProcess} does not belong to {@code slot}
      */
     void runSlot(RunContext ctx, int slot, int firstProcess) throws InterruptedException;
+
+    /** Runs every slot on a thread of this JVM ({@link #runSlot} from process {@code slot}), until all stopped. */
+    @Override
+    default void run(RunContext ctx) throws InterruptedException {
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        for (int slot = 0; slot < ctx.concurrency(); slot++) {
+            int s = slot;
+            Thread t = new Thread(() -> {
+                try {
+                    runSlot(ctx, s, s);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, name() + "-slot-" + slot);
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
 }

@@ -4,6 +4,7 @@ import static io.zkchaos.checkers.CheckerCatalog.FENCED_WRITES;
 import static io.zkchaos.checkers.CheckerCatalog.FINAL_STATE;
 import static io.zkchaos.checkers.CheckerCatalog.NO_LOST_COMMIT;
 import static io.zkchaos.checkers.CheckerCatalog.SINGLE_LEADER;
+import static io.zkchaos.checkers.CheckerCatalog.WATCHES;
 import static io.zkchaos.checkers.CheckerCatalog.ZK_READ_MODEL;
 
 import io.zkchaos.workloads.election.CuratorLatch;
@@ -13,6 +14,7 @@ import io.zkchaos.workloads.fenced.FencedWritesWorkload;
 import io.zkchaos.workloads.register.PinnedReadsRegister;
 import io.zkchaos.workloads.register.RegisterWorkload;
 import io.zkchaos.workloads.set.SetWorkload;
+import io.zkchaos.workloads.watches.WatchesWorkload;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,6 +64,12 @@ public final class Workloads {
                         + "(shows what a frozen leader does without fencing)",
                 o -> new FencedWritesWorkload("unfenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
                         o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
+        add("watches", "one-time and persistent watches set while writers create, set and delete a few znodes; "
+                        + "every event recorded; ZooKeeper's watch guarantees",
+                o -> new WatchesWorkload(o.prefix() + "/watches", o.keys(), o.rate()), WATCHES, FINAL_STATE);
+        ALL.put(ZnodeWorkloads.SESSIONS.name(), ZnodeWorkloads.SESSIONS);
+        ALL.put(ZnodeWorkloads.SEQUENTIAL.name(), ZnodeWorkloads.SEQUENTIAL);
+        ALL.put(ZnodeWorkloads.MULTI.name(), ZnodeWorkloads.MULTI);
     }
 
     private Workloads() {
@@ -82,12 +90,13 @@ public final class Workloads {
      * What a run of each kind of workload must have exercised (docs/checkers.md, "Evidence"): a register wrote and
      * read in the main phase and was acknowledged after the final heal, and got something through under a fault; a
      * set the same for adds, and every final read answered; an election had a leader; fenced writes had a write
-     * accepted. Elections are not held to acknowledgements under faults: leadership changes at its own pace.
+     * accepted; watches had a change made, a watch set and an event delivered, and an event delivered under a fault.
+     * Elections are not held to acknowledgements under faults: leadership changes at its own pace.
      */
     public static WorkloadDescriptor withEvidence(WorkloadDescriptor d) {
         return d.withEvidence(minimumOf(d.checkers()), d.checkers().contains(ZK_READ_MODEL)
                 ? Optional.of(Set.of()) : d.checkers().contains(NO_LOST_COMMIT) ? Optional.of(Set.of("add"))
-                : Optional.empty());
+                : d.checkers().contains(WATCHES) ? Optional.of(Set.of("event")) : Optional.empty());
     }
 
     /** The minimum of a workload judged by {@code checkers}: each checker says what it needs to have judged. */
@@ -106,6 +115,12 @@ public final class Workloads {
         if (checkers.contains(SINGLE_LEADER) && !checkers.contains(ZK_READ_MODEL)
                 && !checkers.contains(NO_LOST_COMMIT)) {
             rs.add(WorkloadDescriptor.acknowledged("acked-acquires", Phase.MAIN, "acquire"));
+        }
+        if (checkers.contains(WATCHES)) {
+            rs.add(WorkloadDescriptor.acknowledged("acked-changes", Phase.MAIN, "create", "set", "delete"));
+            rs.add(WorkloadDescriptor.acknowledged("watches-set", Phase.MAIN, "get-data", "exists", "get-children",
+                    "add-watch"));
+            rs.add(WorkloadDescriptor.acknowledged("events-delivered", Phase.MAIN, "event"));
         }
         if (checkers.contains(FENCED_WRITES)) {
             rs.add(WorkloadDescriptor.acknowledged("acked-fenced-writes", Phase.ALL, "fenced-write"));

@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * counted in the server's {@link BugPaths}: {@code elect-without-zxid}, a vote comparison whose outcome the zxids
  * would have changed; {@code mix-election-epochs}, a notification of an older round that changed the proposal, and a
  * tally that reached a quorum only by counting votes of another round; {@code no-finalize-wait}, a decision taken at
- * once when a better vote of its round came within {@code finalizeWait} after it (the correct election would have
- * waited and taken that vote).
+ * once when a better vote of its round came while the correct election would still have been waiting (its
+ * {@code finalizeWait} starts again at every worse notification), so that it would have taken that vote.
  *
  * <p>Not thread-safe: every method runs on the node's scheduler.
  */
@@ -92,9 +92,13 @@ public final class FastLeaderElection {
     private Cancellable notificationTimer = Cancellable.NONE;
     /** Non-null while a quorum agrees and the round waits {@code finalizeWait} for a better vote. */
     private Cancellable finalizeTimer;
-    /** {@code no-finalize-wait}: the last decision taken without waiting, and when, while a better vote may come. */
+    /**
+     * {@code no-finalize-wait}: the last decision taken without waiting, while a better vote may still come; and when
+     * the correct election's {@code finalizeWait} would last have started (at the decision, again at every
+     * notification since).
+     */
     private Vote decidedAtOnce;
-    private long decidedAtOnceTime;
+    private long finalizeWaitWouldStart;
 
     public FastLeaderElection(Host host, Set<Long> voters, Scheduler scheduler, ElectionTransport transport,
                               Timing timing, BugPaths bugPaths) {
@@ -240,7 +244,7 @@ public final class FastLeaderElection {
         if (quorumAgrees(recvset, proposal())) {
             if (noFinalizeWait) {
                 decidedAtOnce = proposal();
-                decidedAtOnceTime = scheduler.now();
+                finalizeWaitWouldStart = scheduler.now();
                 decide(proposedLeader, proposedZxid, logicalClock, proposedEpoch);
             } else {
                 startFinalizeWait();
@@ -315,18 +319,25 @@ public final class FastLeaderElection {
 
     /**
      * {@code no-finalize-wait}: after a decision taken the moment a quorum agreed, a LOOKING server's better vote of
-     * the same round within {@code finalizeWait} is one the correct election would have waited for and taken, so the
-     * decision is counted as that bug's code path (once).
+     * the same round that comes while the correct election would still be waiting is one it would have taken, so the
+     * decision is counted as that bug's code path (once). The correct election waits until {@code finalizeWait} passes
+     * without a notification: a worse one it drops and starts the wait again ({@link #duringFinalizeWait}), so here
+     * each worse one moves the end of that wait on as well; any other better one would have ended the wait its own
+     * way, and the comparison ends uncounted.
      */
     private void betterVoteAfterDecidingAtOnce(long from, Notification n) {
-        if (scheduler.now() - decidedAtOnceTime > timing.finalizeWaitMs()) {
+        boolean better = order.beats(n.leader(), n.zxid(), n.peerEpoch(), decidedAtOnce.leader(), decidedAtOnce.zxid(),
+                decidedAtOnce.peerEpoch());
+        if (scheduler.now() - finalizeWaitWouldStart > timing.finalizeWaitMs()) {
             decidedAtOnce = null;
+        } else if (!better) {
+            finalizeWaitWouldStart = scheduler.now();
         } else if (from != host.myId() && n.state() == ServerState.LOOKING
-                && n.electionEpoch() == decidedAtOnce.electionEpoch()
-                && order.beats(n.leader(), n.zxid(), n.peerEpoch(), decidedAtOnce.leader(), decidedAtOnce.zxid(),
-                        decidedAtOnce.peerEpoch())) {
+                && n.electionEpoch() == decidedAtOnce.electionEpoch()) {
             LOG.debug("{}: better vote {} from {} within finalizeWait of deciding at once", tag, n.vote(), from);
             bugPaths.ran(Bug.NO_FINALIZE_WAIT);
+            decidedAtOnce = null;
+        } else {
             decidedAtOnce = null;
         }
     }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
 import io.zkchaos.fle.Timing;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +75,47 @@ class FastLeaderElectionTest {
         h.deliver(2, looking(2, 5, 1, 1));
         assertThat(h.decisions).extracting(Vote::leader).containsExactly(2L);
         assertThat(h.clock.now()).isZero();
+    }
+
+    /**
+     * 2 agrees at once; 3's worse vote comes at 150 ms, its better one at 300 ms: the correct election, whose wait the
+     * worse vote started again, takes the better one; the buggy one decided at 0 ms, and the counter sees the better
+     * vote coming while the correct election would still be waiting.
+     */
+    @Test
+    void aDecisionAtOnceCountsWhenTheCorrectElectionStillWaitingWouldHaveTakenALaterBetterVote() {
+        for (boolean bug : new boolean[] {false, true}) {
+            FleHarness h = quorumWith2(bug);
+            h.run(150);
+            h.deliver(3, looking(1, 5, 1, 1)); // worse than 2
+            h.run(150);
+            h.deliver(3, looking(3, 5, 1, 1)); // better, 300 ms after the quorum, 150 ms after the worse vote
+            h.run(1000);
+            assertThat(h.decisions.get(0).leader()).as("first decision, bug %s", bug).isEqualTo(bug ? 2L : 3L);
+            assertThat(h.bugPaths.counts()).isEqualTo(bug ? Map.of(Bug.NO_FINALIZE_WAIT, 1L) : Map.of());
+        }
+    }
+
+    /** The same better vote with nothing before it: 200 ms after the quorum the correct election decided too. */
+    @Test
+    void aDecisionAtOnceDoesNotCountWhenTheCorrectElectionWouldHaveDecidedTheSame() {
+        for (boolean bug : new boolean[] {false, true}) {
+            FleHarness h = quorumWith2(bug);
+            h.run(300);
+            h.deliver(3, looking(3, 5, 1, 1));
+            h.run(1000);
+            assertThat(h.decisions).extracting(Vote::leader).as("bug %s", bug).containsExactly(2L);
+            assertThat(h.bugPaths.counts()).isEqualTo(bug ? Map.of(Bug.NO_FINALIZE_WAIT, 0L) : Map.of());
+        }
+    }
+
+    /** Server 1, with or without {@code no-finalize-wait}, the moment 2's vote for 2 makes a quorum agree. */
+    private static FleHarness quorumWith2(boolean noFinalizeWait) {
+        FleHarness h = new FleHarness(1, THREE, 5, 1, Timing.DEFAULT,
+                noFinalizeWait ? Bugs.of(Bug.NO_FINALIZE_WAIT) : Bugs.NONE);
+        h.start();
+        h.deliver(2, looking(2, 5, 1, 1));
+        return h;
     }
 
     @Test

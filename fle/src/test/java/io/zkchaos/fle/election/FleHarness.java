@@ -22,6 +22,7 @@ final class FleHarness implements FastLeaderElection.Host, ElectionTransport {
     final SimClock.Lane lane = clock.lane("fle");
     final long myId;
     final FastLeaderElection fle;
+    final BugPaths bugPaths;
     final List<Sent> sent = new ArrayList<>();
     final List<Vote> decisions = new ArrayList<>();
     ServerState state = ServerState.LOOKING;
@@ -35,7 +36,8 @@ final class FleHarness implements FastLeaderElection.Host, ElectionTransport {
         this.myId = myId;
         this.lastZxid = lastZxid;
         this.epoch = epoch;
-        this.fle = new FastLeaderElection(this, voters, lane, this, timing, new BugPaths(bugs));
+        this.bugPaths = new BugPaths(bugs);
+        this.fle = new FastLeaderElection(this, voters, lane, this, timing, bugPaths);
     }
 
     FleHarness(long myId, Set<Long> voters, long lastZxid, long epoch) {

@@ -63,7 +63,7 @@ public final class BenchCommand implements Callable<Integer> {
     Path timesFile;
 
     @Option(names = "--runs", defaultValue = "10", description = "stalled-leader bench: runs (seeds) per workload "
-            + "(default: ${DEFAULT-VALUE})")
+            + "(default: ${DEFAULT-VALUE}); election bench: runs per measurement (its own default)")
     int runs;
 
     /** The report bench takes {@code --out} too (picocli gives it to this command): its pages go to OUT/report. */
@@ -71,6 +71,20 @@ public final class BenchCommand implements Callable<Integer> {
         String[] all = java.util.Arrays.copyOf(rest, rest.length + 2);
         all[rest.length] = "--out";
         all[rest.length + 1] = dir.toString();
+        return all;
+    }
+
+    /**
+     * The election bench takes {@code --runs} too, but picocli gives it to this command (the stalled-leader bench's
+     * option): handed on when the user named it, so that it is not silently dropped.
+     */
+    private String[] withRuns(String[] rest) {
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--runs")) {
+            return rest;
+        }
+        String[] all = java.util.Arrays.copyOf(rest, rest.length + 2);
+        all[rest.length] = "--runs";
+        all[rest.length + 1] = Integer.toString(runs);
         return all;
     }
 
@@ -113,7 +127,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
             case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
             case "lazyfs" -> io.zkchaos.harness.cluster.bench.LazyFsBench.main(rest);
-            case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(rest);
+            case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(withRuns(rest));
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
             case "suite" -> suite((args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream()

@@ -97,7 +97,8 @@ public final class CheckCommand implements Callable<Integer> {
     Duration failoverBound = CheckerOptions.defaults().failoverBound();
 
     @Option(names = "--strict",
-            description = "zk-read-model: count stale plain reads (allowed by ZooKeeper) as violations.")
+            description = "zk-read-model: count stale plain reads (allowed by ZooKeeper) as violations; multi-txn: "
+                    + "hold reads to real time too.")
     boolean strict;
 
     @Option(names = "--json", description = "Print one JSON object per file per line.")

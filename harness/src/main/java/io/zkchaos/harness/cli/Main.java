@@ -52,6 +52,7 @@ public final class Main implements Runnable {
         cl.addSubcommand("scenarios", new ScenariosCommand());
         cl.addSubcommand("bench", new BenchCommand());
         cl.addSubcommand("mutations", new MutationsCommand());
+        cl.addSubcommand("hosts", new HostsCommand());
         // The delegated benchmarks' own options (checker --data DIR --ops N) pass through in order.
         cl.getSubcommands().get("bench").setUnmatchedOptionsArePositionalParams(true);
         cl.setOut(out);

@@ -98,7 +98,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--clients", converter = ClientsConverter.class, description = "thread: every client a thread "
             + "of the harness; process: every client a JVM of its own, which the client nemeses (pause-leader-client "
-            + "...) freeze and kill; election and fenced-writes workloads only (default: ${DEFAULT-VALUE})")
+            + "...) freeze and kill; sessions, election and fenced-writes workloads only "
+            + "(default: ${DEFAULT-VALUE})")
     RunConfig.Clients clients;
 
     /** {@code thread} or {@code process}, any case. */
@@ -139,8 +140,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--nemesis", description = "the faults (default: ${DEFAULT-VALUE})")
     String nemesis;
 
-    @Option(names = "--backend", description = "what runs the ensemble (default: ${DEFAULT-VALUE})")
+    @Option(names = "--backend", description = "what runs the ensemble: local, docker or ssh (on the hosts of "
+            + "--hosts FILE) (default: ${DEFAULT-VALUE})")
     String backend;
+
+    @CommandLine.Mixin
+    SshOptions ssh = new SshOptions();
 
     @Option(names = "--nodes", description = "ensemble size: 3 or 5 (default: ${DEFAULT-VALUE})")
     int nodes;
@@ -179,7 +184,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--reads", description = "register reads: plain or sync (default: ${DEFAULT-VALUE})")
     String reads;
 
-    @Option(names = "--keys", description = "registers (default: ${DEFAULT-VALUE})")
+    @Option(names = "--keys", description = "register: registers; watches: znodes the writers change "
+            + "(default: ${DEFAULT-VALUE})")
     int keys;
 
     @Option(names = "--pin-reads", description = "register: readers use this server alone (n1 ..., or 'follower': "
@@ -191,11 +197,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "that long (default: ${DEFAULT-VALUE})")
     Duration failoverBound;
 
-    @Option(names = "--rate", description = "register and set: operations per second over all clients, 0 for as "
-            + "fast as they go (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", description = "register, set, watches, sessions, sequential and multi: operations per "
+            + "second over all clients, 0 for as fast as they go (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations")
+    @Option(names = "--strict", description = "count ZooKeeper's documented stale plain reads as violations "
+            + "(register; multi: hold reads to real time)")
     boolean strict;
 
     @Option(names = "--zookeeper", description = "ZooKeeper version under test, resolved from Maven Central "
@@ -250,7 +257,7 @@ public final class RunCommand implements Callable<Integer> {
                     .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
                             .withWriteEvery(writeEvery))
                     .clients(clients).maxOverlap(maxOverlap)
-                    .workload(workload).nemesis(nemesis).backend(backend).nodes(nodes)
+                    .workload(workload).nemesis(nemesis).backend(backend).hosts(ssh.settings()).nodes(nodes)
                     .sync(SyncMode.parse(sync))
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)

@@ -39,12 +39,14 @@ public final class Capabilities {
                     + (others.isEmpty() ? "" : " (it runs on --backend " + String.join(" or ", others) + ")"));
         }
         if (lazyFs && !has.contains(Capability.LAZY_FS)) {
+            String why = backend.whyNot(Capability.LAZY_FS, system);
             throw new IllegalArgumentException("lazyfs: the " + backend.name() + " backend cannot put the data "
-                    + "directories on the lazy file system");
+                    + "directories on the lazy file system" + (why.isBlank() ? "" : " (" + why + ")"));
         }
         if (clocks && !has.contains(Capability.CLOCKS)) {
+            String why = backend.whyNot(Capability.CLOCKS, system);
             throw new IllegalArgumentException("clocks: the " + backend.name() + " backend cannot move a server's "
-                    + "clock: it needs a backend that " + Capability.CLOCKS.words());
+                    + "wall clock" + (why.isBlank() ? "" : " (" + why + ")"));
         }
     }
 
@@ -64,7 +66,9 @@ public final class Capabilities {
             if (lacks.isEmpty()) {
                 kept.add(f);
             } else {
-                missing.add(f.name() + " needs a backend that " + lacks.get(0).words());
+                String why = backend.whyNot(lacks.get(0), system);
+                missing.add(f.name() + " needs a backend that " + lacks.get(0).words() + (why.isBlank() ? ""
+                        : " (" + why + ")"));
             }
         }
         if (kept.size() == nemesis.faults().size()) {

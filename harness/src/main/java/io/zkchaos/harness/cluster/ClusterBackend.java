@@ -20,6 +20,14 @@ public interface ClusterBackend {
     Set<Capability> capabilities(SystemUnderTest system);
 
     /**
+     * Why it lacks {@code missing} for {@code system}, in words that follow the capability's own ("... : the hosts'
+     * kernels have no tc netem (h1 answered ...)"), or empty when there is nothing to add.
+     */
+    default String whyNot(Capability missing, SystemUnderTest system) {
+        return "";
+    }
+
+    /**
      * Starts an ensemble and waits until a quorum serves. On any failure everything started is stopped.
      *
      * @throws ClusterNotReadyException if no quorum serves in time, naming the node and its log tail

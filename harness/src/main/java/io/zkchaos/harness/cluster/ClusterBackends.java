@@ -2,13 +2,15 @@ package io.zkchaos.harness.cluster;
 
 import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.harness.cluster.local.LocalBackend;
+import io.zkchaos.harness.cluster.ssh.SshBackend;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The cluster backends by the names the CLI takes ({@code --backend NAME}): {@code local} (the default) and
- * {@code docker}.
+ * The cluster backends by the names the CLI takes ({@code --backend NAME}): {@code local} (the default),
+ * {@code docker} and {@code ssh} (which runs only with its hosts: {@link SshBackend#SshBackend(
+ * io.zkchaos.harness.cluster.ssh.SshSettings)}).
  */
 public final class ClusterBackends {
 
@@ -19,6 +21,7 @@ public final class ClusterBackends {
     static {
         add(new LocalBackend());
         add(new DockerBackend());
+        add(new SshBackend());
     }
 
     private ClusterBackends() {

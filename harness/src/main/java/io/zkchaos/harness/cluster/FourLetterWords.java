@@ -52,8 +52,8 @@ public final class FourLetterWords {
         return parseSrvr(node, answer);
     }
 
-    /** Parses a {@code srvr} answer. */
-    static NodeStatus parseSrvr(String node, String answer) {
+    /** Parses a {@code srvr} answer of {@code node} (however it was asked). */
+    public static NodeStatus parseSrvr(String node, String answer) {
         Mode mode = null;
         long zxid = -1;
         long epoch = -1; // the fle nodes state their currentEpoch; ZooKeeper's epoch is its zxid's high half

@@ -8,19 +8,20 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One scenario of the mutation matrix: a workload under a nemesis against 3 fle nodes, with its timing, run with
- * any bug flags and any seed — everything {@code ./zkchaos run --system fle} takes, so a row of the table is
+ * One scenario of the mutation matrix: a workload under a nemesis against 3 or 5 fle nodes, with its timing, run
+ * with any bug flags and any seed — everything {@code ./zkchaos run --system fle} takes, so a row of the table is
  * reproduced by the command {@link #command} prints.
  *
  * @param workload      {@code register} or {@code set}
  * @param nemesis       the faults
+ * @param nodes         the ensemble's size, 3 or 5
  * @param timeLimit     the main phase
  * @param faultFor      how long each fault is held
  * @param healFor       how long the cluster is healed between faults
  * @param recover       how long clients (and the leadership observer) go on after the final heal
  * @param failoverBound a leader again within this after every heal ({@code single-leader})
  */
-public record MutationScenario(String workload, String nemesis, Duration timeLimit, Duration faultFor,
+public record MutationScenario(String workload, String nemesis, int nodes, Duration timeLimit, Duration faultFor,
                                Duration healFor, Duration recover, Duration failoverBound) {
 
     /** Clients, as many as a run's default. */
@@ -31,14 +32,14 @@ public record MutationScenario(String workload, String nemesis, Duration timeLim
         Objects.requireNonNull(nemesis, "nemesis");
     }
 
-    /** {@code set × kill-all}. */
+    /** {@code set × kill-all}, and the size when it is not 3: {@code set × pause-leader, 5 nodes}. */
     public String label() {
-        return workload + " × " + nemesis;
+        return workload + " × " + nemesis + (nodes == 3 ? "" : ", " + nodes + " nodes");
     }
 
     /** The run of this scenario with {@code bugs} and {@code seed}, its directory under {@code store}. */
     public RunConfig config(List<String> bugs, long seed, Path store) {
-        return RunConfig.builder().system("fle").bugs(bugs).workload(workload).nemesis(nemesis)
+        return RunConfig.builder().system("fle").bugs(bugs).nodes(nodes).workload(workload).nemesis(nemesis)
                 .timeLimit(timeLimit).faultFor(faultFor).healFor(healFor).recover(recover)
                 .failoverBound(failoverBound).concurrency(CONCURRENCY).seed(seed).out(store).build();
     }
@@ -46,9 +47,9 @@ public record MutationScenario(String workload, String nemesis, Duration timeLim
     /** The command line that runs it by hand. */
     public String command(List<String> bugs, long seed) {
         return "./zkchaos run --system fle" + (bugs.isEmpty() ? "" : " --bug " + String.join(",", bugs))
-                + " --workload " + workload + " --nemesis " + nemesis + " --time-limit " + text(timeLimit)
-                + " --fault-for " + text(faultFor) + " --heal-for " + text(healFor) + " --recover " + text(recover)
-                + " --failover-bound " + text(failoverBound) + " --seed " + seed;
+                + " --nodes " + nodes + " --workload " + workload + " --nemesis " + nemesis
+                + " --time-limit " + text(timeLimit) + " --fault-for " + text(faultFor) + " --heal-for " + text(healFor)
+                + " --recover " + text(recover) + " --failover-bound " + text(failoverBound) + " --seed " + seed;
     }
 
     private static String text(Duration d) {

@@ -51,18 +51,29 @@ public final class JvmProcess implements ManagedProcess {
         this.role = b.role;
         this.piped = b.piped;
         this.environment = b.environment;
+        this.command = commandLine(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ProcessMarkers.arguments(b.runId), b.role, b.jvmOptions, dir, b.classpath, b.mainClass, b.args);
+    }
+
+    /**
+     * The command line of a JVM the harness owns, wherever it runs: {@code java}, the {@code markers} (run and owner:
+     * {@link ProcessMarkers#arguments}), the role marker, the JVM options, then what keeps every file in {@code dir}
+     * (no hsperfdata in /tmp, temporary files in {@code dir/tmp}), the class path, the main class and its arguments.
+     */
+    public static List<String> commandLine(String java, List<String> markers, String role, List<String> jvmOptions,
+                                           Path dir, String classpath, String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(ProcessMarkers.arguments(b.runId));
-        cmd.add(ProcessMarkers.ROLE + b.role);
-        cmd.addAll(b.jvmOptions);
+        cmd.add(java);
+        cmd.addAll(markers);
+        cmd.add(ProcessMarkers.ROLE + role);
+        cmd.addAll(jvmOptions);
         cmd.add("-XX:-UsePerfData");
         cmd.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
         cmd.add("-cp");
-        cmd.add(b.classpath);
-        cmd.add(b.mainClass);
-        cmd.addAll(b.args);
-        this.command = List.copyOf(cmd);
+        cmd.add(classpath);
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return List.copyOf(cmd);
     }
 
     /** A process named {@code name} living in {@code dir}. */

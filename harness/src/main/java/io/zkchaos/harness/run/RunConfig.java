@@ -1,5 +1,8 @@
 package io.zkchaos.harness.run;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
@@ -9,6 +12,9 @@ import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.cluster.ssh.SshBackend;
+import io.zkchaos.harness.cluster.ssh.SshHost;
+import io.zkchaos.harness.cluster.ssh.SshSettings;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
 import io.zkchaos.nemesis.Nemeses;
@@ -147,9 +153,11 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
      *                  {@code fle}, the project's own nodes
      * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
+     * @param hosts     the ssh backend's hosts and how to reach them ({@code --hosts FILE} and the {@code --ssh-*}
+     *                  options); null for the other backends
      */
     public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                              List<String> bugs) {
+                              List<String> bugs, @JsonIgnore SshSettings hosts) {
         public ClusterPart {
             ClusterBackends.require(backend);
             if (nodes != 1 && nodes != 3 && nodes != 5) {
@@ -165,11 +173,39 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         + system + " runs as released, got --bug " + String.join(",", bugs));
             }
             bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
+            if (backend.equals(SshBackend.NAME) && hosts == null) {
+                throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
+                        + "--hosts FILE (one host a line)");
+            }
+            if (!backend.equals(SshBackend.NAME) && hosts != null) {
+                throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
+                        + "is " + backend);
+            }
+            if (hosts != null && hosts.hosts().size() < nodes) {
+                throw new IllegalArgumentException("nodes: " + nodes + " nodes need " + nodes + " hosts; the hosts "
+                        + "file names " + hosts.hosts().size());
+            }
         }
 
-        /** The backend, typed. */
+        /** Without hosts (every backend but ssh). */
+        public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
+                           List<String> bugs) {
+            this(backend, nodes, zookeeper, sync, system, bugs, null);
+        }
+
+        /**
+         * The names of the hosts that run the nodes, in node order (the ssh backend's; empty for the others): what
+         * {@code config.json} keeps of the hosts (not how they are reached).
+         */
+        @JsonProperty("hosts")
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        public List<String> hostNames() {
+            return hosts == null ? List.of() : hosts.hosts().stream().limit(nodes).map(SshHost::name).toList();
+        }
+
+        /** The backend that runs this cluster, typed: the one of its name, with its hosts for ssh. */
         public ClusterBackend clusterBackend() {
-            return ClusterBackends.require(backend);
+            return hosts != null ? new SshBackend(hosts) : ClusterBackends.require(backend);
         }
 
         /** ZooKeeper on {@code backend}. */
@@ -343,7 +379,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     public RunSettings saved() {
         return new RunSettings(scenario(),
                 new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
-                        cluster.system(), cluster.bugs()),
+                        cluster.system(), cluster.bugs(), cluster.hostNames()),
                 new RunSettings.Workload(workload.name(), workload.concurrency(),
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
@@ -382,6 +418,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private SyncMode sync = ClusterPart.defaults().sync();
         private String system = ClusterPart.defaults().system();
         private List<String> bugs = ClusterPart.defaults().bugs();
+        private SshSettings hosts;
         private String workload = WorkloadPart.defaults().name();
         private boolean customWorkload;
         private int concurrency = WorkloadPart.defaults().concurrency();
@@ -403,6 +440,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         public Builder backend(String v) {
             backend = v;
+            return this;
+        }
+
+        /** The ssh backend's hosts ({@code --hosts FILE}, the {@code --ssh-*} options); null for none. */
+        public Builder hosts(SshSettings v) {
+            hosts = v;
             return this;
         }
 
@@ -577,7 +620,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             if (!customWorkload) {
                 SystemUnderTest.parse(system).requireWorkload(workload);
             }
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor), checks, new Timing(timeLimit, recover, recoveryBound), seed, out,

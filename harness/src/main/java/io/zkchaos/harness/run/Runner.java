@@ -64,8 +64,14 @@ public final class Runner {
                     + "', the descriptor '" + workloadType.name() + "'");
         }
         RunEvidence.requireKnown(config, workloadType);
-        return new RunLoop(config, workloadType, backends.apply(config.cluster().backend()), this::say,
+        return new RunLoop(config, workloadType, backend(config), this::say,
                 progressEvery).run();
+    }
+
+    /** The run's backend: the one of its name, or (ssh) the one on its hosts. */
+    private ClusterBackend backend(RunConfig config) {
+        return config.cluster().hosts() != null ? config.cluster().clusterBackend()
+                : backends.apply(config.cluster().backend());
     }
 
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */

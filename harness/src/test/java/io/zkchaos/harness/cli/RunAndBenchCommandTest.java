@@ -86,7 +86,7 @@ class RunAndBenchCommandTest {
         assertThat(run("run", "--help")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");
         var w = io.zkchaos.harness.run.RunConfig.WorkloadPart.defaults();
-        assertThat(help).contains("registers (default: " + w.options().keys() + ")")
+        assertThat(help).contains("znodes the writers change (default: " + w.options().keys() + ")")
                 .contains("client processes (default: " + w.concurrency() + ")")
                 .contains("client session timeout (default: 4s)")
                 .contains("length of the main phase (default: 60s)")
@@ -120,6 +120,14 @@ class RunAndBenchCommandTest {
         // They print their figures on standard output; what they measure is tested in the checkers module.
         assertThat(run("bench", "recorder", "--threads", "2", "--pairs", "100")).as(err.toString()).isZero();
         assertThat(run("bench", "read-model", "--ops", "300")).as(err.toString()).isZero();
+    }
+
+    @Test
+    void benchElectionGetsTheRunsTheUserGave() {
+        // --runs is also the stalled-leader bench's option, so picocli takes it: it must reach the election bench
+        assertThat(run("bench", "election", "--runs", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: bench election: --runs, --clients and --seconds take 1 or more; "
+                + "got runs 0");
     }
 
     @Test

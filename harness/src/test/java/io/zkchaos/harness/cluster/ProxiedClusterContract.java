@@ -2,6 +2,7 @@ package io.zkchaos.harness.cluster;
 
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
@@ -12,6 +13,7 @@ import io.zkchaos.nemesis.net.Toxic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -26,8 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What every backend's ensemble must do, with every link through its fault proxy: the same scenarios for the local
- * backend ({@code ProxiedClusterIT}) and the docker backend ({@code DockerProxiedClusterIT}). Each test starts its own
+ * What every backend's ensemble must do, with every link through its fault proxy (or, on hosts, its firewall rules):
+ * the same scenarios for the local backend ({@code ProxiedClusterIT}), the docker backend
+ * ({@code DockerProxiedClusterChaosIT}) and the ssh backend ({@code SshProxiedClusterChaosIT}). Each test starts its own
  * ensemble; after each, the backend checks that nothing of it is left.
  */
 public abstract class ProxiedClusterContract {
@@ -46,6 +49,14 @@ public abstract class ProxiedClusterContract {
 
     /** Notes what the ensemble holds (processes, ports, containers) and returns a check, run after close, that none of it is left. */
     protected abstract Runnable leftoverCheck(Cluster c);
+
+    /**
+     * What the backend says when it cannot delay what a node sends its clients (a host whose kernel has no
+     * {@code tc netem}), or empty when it can: then the latency scenario checks that refusal instead.
+     */
+    protected Optional<String> latencyRefusal(Cluster c) {
+        return Optional.empty();
+    }
 
     protected Cluster start(int nodes) {
         cluster = startCluster(ClusterConfig.builder().nodes(nodes).runDirectory(runs.resolve("c" + nodes)).build());
@@ -188,6 +199,15 @@ public abstract class ProxiedClusterContract {
         start(3);
         try (ZooKeeper zk = Zk.connect(cluster.connectString("n1"), Duration.ofSeconds(10))) {
             Zk.write(zk, "/lat");
+            Optional<String> refusal = latencyRefusal(cluster);
+            if (refusal.isPresent()) {
+                assertThatThrownBy(() -> cluster.links().clientLink("n1").addToxic(Toxic.latency("slow",
+                        Stream.DOWNSTREAM, 50, 0))).isInstanceOf(UnsupportedOperationException.class)
+                        .hasMessageContaining(refusal.get());
+                assertThat(cluster.links().clientLink("n1").toxics()).as("a refused toxic is not kept").isEmpty();
+                assertThat(zk.getData("/lat", false, null)).as("answers flow after the refusal").containsExactly(1);
+                return;
+            }
             cluster.links().clientLink("n1").addToxic(Toxic.latency("slow", Stream.DOWNSTREAM, 50, 0));
             // Lower bounds only: load can stretch a delay, never shorten it.
             for (int i = 0; i < 10; i++) {

@@ -125,9 +125,9 @@ class MutationTableTest {
         assertThat(md).contains("| commit-before-quorum | set × isolate-leader | 7 | caught | 1/1 | 12 | "
                 + "no-lost-commit: lost \\| 3 |");
         assertThat(md).contains("| none (correct build) | set × isolate-leader | 7 | valid | 0/1 | - | ");
-        assertThat(md).contains("./zkchaos run --system fle --bug commit-before-quorum --workload set --nemesis "
-                + "isolate-leader --time-limit 20s --fault-for 5s --heal-for 5s --recover 10s --failover-bound 10s "
-                + "--seed 7");
+        assertThat(md).contains("./zkchaos run --system fle --bug commit-before-quorum --nodes 3 --workload set "
+                + "--nemesis isolate-leader --time-limit 20s --fault-for 5s --heal-for 5s --recover 10s "
+                + "--failover-bound 10s --seed 7");
     }
 
     @Test
@@ -136,7 +136,12 @@ class MutationTableTest {
             RunConfig c = m.scenario().config(m.bugs(), 1, Path.of("/tmp/never"));
             assertThat(c.cluster().system()).isEqualTo("fle");
             assertThat(c.cluster().bugs()).containsExactlyElementsOf(m.bugs());
+            assertThat(c.cluster().nodes()).isEqualTo(m.scenario().nodes());
         }
+        MutationScenario five = MutationMatrix.SET_PAUSE_LEADER_5;
+        assertThat(five.label()).isEqualTo("set × pause-leader, 5 nodes");
+        assertThat(five.command(List.of("no-finalize-wait"), 3)).startsWith(
+                "./zkchaos run --system fle --bug no-finalize-wait --nodes 5 --workload set --nemesis pause-leader ");
         assertThat(MutationMatrix.full()).flatExtracting(Mutation::bugs)
                 .containsAll(java.util.Arrays.stream(io.zkchaos.fle.Bug.values()).map(b -> b.flag()).toList());
         assertThat(MutationMatrix.quick()).extracting(Mutation::bugLabel)

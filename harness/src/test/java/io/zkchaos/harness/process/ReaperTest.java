@@ -1,9 +1,11 @@
 package io.zkchaos.harness.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -41,8 +43,12 @@ class ReaperTest {
         }
         cmd.addAll(List.of("-XX:-UsePerfData", "-Xmx16m", "-cp", System.getProperty("java.class.path"),
                 Sleeper.class.getName(), "60"));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runs.resolve(runId + ".out").toFile())
-                .start();
+        Process started = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(runs.resolve(runId + ".out").toFile()).start();
+        // start() may return while the child is still the JDK's spawn helper, before its exec shows the markers
+        await("the child's markers in /proc/" + started.pid() + "/cmdline").atMost(Duration.ofSeconds(30))
+                .until(() -> ProcessMarkers.cmdline(started.pid()).contains(ProcessMarkers.RUN + runId));
+        return started;
     }
 
     /** An owner that existed and is now dead: a real process that has exited. */

@@ -3,6 +3,8 @@ package io.zkchaos.harness.run;
 import io.zkchaos.harness.cli.Durations;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.nemesis.Fault;
+import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
 import java.io.IOException;
@@ -144,13 +146,12 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
 
     /**
      * The matrix, system by system, version by version, workload by workload. The client faults run only for the
-     * workloads whose clients can be processes.
+     * workloads whose clients can be processes, and those aimed at the leading client only for elections.
      */
     List<Scenario> scenarios() {
         return systems.stream().flatMap(s -> systemVersions(s).stream().flatMap(v -> workloads.stream()
                 .filter(w -> SystemUnderTest.parse(s).workload(w).isPresent()).flatMap(w -> nemeses.stream()
-                        .filter(n -> !Nemeses.require(n).needsClientProcesses()
-                                || SystemUnderTest.parse(s).workload(w).orElseThrow().processClients())
+                        .filter(n -> actsOn(n, SystemUnderTest.parse(s).workload(w).orElseThrow()))
                         .map(n -> new Scenario(s, v, w, n))))).toList();
     }
 
@@ -161,6 +162,20 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     List<Scenario> share() {
         return shard.select(scenarios(), Scenario::toString,
                 s -> times.seconds(s.system(), s.version(), s.workload(), s.nemesis()));
+    }
+
+    /**
+     * Whether {@code nemesis} can act on a run of {@code workload}: the client faults need clients that can be
+     * processes, and those aimed at the client that leads need a workload that elects one (judged by
+     * single-leader); under any other every start could not act, and the run would rightly be unknown.
+     */
+    private static boolean actsOn(String nemesis, io.zkchaos.workloads.WorkloadDescriptor workload) {
+        NemesisDescriptor n = Nemeses.require(nemesis);
+        if (!n.needsClientProcesses()) {
+            return true;
+        }
+        return workload.processClients() && (n.faults().stream().noneMatch(f -> f.is(Fault.Trait.ON_LEADING_CLIENT))
+                || workload.checkers().contains(io.zkchaos.checkers.CheckerCatalog.SINGLE_LEADER));
     }
 
     /** ZooKeeper runs in every version named; the fle nodes have one (the project's own build). */

@@ -61,6 +61,20 @@ class ChaosSuiteTest {
     }
 
     @Test
+    void clientFaultsRunOnProcessClientsAndThoseAimedAtTheLeaderOnlyOnElections() {
+        ChaosSuite s = suite(List.of("zookeeper"), List.of("3.9.5"), List.of("register", "sessions", "election"),
+                List.of("none", "pause-random-client", "pause-leader-client", "kill-leader-client"));
+        assertThat(s.scenarios()).extracting(ChaosSuite.Scenario::toString).containsExactly(
+                "zookeeper 3.9.5: register under none",
+                "zookeeper 3.9.5: sessions under none",
+                "zookeeper 3.9.5: sessions under pause-random-client",
+                "zookeeper 3.9.5: election under none",
+                "zookeeper 3.9.5: election under pause-random-client",
+                "zookeeper 3.9.5: election under pause-leader-client",
+                "zookeeper 3.9.5: election under kill-leader-client");
+    }
+
+    @Test
     void eachScenarioRunsOnItsVersionWithTheCycleScaledToTheMainPhase() {
         ChaosSuite s = suite(List.of("zookeeper"), List.of("3.8.4"), List.of("election"), List.of("halves"));
         RunConfig c = s.config(s.scenarios().get(0));

@@ -47,8 +47,8 @@ class RunConfigTest {
                         + "of the harness: run them as processes (--clients process)");
         assertThatThrownBy(() -> RunConfig.builder().workload("register").clients(RunConfig.Clients.PROCESS).build())
                 .hasMessage("clients can be processes only for election, election-curator, election-naive, "
-                        + "fenced-writes, fenced-writes-curator, unfenced-writes; workload 'register' runs its "
-                        + "clients as threads (clients thread)");
+                        + "fenced-writes, fenced-writes-curator, unfenced-writes, sessions; workload 'register' runs "
+                        + "its clients as threads (clients thread)");
         RunConfig processes = RunConfig.builder().workload("fenced-writes").clients(RunConfig.Clients.PROCESS)
                 .nemesis("mixed").build();
         assertThat(processes.nemesisDescriptor().faults()).anyMatch(f -> f.needsClientProcesses());
@@ -84,7 +84,7 @@ class RunConfigTest {
         assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("election").build())
                 .hasMessageContaining("unknown workload 'election' for system fle; it offers: register, set");
         assertThatThrownBy(() -> RunConfig.builder().system("fle").backend("docker").build())
-                .hasMessage("system: the docker backend runs zookeeper only, not fle (it runs on --backend local)");
+                .hasMessage("system: the docker backend runs zookeeper only, not fle (it runs on --backend local or ssh)");
         RunConfig fle = RunConfig.builder().system("FLE").bugs(List.of("no_finalize_wait", "ack-before-durable"))
                 .workload("set").nemesis("kill-all").build();
         assertThat(fle.cluster().system()).isEqualTo("fle");
@@ -182,8 +182,8 @@ class RunConfigTest {
     void aClockNemesisStartsTheServersWithMovableClocksWhereTheBackendCanAndIsRefusedWhereItCannot() {
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis("clock-skew").build())
                 .hasMessage("nemesis: the docker backend running zookeeper cannot do 'clock-skew': clock-skew needs a "
-                        + "backend that moves a server's wall clock (the local backend preloads libfaketime: install "
-                        + "Debian's libfaketime)");
+                        + "backend that moves a server's wall clock (its containers run on the host's clock, with "
+                        + "nothing preloaded)");
         assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build().nemesisDescriptor().faults())
                 .extracting(f -> f.name()).doesNotContain("clock-skew", "clock-bump", "clock-strobe");
         assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build()

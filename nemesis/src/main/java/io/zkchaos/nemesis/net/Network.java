@@ -28,6 +28,16 @@ public interface Network extends AutoCloseable {
     /** Closes a link and its connections and forgets it; returns whether it existed. */
     boolean removeLink(String name);
 
+    /**
+     * Runs {@code changes} to this network's links so that they take effect together, once all are made: a network
+     * whose links are set somewhere else (iptables on hosts) sends them in one step per place. The links' methods keep
+     * their contract within it; only when the changes reach the network may wait until {@code changes} returns. By
+     * default each change takes effect as it is made.
+     */
+    default void batch(Runnable changes) {
+        changes.run();
+    }
+
     /** Heals every link (see {@link Link#heal()}). */
     default void healAll() {
         for (Link l : links()) {

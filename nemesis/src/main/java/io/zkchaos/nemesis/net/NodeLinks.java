@@ -142,25 +142,28 @@ public final class NodeLinks implements LinkNetwork, AutoCloseable {
                 g.get(to).add(from);
             }
         });
-        // Cut first, then heal, so that no moment joins what both the old and the new partition separate.
-        List<Runnable> heals = new ArrayList<>();
-        for (String from : nodes) {
-            for (String to : nodes) {
-                if (from.equals(to)) {
-                    continue;
-                }
-                boolean up = g.get(to).contains(from);   // to does not hear from: from→to bytes
-                boolean down = g.get(from).contains(to); // from does not hear to: to→from bytes
-                for (Link l : peerLinks.getOrDefault(pair(from, to), List.of())) {
-                    if (up || down) {
-                        setCut(l, up, down);
-                    } else {
-                        heals.add(() -> setCut(l, false, false));
+        // Cut first, then heal, so that no moment joins what both the old and the new partition separate. One batch:
+        // a network that sets its links elsewhere applies the whole grudge in one step per place.
+        network.batch(() -> {
+            List<Runnable> heals = new ArrayList<>();
+            for (String from : nodes) {
+                for (String to : nodes) {
+                    if (from.equals(to)) {
+                        continue;
+                    }
+                    boolean up = g.get(to).contains(from);   // to does not hear from: from→to bytes
+                    boolean down = g.get(from).contains(to); // from does not hear to: to→from bytes
+                    for (Link l : peerLinks.getOrDefault(pair(from, to), List.of())) {
+                        if (up || down) {
+                            setCut(l, up, down);
+                        } else {
+                            heals.add(() -> setCut(l, false, false));
+                        }
                     }
                 }
             }
-        }
-        heals.forEach(Runnable::run);
+            heals.forEach(Runnable::run);
+        });
         grudge = g;
     }
 

@@ -16,9 +16,12 @@ import io.zkchaos.checkers.linear.LinearizabilityDetails;
 import io.zkchaos.checkers.linear.OpView;
 import io.zkchaos.checkers.log.LogReport;
 import io.zkchaos.checkers.log.LogViolation;
+import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.readmodel.ReadViolation;
 import io.zkchaos.checkers.readmodel.StaleRead;
+import io.zkchaos.checkers.sequential.SequentialReport;
+import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.LostValue;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.set.UnexpectedValue;
@@ -26,6 +29,8 @@ import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
 import io.zkchaos.checkers.state.TreeDifference;
+import io.zkchaos.checkers.watches.WatchViolation;
+import io.zkchaos.checkers.watches.WatchesReport;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.Verdicts;
 import java.util.ArrayList;
@@ -92,6 +97,14 @@ final class Cards {
             log(l, b);
         } else if (d instanceof FinalStateReport s) {
             finalState(s, b);
+        } else if (d instanceof WatchesReport w) {
+            watches(w, b);
+        } else if (d instanceof SessionsReport s) {
+            sessions(s, b);
+        } else if (d instanceof SequentialReport s) {
+            sequential(s, b);
+        } else if (d instanceof MultiReport m) {
+            multi(m, b);
         } else if (d instanceof RecoveryReport rr) {
             recovery(rr, b);
         } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
@@ -257,6 +270,62 @@ final class Cards {
         for (LeftEphemeral e : d.ephemerals()) {
             b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
         }
+    }
+
+    private void watches(WatchesReport d, Builder b) {
+        b.fact("watching sessions", d.sessions());
+        b.fact("one-time watches set", d.watchesSet());
+        b.fact("persistent watches added", d.persistentAdded());
+        b.fact("events delivered", d.events());
+        b.fact("events placed by their change", d.eventsPlaced());
+        b.fact("changes committed", d.changes());
+        b.fact("changes of unknown outcome", d.unknownChanges());
+        for (WatchViolation v : d.violations()) {
+            b.findings.add(Text.of(v.rule() + ": " + v.explanation())); // names its events and reads by index
+        }
+    }
+
+    private void sessions(SessionsReport d, Builder b) {
+        b.fact("sessions opened", d.sessions());
+        b.fact("closed (acknowledged)", d.closed());
+        b.fact("closed by another handle", d.expiredByOp());
+        b.fact("told Expired", d.expiredEvents());
+        b.fact("ephemerals created", d.ephemerals());
+        b.fact("reads", d.reads());
+        b.fact("events", d.events());
+        b.fact("cut-off sessions held to the bound", d.cutOffJudged());
+        b.fact("cut-off sessions excused", d.cutOffExcused().size());
+        b.fact("bound past the session timeout (ms)", d.boundMillis());
+        b.fact("violations", d.violationCount());
+        d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
+    }
+
+    private void sequential(SequentialReport d, Builder b) {
+        b.fact("parents", d.parents().size());
+        b.fact("creates acknowledged", d.acknowledged());
+        b.fact("of them ephemeral", d.ephemeral());
+        b.fact("indeterminate", d.indeterminate());
+        b.fact("indeterminate found present", d.indeterminatePresent());
+        b.fact("failed", d.failed());
+        b.fact("reads checked", d.reads());
+        b.fact("final reads", String.join(", ", d.finalReads()));
+        b.fact("violations", d.violationCount());
+        d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
+    }
+
+    private void multi(MultiReport d, Builder b) {
+        b.fact("registers", d.registers().size());
+        b.fact("nodes", d.nodes().size());
+        b.fact("transactions acknowledged", d.txnsOk());
+        b.fact("failed", d.txnsFailed());
+        b.fact("indeterminate", d.txnsIndeterminate());
+        b.fact("reads in one read-only multi", d.multiReads());
+        b.fact("reads of one znode", d.singleReads());
+        b.fact("reads held to real time (strict)", Boolean.toString(d.strict()));
+        b.fact("stale reads" + (d.strict() ? "" : " (allowed)"), d.staleReads());
+        b.fact("violations", d.violationCount());
+        d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
+        d.stale().forEach(s -> b.findings.add(Text.of("stale" + (d.strict() ? "" : " (allowed)") + ": " + s)));
     }
 
     private void recovery(RecoveryReport d, Builder b) {

@@ -26,6 +26,9 @@ final class ConfigView {
         if (config instanceof RunSettings r) {
             RunSettings.Cluster c = r.cluster();
             add(facts, "nodes", c.nodes());
+            if (!c.hosts().isEmpty()) { // the ssh backend's
+                add(facts, "hosts", c.nodesOnHosts());
+            }
             add(facts, "system", c.system());
             if (!c.bugs().isEmpty()) { // the fle nodes' bug flags
                 add(facts, "bugs", String.join(", ", c.bugs()));
@@ -54,6 +57,9 @@ final class ConfigView {
             add(rows, "nodes", c.nodes());
             add(rows, "zookeeper", c.zookeeper());
             add(rows, "backend", c.backend());
+            if (!c.hosts().isEmpty()) {
+                add(rows, "hosts", c.nodesOnHosts());
+            }
             add(rows, "system", c.system());
             if (!c.bugs().isEmpty()) {
                 add(rows, "bugs", String.join(", ", c.bugs()));

@@ -69,6 +69,26 @@ class CardsTest {
                     assertThat(c.findings()).isEmpty();
                     assertThat(c.details()).contains("\"values\"").doesNotContain("kind");
                 }));
+        expected.put("watches", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("events delivered", "9"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(14L, 12L);
+        });
+        expected.put("session-guarantees", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("violations", "1"),
+                    new CheckerCard.Fact("cut-off sessions excused", "1"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(40L, 31L);
+        });
+        expected.put("sequential-znodes", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("final reads", "n1, n2, n3"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(7L, 5L);
+        });
+        expected.put("multi-txn", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("stale reads (allowed)", "1"));
+            assertThat(c.findings()).extracting(t -> t.segments().get(0).text())
+                    .containsExactly("aborted-read: the read of process 2 (index ", "stale (allowed): the read of "
+                            + "process 2 (index ");
+            assertThat(c.findings().get(0).entries()).containsExactly(12L, 8L);
+        });
         expected.put("recovery", c -> { // Map.of takes ten pairs at most
             assertThat(c.facts()).contains(new CheckerCard.Fact("servers serving", "1 of 2"));
             assertThat(c.findings()).extracting(t -> t.segments().get(0).text()).containsExactly(

@@ -164,6 +164,18 @@ class RunReportTest {
     }
 
     @Test
+    void aRunOnHostsNamesTheHostOfEachNode() {
+        History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
+        RunSettings r = RunDirs.run("set", "halves");
+        r = new RunSettings(r.scenario(), new RunSettings.Cluster("ssh", 3, "3.9.5", "AUTO", "zookeeper", List.of(),
+                List.of("db-a", "db-b", "db-c")), r.workload(), r.nemesis(), r.checks(), r.timing(), 3, r.out(),
+                r.storage());
+        Document doc = RunDirs.render(RunDirs.write(tmp.resolve("hosts"), r, h, null, List.of()));
+        assertThat(doc.getElementById("facts").text()).contains("hosts n1 db-a, n2 db-b, n3 db-c");
+        assertThat(doc.select("table.config").text()).contains("backend ssh").contains("hosts n1 db-a");
+    }
+
+    @Test
     void aRunOfTheFleNodesSaysSoAndNamesItsBugsNotAZooKeeperVersion() {
         History h = new HistoryBuilder().invoke(1, "add", null, 1L, 10).ok(1, null, 20).build();
         RunSettings fle = RunDirs.run("set", "kill-all");

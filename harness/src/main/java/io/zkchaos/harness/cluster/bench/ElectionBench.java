@@ -62,6 +62,10 @@ public final class ElectionBench {
                         + "'; takes --runs N, --clients N, --seconds N, --dir DIR");
             }
         }
+        if (runs < 1 || clients < 1 || seconds < 1) {
+            throw new IllegalArgumentException("--runs, --clients and --seconds take 1 or more; got runs " + runs
+                    + ", clients " + clients + ", seconds " + seconds);
+        }
         dir = dir.toAbsolutePath();
         Files.createDirectories(dir);
         System.out.printf(Locale.ROOT, "# election bench: 3 nodes, fle vs ZooKeeper %s, tickTime 200 ms, every link "

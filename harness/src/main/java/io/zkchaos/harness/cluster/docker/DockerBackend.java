@@ -31,7 +31,12 @@ public final class DockerBackend implements ClusterBackend {
     /** ZooKeeper only, on the containers' own file systems, its links through Toxiproxy (no taps). */
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        return system == SystemUnderTest.ZOOKEEPER ? EnumSet.of(Capability.RUNS) : EnumSet.noneOf(Capability.class);
+        return system == SystemUnderTest.ZOOKEEPER ? EnumSet.of(Capability.RUNS, Capability.LINK_DELAY) : EnumSet.noneOf(Capability.class);
+    }
+
+    @Override
+    public String whyNot(Capability missing, SystemUnderTest system) {
+        return missing == Capability.CLOCKS ? "its containers run on the host's clock, with nothing preloaded" : "";
     }
 
     @Override

@@ -33,12 +33,18 @@ public final class LocalBackend implements ClusterBackend {
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
         Set<Capability> has = system == SystemUnderTest.ZOOKEEPER
-                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS)
-                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS);
+                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY)
+                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
         if (ServerClock.library().isPresent()) {
             has.add(Capability.CLOCKS);
         }
         return has;
+    }
+
+    @Override
+    public String whyNot(Capability missing, SystemUnderTest system) {
+        return missing == Capability.CLOCKS ? "libfaketime is not installed: apt-get install libfaketime, or -D"
+                + ServerClock.LIBRARY_PROPERTY + "=PATH" : "";
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.zkchaos.harness.cluster.local;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * How nodes reach each other and how clients reach nodes. Node {@code from} reaches node {@code to}'s quorum and
@@ -12,11 +15,23 @@ import java.net.InetSocketAddress;
  * its own {@code server.<id>} host and election port, not the address in the larger one's configuration. With a
  * host name that each node resolves privately, that call-back goes through the right proxy too.
  */
-interface PeerRouting {
+public interface PeerRouting {
 
     /** The IP address node {@code from} uses to reach node {@code to} (1-based ids, from != to). */
     String peerAddress(int from, int to);
 
     /** The address a client uses to reach node {@code id}. */
     InetSocketAddress clientAddress(int id);
+
+    /**
+     * The host name of the machine node {@code id} runs on, which its JVM resolves through its private hosts file
+     * (servers look up their own name): this machine's by default; empty when it has none.
+     */
+    default Optional<String> machineName(int id) {
+        try {
+            return Optional.of(InetAddress.getLocalHost().getHostName());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
 }

@@ -6,33 +6,45 @@ import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * What runs on the nodes of a local ensemble, and everything about it that differs between systems: the files a
- * node needs, its command line, and how it is asked about itself. Everything else — addresses, ports, the fault
- * proxy and its links, readiness, leader detection — is {@link LocalCluster}'s, processes and their signals, pid
- * files and reaping are the process layer's ({@code io.zkchaos.harness.process}), and all is the same for every kind, so a ZooKeeper server and an fle node are started, waited for,
- * killed, paused, restarted and reaped exactly alike: each is a {@link JvmProcess} of role {@value #ROLE}.
+ * What runs on the nodes of an ensemble, and everything about it that differs between systems: the files a node
+ * needs, how its JVM is launched, and how it is asked about itself. Everything else — addresses, ports, links,
+ * readiness, leader detection — is the backend's ({@link LocalCluster}, the ssh backend's cluster), processes and their
+ * signals, pid files and reaping are the process layer's ({@code io.zkchaos.harness.process}), and all is the same for
+ * every kind, so a ZooKeeper server and an fle node are started, waited for, killed, paused, restarted and reaped
+ * exactly alike.
  *
- * <p>Kinds: {@link ZooKeeperServers} ({@code QuorumPeerMain} of the resolved version) and {@link FleServers} (the
+ * <p>A kind describes a node as data — its {@link #files} and its {@link #launch} — so that a backend can put them on
+ * this machine ({@link #writeFiles}, {@link #process}: a {@link JvmProcess} of role {@value #ROLE}) or on another host.
+ * Kinds: {@link ZooKeeperServers} ({@code QuorumPeerMain} of the resolved version) and {@link FleServers} (the
  * project's own {@code NodeMain}).
  */
-interface ServerKind {
+public interface ServerKind {
 
     /** For people and {@code run.properties}: {@code ZooKeeper 3.9.5}, {@code fle nodes (bugs: none)}. */
     String describe();
 
     /**
-     * Writes every file {@code self} needs under its directory (config, private hosts file, ...); idempotent, and
-     * the node's data is kept.
+     * Every file {@code self} needs (config, private hosts file, ...), by its path relative to the node's directory,
+     * with its content. The paths inside them are {@code self}'s ({@link NodeLayout#dir()}: wherever the node lives).
+     * The node's data is never among them.
      */
-    void writeFiles(ClusterConfig config, NodeLayout self, List<NodeLayout> all, PeerRouting routing);
+    Map<String, String> files(ClusterConfig config, NodeLayout self, List<NodeLayout> all, PeerRouting routing);
 
-    /** The node's process (not started): its {@link #server} options, class path, main class and arguments. */
-    JvmProcess process(ClusterConfig config, NodeLayout self, String runId);
+    /** How {@code self}'s JVM is launched; its paths are {@code self}'s. */
+    Launch launch(ClusterConfig config, NodeLayout self);
 
     /**
      * What the node says about itself, asked directly on its client port (not through the fault network). Both
@@ -40,6 +52,37 @@ interface ServerKind {
      */
     default NodeStatus status(String node, NodeLayout self, Duration timeout) {
         return FourLetterWords.srvr(node, self.clientAddress(), timeout);
+    }
+
+    /**
+     * Writes every {@link #files file} of {@code self} under its directory on this machine, with its {@code data/} and
+     * {@code tmp/}; idempotent, and the node's data is kept.
+     */
+    default void writeFiles(ClusterConfig config, NodeLayout self, List<NodeLayout> all, PeerRouting routing) {
+        Path dir = self.dir();
+        try {
+            for (String d : DIRECTORIES) {
+                Files.createDirectories(dir.resolve(d));
+            }
+            for (Map.Entry<String, String> f : files(config, self, all, routing).entrySet()) {
+                Path file = dir.resolve(f.getKey());
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the files of " + self.name() + " in " + dir, e);
+        }
+    }
+
+    /** The node's process on this machine (not started), from its {@link #launch}. */
+    default JvmProcess process(ClusterConfig config, NodeLayout n, String runId) {
+        Launch l = launch(config, n);
+        JvmProcess.Builder b = JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId)
+                .jvmOptions(l.jvmOptions()).classpath(l.classpathArgument()).mainClass(l.mainClass()).args(l.args());
+        if (config.clocks()) {
+            b.environment(ServerClock.in(n.dir()).environment()); // a movable wall clock (the clock faults)
+        }
+        return b.build();
     }
 
     /** The kind {@code config} asks for; ZooKeeper's version is resolved here (it may download). */
@@ -51,23 +94,41 @@ interface ServerKind {
     /** The role of every server's process: its marker, {@code server.pid}, {@code server.log}. */
     String ROLE = "server";
 
+    /** The directories every node has beside its files: its data, and its JVM's temporary files. */
+    List<String> DIRECTORIES = List.of("data", "tmp");
+
     /**
-     * The process every kind's server starts from: role {@value #ROLE} in the node's directory, with the JVM options
-     * every server shares — the node's name, the configured JVM options, and the node's private hosts file (how it
-     * names its peers: see {@link ServerFiles}) — then the kind's own {@code options}. The markers the {@link
-     * io.zkchaos.harness.process.Reaper} checks, and keeping every file in the node's directory, are {@link
-     * JvmProcess}'s.
+     * How a node's JVM is launched. The markers the {@link io.zkchaos.harness.process.Reaper} checks, and keeping
+     * every file in the node's directory, are added by whatever starts it ({@link JvmProcess#commandLine}).
+     *
+     * @param jvmOptions every option: the ones all kinds share ({@link #jvmOptions}), then the kind's own
+     * @param classpath  the jars (or class directories) it runs from, on this machine
+     * @param mainClass  its main class
+     * @param args       its arguments (its config file)
      */
-    static JvmProcess.Builder server(ClusterConfig config, NodeLayout n, String runId, List<String> options) {
+    record Launch(List<String> jvmOptions, List<Path> classpath, String mainClass, List<String> args) {
+        public Launch {
+            jvmOptions = List.copyOf(jvmOptions);
+            classpath = List.copyOf(classpath);
+            args = List.copyOf(args);
+        }
+
+        /** The class path for {@code java -cp} on this machine. */
+        public String classpathArgument() {
+            return classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+        }
+    }
+
+    /**
+     * The JVM options of a server of any kind: the node's name, the configured JVM options, and the node's private
+     * hosts file (how it names its peers: see {@link ServerFiles}), then the kind's own {@code options}.
+     */
+    static List<String> jvmOptions(ClusterConfig config, NodeLayout n, List<String> options) {
         List<String> jvm = new ArrayList<>();
         jvm.add("-Dzkchaos.node=" + n.name());
         jvm.addAll(config.serverJvmOptions());
         jvm.add("-Djdk.net.hosts.file=" + n.dir().resolve("hosts"));
         jvm.addAll(options);
-        JvmProcess.Builder b = JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId).jvmOptions(jvm);
-        if (config.clocks()) {
-            b.environment(ServerClock.in(n.dir()).environment()); // a movable wall clock (the clock faults)
-        }
-        return b;
+        return jvm;
     }
 }

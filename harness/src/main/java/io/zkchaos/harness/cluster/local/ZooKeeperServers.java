@@ -2,9 +2,9 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.zookeeper.ServerClasspath;
-import io.zkchaos.harness.process.JvmProcess;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * ZooKeeper servers: {@code QuorumPeerMain} of the resolved version, with the {@code zoo.cfg}, hosts file and
@@ -26,12 +26,13 @@ final class ZooKeeperServers implements ServerKind {
     }
 
     @Override
-    public void writeFiles(ClusterConfig config, NodeLayout self, List<NodeLayout> all, PeerRouting routing) {
-        ServerFiles.write(config, self, all, routing);
+    public Map<String, String> files(ClusterConfig config, NodeLayout self, List<NodeLayout> all,
+                                     PeerRouting routing) {
+        return ServerFiles.files(config, self, all, routing);
     }
 
     @Override
-    public JvmProcess process(ClusterConfig config, NodeLayout n, String runId) {
+    public Launch launch(ClusterConfig config, NodeLayout n) {
         List<String> options = new ArrayList<>();
         options.add("-Dlogback.configurationFile=" + n.dir().resolve("logback.xml"));
         options.add("-Dlog4j.configuration=" + n.dir().resolve("log4j.properties").toUri()); // before 3.8
@@ -39,7 +40,7 @@ final class ZooKeeperServers implements ServerKind {
         options.add("-Dzookeeper.admin.enableServer=false");
         options.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
         config.zooKeeperVersion().ifPresent(v -> options.addAll(config.sync().jvmOptions(v)));
-        return ServerKind.server(config, n, runId, options).classpath(classpath.asClasspathArgument())
-                .mainClass(MAIN_CLASS).args(List.of(n.dir().resolve("zoo.cfg").toString())).build();
+        return new Launch(ServerKind.jvmOptions(config, n, options), classpath.jars(), MAIN_CLASS,
+                List.of(n.dir().resolve("zoo.cfg").toString()));
     }
 }

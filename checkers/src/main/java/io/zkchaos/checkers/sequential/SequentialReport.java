@@ -1,0 +1,38 @@
+package io.zkchaos.checkers.sequential;
+
+import io.zkchaos.checkers.Findings;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code sequential-znodes} checker's findings (the {@code details} of its result).
+ *
+ * @param parents             the parents some create or read named, in order of first appearance
+ * @param acknowledged        creates that completed ok
+ * @param ephemeral           of those, ephemeral-sequential ones
+ * @param indeterminate       creates that completed info (or never): present once or absent
+ * @param indeterminatePresent of those, present in some read (each at most once)
+ * @param failed              creates that failed (nothing was created)
+ * @param reads               ok reads of children checked (in the run and final)
+ * @param finalReads          the servers whose last read was the final read checked, in order
+ * @param violationCount      how many violations were found (only the first {@link #SHOWN} are listed)
+ * @param violationsByRule    how many of each rule
+ * @param violations          the first violations, in the order they were found
+ */
+public record SequentialReport(List<String> parents, int acknowledged, int ephemeral, int indeterminate,
+                               int indeterminatePresent, int failed, int reads, List<String> finalReads,
+                               int violationCount, Map<String, Integer> violationsByRule,
+                               List<SequentialViolation> violations) implements Findings {
+
+    /** The most violations a report lists. */
+    public static final int SHOWN = 100;
+
+    public SequentialReport {
+        parents = List.copyOf(parents);
+        violationsByRule = Collections.unmodifiableMap(new TreeMap<>(violationsByRule));
+        finalReads = List.copyOf(finalReads);
+        violations = List.copyOf(violations);
+    }
+}

@@ -1,0 +1,496 @@
+package io.zkchaos.harness.cluster.ssh;
+
+import io.zkchaos.harness.cluster.Cluster;
+import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.ClusterNotReadyException;
+import io.zkchaos.harness.cluster.FourLetterWords;
+import io.zkchaos.harness.cluster.NodeStatus;
+import io.zkchaos.harness.cluster.NodeStatus.Mode;
+import io.zkchaos.harness.cluster.QuorumWait;
+import io.zkchaos.harness.cluster.local.NodeLayout;
+import io.zkchaos.harness.cluster.local.PeerRouting;
+import io.zkchaos.harness.cluster.local.ServerKind;
+import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
+import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.ProcessControl;
+import io.zkchaos.harness.process.ProcessMarkers;
+import io.zkchaos.harness.process.ShutdownRegistry;
+import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.net.Link;
+import io.zkchaos.nemesis.net.LinkNetwork;
+import io.zkchaos.nemesis.net.NodeLinks;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An ensemble on hosts reached over SSH, as Jepsen runs a database: node {@code n<i>} on the i-th host of the hosts
+ * file, each server a JVM the harness starts there from what it brought ({@link Artifacts}: the hosts need only a JRE),
+ * with its files in a directory of its own:
+ * <pre>
+ * &lt;remote dir&gt;/lib/&lt;hash&gt;-&lt;jar&gt;                       the jars, kept for later runs
+ * &lt;remote dir&gt;/runs/&lt;run&gt;/run.properties            the run's marks (who made it)
+ * &lt;remote dir&gt;/runs/&lt;run&gt;/n1/zoo.cfg, hosts, data/, tmp/, server.log
+ * </pre>
+ * Its servers listen on the host's own address with the usual ports ({@value #CLIENT_PORT}, {@value #QUORUM_PORT},
+ * {@value #ELECTION_PORT}); clients reach them directly, and the harness asks them {@code srvr} through the host
+ * itself ({@link HostSession#ask}), so that it still sees a server whose clients are cut off.
+ *
+ * <p>Faults are the hosts' own: kill, pause and resume are {@code kill -KILL/-STOP/-CONT} by pid ({@link RemoteProcess}
+ * under a {@link ProcessControl}); the links are {@link HostLink}s — iptables rules in the run's chains and traffic
+ * control — handed to {@link NodeLinks}, so every cut, partition and grudge is made as on the other backends. There are
+ * no protocol taps (no proxy sees the bytes): the faults at a protocol moment cannot act here.
+ *
+ * <p>A start first ends what killed harnesses of this machine left on the hosts ({@link HostReaper}); {@link #close()}
+ * heals, kills every server, copies each server's log into the local run directory ({@code <run>/n1/server.log}),
+ * removes the run's chains, shaping and directory from the hosts and disconnects. The {@link ShutdownRegistry} closes a
+ * cluster still open when the harness is terminated.
+ */
+public final class SshCluster implements Cluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SshCluster.class);
+    /** Every server's client, quorum and election port, on its host's own address. */
+    public static final int CLIENT_PORT = 2181;
+    public static final int QUORUM_PORT = 2888;
+    public static final int ELECTION_PORT = 3888;
+    /** How long a server may take to answer {@code srvr} through its host. */
+    private static final Duration FLW_TIMEOUT = Duration.ofSeconds(2);
+
+    private final ClusterConfig config;
+    private final SshSettings settings;
+    private final ServerKind kind;
+    private final String runId;
+    private final RemoteMarkers marks;
+    private final SshHosts hosts;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Map<String, Host> prepared = new ConcurrentHashMap<>();
+    private final Map<String, ProcessControl<RemoteProcess>> processes = new LinkedHashMap<>();
+    private final List<NodeLayout> layouts = new ArrayList<>();
+    private HostNetwork network;
+    private NodeLinks links;
+
+    /** What the harness learned of a host and set up there before its server starts. */
+    private record Host(HostSession session, String base, String harnessAddress, String hostName,
+                        HostShaper shaper) {
+        String runDirectory(String runId) {
+            return base + "/runs/" + runId;
+        }
+    }
+
+    private SshCluster(ClusterConfig config, SshSettings settings, ServerKind kind, String runId, SshHosts hosts) {
+        this.config = config;
+        this.settings = settings;
+        this.kind = kind;
+        this.runId = runId;
+        this.marks = RemoteMarkers.current(runId);
+        this.hosts = hosts;
+    }
+
+    /** Starts with the server jars resolved by {@link ZooKeeperResolver#fromEnvironment()}. */
+    public static SshCluster start(ClusterConfig config, SshSettings settings) {
+        return start(config, settings, ZooKeeperResolver.fromEnvironment());
+    }
+
+    /**
+     * Connects to the hosts, ends what killed harnesses left there, checks each host (a JRE, iptables, root), brings
+     * the servers' jars and files, installs the run's chains, starts every server and waits (up to
+     * {@link ClusterConfig#startTimeout()}) until a quorum serves. On any failure everything started is undone.
+     *
+     * @throws IllegalArgumentException  for what the ssh backend cannot do (the lazy file system), or too few hosts
+     * @throws IllegalStateException     naming the host that cannot be reached or lacks what the backend needs
+     * @throws ClusterNotReadyException if no quorum serves in time, with the tail of a server's log
+     */
+    public static SshCluster start(ClusterConfig config, SshSettings settings, ZooKeeperResolver resolver) {
+        if (config.lazyFs()) {
+            throw new IllegalArgumentException("lazyfs: the ssh backend keeps the data directories on the hosts' own "
+                    + "file systems; the lazy file system is the local backend's");
+        }
+        ServerKind kind = ServerKind.of(config, resolver);
+        String runId = ProcessMarkers.newRun(config.runDirectory(), "backend=ssh", "version=" + config.version(),
+                "system=" + kind.describe(), "nodes=" + config.nodes(), "hosts=" + settings.hosts().stream()
+                        .limit(config.nodes()).map(SshHost::name).collect(Collectors.joining(",")));
+        SshHosts hosts = SshHosts.connect(settings, config.nodes());
+        SshCluster cluster = new SshCluster(config, settings, kind, runId, hosts);
+        ShutdownRegistry.register(cluster);
+        try {
+            cluster.setUp();
+            cluster.processes.values().forEach(ProcessControl::start);
+            QuorumWait.await(cluster, config.startTimeout(), cluster::exitedNode, cluster::explain);
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Readies every host, in parallel and in three commands each (a command costs a shell's start-up, seconds on a
+     * busy host): what the host has and what killed harnesses left there; ending that and bringing the jars it lacks;
+     * the nodes' files and the run's chains.
+     */
+    private void setUp() {
+        long t0 = System.nanoTime();
+        Artifacts jars = Artifacts.of(kind.launch(config, layout("n1", "127.0.0.1", "/")).classpath());
+        onEveryHost(s -> {
+            prepared.put(s.node(), prepare(s, jars));
+            return null;
+        });
+        LOG.info("hosts ready, jars in place after {} ms", (System.nanoTime() - t0) / 1_000_000);
+        for (HostSession s : hosts.sessions().values()) {
+            layouts.add(layout(s.node(), s.address(), prepared.get(s.node()).runDirectory(runId) + "/" + s.node()));
+        }
+        PeerRouting routing = new PeerRouting() {
+            @Override
+            public String peerAddress(int from, int to) {
+                return layouts.get(to - 1).address();
+            }
+
+            @Override
+            public InetSocketAddress clientAddress(int id) {
+                return layouts.get(id - 1).clientAddress();
+            }
+
+            @Override
+            public Optional<String> machineName(int id) {
+                return Optional.of(prepared.get("n" + id).hostName());
+            }
+        };
+        Map<String, HostFirewall> firewalls = new ConcurrentHashMap<>();
+        onEveryHost(s -> {
+            NodeLayout n = layouts.get(Integer.parseInt(s.node().substring(1)) - 1);
+            HostFirewall f = new HostFirewall(s, marks);
+            s.exec("sh -s", (filesScript(s, n, kind.files(config, n, layouts, routing)) + s.asRoot(f.installCommand())
+                    + "\n").getBytes(StandardCharsets.UTF_8), HostSession.COMMAND_TIMEOUT)
+                    .require(s, "writing the files of " + n.name() + " and the run's iptables chains");
+            firewalls.put(s.node(), f);
+            return null;
+        });
+        LOG.info("files and chains in place after {} ms", (System.nanoTime() - t0) / 1_000_000);
+        Map<String, HostShaper> shapers = new LinkedHashMap<>();
+        Map<String, String> harness = new LinkedHashMap<>();
+        prepared.forEach((node, h) -> {
+            shapers.put(node, h.shaper());
+            harness.put(node, h.harnessAddress());
+        });
+        network = new HostNetwork(firewalls, shapers, harness);
+        Map<String, Link> clientLinks = new LinkedHashMap<>();
+        Map<String, List<Link>> peerLinks = new LinkedHashMap<>();
+        for (NodeLayout to : layouts) {
+            clientLinks.put(to.name(), network.addClientLink("client-" + to.name(), to.name(), to.address(),
+                    to.clientPort()));
+            for (NodeLayout from : layouts) {
+                if (from.id() != to.id()) {
+                    String prefix = from.name() + "-" + to.name();
+                    peerLinks.put(NodeLinks.pair(from.name(), to.name()), List.of(
+                            network.addPeerLink(prefix + "-quorum", from.name(), from.address(), to.name(),
+                                    to.address(), to.quorumPort()),
+                            network.addPeerLink(prefix + "-election", from.name(), from.address(), to.name(),
+                                    to.address(), to.electionPort())));
+                }
+            }
+        }
+        links = new NodeLinks(network, config.nodeNames(), clientLinks, peerLinks);
+        for (NodeLayout n : layouts) {
+            ServerKind.Launch l = kind.launch(config, n);
+            List<String> command = JvmProcess.commandLine(settings.java(), marks.arguments(), ServerKind.ROLE,
+                    l.jvmOptions(), n.dir(), String.join(":", jars.paths(prepared.get(n.name()).base() + "/lib")),
+                    l.mainClass(), l.args());
+            processes.put(n.name(), new ProcessControl<>(new RemoteProcess(n.name(), hosts.session(n.name()),
+                    n.dir().toString(), ServerKind.ROLE, command)));
+        }
+    }
+
+    private static NodeLayout layout(String node, String address, String dir) {
+        return new NodeLayout(node, Integer.parseInt(node.substring(1)), address, CLIENT_PORT, QUORUM_PORT,
+                ELECTION_PORT, Path.of(dir));
+    }
+
+    /**
+     * Readies one host in two commands: the first learns its remote directory, host name, the harness's address as
+     * it sees it, whether it has a JRE, iptables and root, which jars it has, what killed harnesses of this machine
+     * left ({@link HostReaper#survey}) and what its kernel can shape ({@link HostShaper#probeScript}); the second ends
+     * those leftovers and brings the jars it lacks.
+     */
+    private Host prepare(HostSession s, Artifacts jars) {
+        long t0 = System.nanoTime();
+        HostFacts facts = HostFacts.look(s, settings);
+        List<String> problems = facts.problems(settings);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(s.describe() + ": " + String.join("; ", problems));
+        }
+        HostReaper.Plan leftovers = HostReaper.plan(facts.sections(), RemoteMarkers::orphaned);
+        List<Artifacts.Jar> missing = jars.missing(facts.jars());
+        long t1 = System.nanoTime();
+        if (!leftovers.commands().isEmpty() || !missing.isEmpty()) {
+            String act = (leftovers.commands().isEmpty() ? "" : s.asRoot("sh -c " + Shell.quote(leftovers.script()))
+                    + " < /dev/null && ") + (missing.isEmpty() ? "true" : Artifacts.unpack(facts.base() + "/lib"));
+            s.exec(act, missing.isEmpty() ? new byte[0] : Artifacts.tar(missing), HostSession.COMMAND_TIMEOUT)
+                    .require(s, "ending what killed harnesses left and bringing " + missing.size() + " jar(s)");
+        }
+        leftovers.ended().forEach(e -> LOG.warn("ended on {}, left by a killed harness: {}", s.describe(), e));
+        HostShaper shaper = HostShaper.of(s, facts.sections().getOrDefault("tc", List.of()));
+        LOG.info("{}: looked in {} ms, {} thing(s) ended and {} jar(s) sent in {} ms; traffic control: {}",
+                s.describe(), (t1 - t0) / 1_000_000, leftovers.ended().size(), missing.size(),
+                (System.nanoTime() - t1) / 1_000_000, shaper.describe());
+        return new Host(s, facts.base(), facts.harness(), facts.hostName(), shaper);
+    }
+
+    /** The script that writes the run's marks and a node's directories and files (each a quoted here-document). */
+    private String filesScript(HostSession s, NodeLayout n, Map<String, String> files) {
+        String end = "ZKCHAOS_" + UUID.randomUUID().toString().replace("-", "");
+        StringBuilder script = new StringBuilder("set -e\n");
+        String runDir = prepared.get(s.node()).runDirectory(runId);
+        script.append("mkdir -p ").append(Shell.quote(runDir)).append('\n');
+        script.append("cat > ").append(Shell.quote(runDir + "/run.properties")).append(" <<'").append(end)
+                .append("'\n").append(marks.words().replace(' ', '\n')).append('\n').append(end).append('\n');
+        for (String d : ServerKind.DIRECTORIES) {
+            script.append("mkdir -p ").append(Shell.quote(n.dir().resolve(d).toString())).append('\n');
+        }
+        files.forEach((path, content) -> {
+            Path file = n.dir().resolve(path);
+            script.append("mkdir -p ").append(Shell.quote(file.getParent().toString())).append('\n');
+            script.append("cat > ").append(Shell.quote(file.toString())).append(" <<'").append(end).append("'\n")
+                    .append(content.endsWith("\n") ? content : content + "\n").append(end).append('\n');
+        });
+        return script.toString();
+    }
+
+    /** Runs {@code step} on every host in parallel; fails naming every host where it failed. */
+    private <T> Map<String, T> onEveryHost(Function<HostSession, T> step) {
+        Map<String, CompletableFuture<T>> running = new LinkedHashMap<>();
+        hosts.sessions().forEach((node, s) -> running.put(node, CompletableFuture.supplyAsync(() -> step.apply(s))));
+        Map<String, T> out = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        running.forEach((node, f) -> {
+            try {
+                out.put(node, f.join());
+            } catch (CompletionException e) {
+                failures.add(e.getCause() == null ? e.toString() : e.getCause().getMessage());
+            }
+        });
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", failures));
+        }
+        return out;
+    }
+
+    @Override
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /** The run id every server's command line, chain and run directory on the hosts carries. */
+    public String runId() {
+        return runId;
+    }
+
+    /** The hosts and how they are reached. */
+    public SshSettings settings() {
+        return settings;
+    }
+
+    /** The SSH connection to {@code node}'s host, for checks on it. */
+    public HostSession host(String node) {
+        return hosts.session(node);
+    }
+
+    @Override
+    public String connectString() {
+        return layouts.stream().map(n -> n.address() + ":" + n.clientPort()).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public String connectString(String node) {
+        NodeLayout n = layout(node);
+        return n.address() + ":" + n.clientPort();
+    }
+
+    @Override
+    public NodeState state(String node) {
+        return process(node).state();
+    }
+
+    /** The pid of the node's server on its host, or -1 when it is down. */
+    public long pid(String node) {
+        return process(node).process().pid();
+    }
+
+    @Override
+    public NodeStatus status(String node) {
+        NodeState s = process(node).state();
+        if (s == NodeState.DOWN) {
+            return new NodeStatus(node, Mode.UNREACHABLE, -1, "down");
+        }
+        if (s == NodeState.PAUSED) {
+            return new NodeStatus(node, Mode.UNREACHABLE, -1, "paused");
+        }
+        try {
+            return FourLetterWords.parseSrvr(node, hosts.session(node).ask(CLIENT_PORT, "srvr", FLW_TIMEOUT));
+        } catch (IOException | RuntimeException e) {
+            return new NodeStatus(node, Mode.UNREACHABLE, -1, e.toString());
+        }
+    }
+
+    @Override
+    public void awaitQuorum(Duration bound) {
+        QuorumWait.await(this, bound, Optional::empty, this::explain);
+    }
+
+    private Optional<String> exitedNode() {
+        return processes.values().stream().filter(p -> p.process().exitCode() != null).map(ProcessControl::name)
+                .findFirst();
+    }
+
+    private String explain(String node) {
+        ProcessControl<RemoteProcess> p = process(node);
+        Integer exit = p.process().exitCode();
+        return node + " on " + hosts.session(node).describe() + " is " + p.state() + (exit == null ? ""
+                : ", exited with code " + exit) + "; last lines of " + p.process().logPath() + ":\n"
+                + p.process().logTail(30);
+    }
+
+    @Override
+    public void start(String node) {
+        process(node).start();
+    }
+
+    @Override
+    public void stop(String node) {
+        process(node).stop();
+    }
+
+    @Override
+    public void kill(String node) {
+        process(node).kill();
+    }
+
+    @Override
+    public void pause(String node) {
+        process(node).pause();
+    }
+
+    @Override
+    public void resume(String node) {
+        process(node).resume();
+    }
+
+    @Override
+    public LinkNetwork links() {
+        return links;
+    }
+
+    /**
+     * Where what the hosts' firewalls hold differs from what the links set (empty when all agree): per host, the
+     * rules missing and those too many.
+     */
+    public List<String> firewallDivergences() {
+        return network.divergences();
+    }
+
+    /** One line per node: which host runs it, and what its kernel can shape. */
+    @Override
+    public String summary() {
+        return "hosts: " + layouts.stream().map(n -> n.name() + " " + hosts.session(n.name()).host().name()
+                + (hosts.session(n.name()).host().name().equals(n.address()) ? "" : " (" + n.address() + ")"))
+                .collect(Collectors.joining(", ")) + "; traffic control: " + prepared.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + " " + e.getValue().shaper().describe()).collect(Collectors.joining("; "));
+    }
+
+    /** The node's server log, copied from its host into the local run directory ({@code <run>/n1/server.log}). */
+    @Override
+    public Path logFile(String node) {
+        Path file = runDirectory().resolve(node).resolve("server.log");
+        if (!closed.get()) {
+            fetchLog(node, file);
+        }
+        return file;
+    }
+
+    private void fetchLog(String node, Path file) {
+        ProcessControl<RemoteProcess> p = process(node);
+        try {
+            HostSession.Result r = hosts.session(node).exec("cat " + Shell.quote(p.process().logPath()));
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, r.ok() ? r.out() : "(no log on " + hosts.session(node).describe() + ": "
+                    + r.err().strip() + ")\n", StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot copy the log of {} to {}: {}", node, file, e.toString());
+        }
+    }
+
+    @Override
+    public Path runDirectory() {
+        return config.runDirectory();
+    }
+
+    /**
+     * Heals the links, kills every server, copies their logs here, removes the run's chains, shaping and directory from
+     * the hosts and disconnects. Idempotent; each step is tried whatever the previous one did.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (links != null) {
+            try {
+                links.heal();
+            } catch (RuntimeException e) {
+                LOG.warn("healing the network while closing: {}", e.toString());
+            }
+        }
+        for (ProcessControl<RemoteProcess> p : processes.values()) {
+            try {
+                p.retire("its cluster is closed");
+            } catch (RuntimeException e) {
+                LOG.warn("killing {} while closing: {}", p.name(), e.toString());
+            }
+        }
+        for (String node : processes.keySet()) {
+            fetchLog(node, runDirectory().resolve(node).resolve("server.log"));
+        }
+        if (links != null) {
+            links.close();
+        }
+        for (Host h : prepared.values()) {
+            try {
+                h.session().exec("rm -rf " + Shell.quote(h.runDirectory(runId)));
+            } catch (RuntimeException e) {
+                LOG.warn("removing the run directory on {}: {}", h.session().describe(), e.toString());
+            }
+        }
+        hosts.close();
+        ShutdownRegistry.unregister(this);
+    }
+
+    private ProcessControl<RemoteProcess> process(String node) {
+        ProcessControl<RemoteProcess> p = processes.get(node);
+        if (p == null) {
+            throw new IllegalArgumentException("unknown node '" + node + "': nodes are " + nodes());
+        }
+        return p;
+    }
+
+    private NodeLayout layout(String node) {
+        process(node);
+        return layouts.get(Integer.parseInt(node.substring(1)) - 1);
+    }
+}
