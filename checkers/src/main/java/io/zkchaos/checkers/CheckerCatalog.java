@@ -16,6 +16,7 @@ import io.zkchaos.checkers.multi.MultiTxnChecker;
 import io.zkchaos.checkers.readmodel.ZkReadModelChecker;
 import io.zkchaos.checkers.sequential.SequentialChecker;
 import io.zkchaos.checkers.sessions.SessionGuaranteesChecker;
+import io.zkchaos.checkers.recovery.RecoveryChecker;
 import io.zkchaos.checkers.set.NoLostCommitChecker;
 import io.zkchaos.checkers.state.FinalStateChecker;
 import io.zkchaos.checkers.watches.WatchesChecker;
@@ -42,6 +43,7 @@ public final class CheckerCatalog {
     public static final String SESSION_GUARANTEES = SessionGuaranteesChecker.NAME;
     public static final String SEQUENTIAL_ZNODES = SequentialChecker.NAME;
     public static final String MULTI_TXN = MultiTxnChecker.NAME;
+    public static final String RECOVERY = "recovery";
 
     private static final CheckerCatalog STANDARD = new CheckerCatalog(Map.of())
             .with(new CheckerDescriptor(LINEARIZABLE,
@@ -77,7 +79,10 @@ public final class CheckerCatalog {
                     EnumSet.noneOf(CheckerOption.class), o -> new SequentialChecker()))
             .with(new CheckerDescriptor(MULTI_TXN, "multi transactions atomic and linearizable against the "
                     + "multi-register model; reads see them whole (--strict: and in real time)",
-                    EnumSet.of(TIME_LIMIT, STRICT), o -> new MultiTxnChecker(o.timeLimit(), o.strict())));
+                    EnumSet.of(TIME_LIMIT, STRICT), o -> new MultiTxnChecker(o.timeLimit(), o.strict())))
+            .with(new CheckerDescriptor(RECOVERY, "after the final heal the ensemble acknowledges writes again and "
+                    + "every server serves, within the run's --recovery-bound (judged on the harness's probes)",
+                    EnumSet.noneOf(CheckerOption.class), o -> new RecoveryChecker()));
 
     private final Map<String, CheckerDescriptor> byName;
 

@@ -13,6 +13,7 @@ import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.sequential.SequentialReport;
 import io.zkchaos.checkers.sessions.SessionsReport;
+import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.watches.WatchesReport;
@@ -44,6 +45,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = SessionsReport.class, name = "session-guarantees"),
     @JsonSubTypes.Type(value = SequentialReport.class, name = "sequential-znodes"),
     @JsonSubTypes.Type(value = MultiReport.class, name = "multi-txn"),
+    @JsonSubTypes.Type(value = RecoveryReport.class, name = "recovery"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")

@@ -42,6 +42,11 @@ public final class HistoryBuilder {
         return complete(process, OpType.FAIL, null, "rejected", nanos(ms));
     }
 
+    /** A fail that says what it saw ({@code value}) and why ({@code error}). */
+    public HistoryBuilder fail(int process, Object value, String error, long ms) {
+        return complete(process, OpType.FAIL, value, error, nanos(ms));
+    }
+
     public HistoryBuilder info(int process, long ms) {
         return complete(process, OpType.INFO, null, "timeout", nanos(ms));
     }

@@ -42,7 +42,12 @@ public interface Fault {
          * Holds the data of links back (latency with jitter): needs links that can delay, which a proxy's can and a
          * host's firewall cannot (a host's kernel does it with {@code tc netem}, where it has it).
          */
-        DELAYS_LINKS
+        DELAYS_LINKS,
+        /**
+         * Moves the servers' wall clocks ({@link NodeControl#setClockOffset}): needs a backend that can, and the
+         * servers started so that it can (the local backend preloads libfaketime into them).
+         */
+        MOVES_CLOCKS
     }
 
     /** The name the CLI and the history use, e.g. {@code kill-leader}. */

@@ -238,6 +238,88 @@ public final class FaultActions {
         return onEach("restart", "restart", List.of(node), cluster::restart);
     }
 
+    // ---- clocks (wall clock only: the monotonic clock runs on, see NodeControl#setClockOffset) ----
+
+    /**
+     * Skews every node's wall clock by its own seeded offset in {@code [-max, +max]} (millisecond steps), as on
+     * machines whose clocks were never synchronized; {@link #resetClocks} ends it.
+     */
+    public FaultRecord skewClocks(Duration max) {
+        java.util.Map<String, Duration> offsets = new java.util.LinkedHashMap<>();
+        for (String node : cluster.nodes()) {
+            // [0, 2max] shifted down by max: a choice of the schedule is a non-negative number
+            offsets.put(node, Duration.ofMillis(choices.upTo("clock-offset-ms", 2 * max.toMillis()) - max.toMillis()));
+        }
+        return setClocks("clock-skew", "skew the clock of", offsets);
+    }
+
+    /**
+     * Jumps one random running node's wall clock forward or back (a seeded sign) by a seeded amount in
+     * {@code [least, most]}, as a {@code date -s} or an NTP step does; {@link #resetClocks} ends it.
+     */
+    public FaultRecord bumpClock(Duration least, Duration most) {
+        String node = pick(running());
+        return setClocks("clock-bump", "bump the clock of", java.util.Map.of(node, signed(least, most)));
+    }
+
+    /**
+     * Strobes one random running node's wall clock: flips it between a seeded offset (sign and size in
+     * {@code [least, most]}) and the true time, {@code flips} times, each state held a seeded time of up to
+     * {@code hold} on top of the time the backend takes to apply a change; it ends on the offset, which
+     * {@link #resetClocks} undoes.
+     */
+    public FaultRecord strobeClock(Duration least, Duration most, int flips, Duration hold) {
+        String node = pick(running());
+        Duration offset = signed(least, most);
+        long start = System.nanoTime();
+        for (int i = 0; i < flips; i++) {
+            cluster.setClockOffset(node, i % 2 == 0 ? offset : Duration.ZERO);
+            sleep(delayMillis(hold));
+        }
+        cluster.setClockOffset(node, offset);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        return new FaultRecord("clock-strobe", "strobe the clock of " + node + " between " + offsetText(offset)
+                + " and the true time, " + flips + " flips over " + ms + " ms; it stays at " + offsetText(offset),
+                List.of(node), List.of(), new java.util.TreeMap<>());
+    }
+
+    /** Sets every moved wall clock back to the true time. */
+    public FaultRecord resetClocks() {
+        List<String> moved = cluster.clockOffsets().keySet().stream().sorted().toList();
+        return onEach("clock-reset", "reset the clock of", moved, n -> cluster.setClockOffset(n, Duration.ZERO));
+    }
+
+    private FaultRecord setClocks(String fault, String verb, java.util.Map<String, Duration> offsets) {
+        List<String> steps = new ArrayList<>();
+        offsets.forEach((node, offset) -> {
+            setClock(node, offset);
+            steps.add(node + " " + offsetText(offset));
+        });
+        return new FaultRecord(fault, verb + " " + String.join(", ", steps), offsets.keySet().stream().sorted()
+                .toList(), List.of(), new java.util.TreeMap<>());
+    }
+
+    private void setClock(String node, Duration offset) {
+        try {
+            cluster.setClockOffset(node, offset);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** A seeded duration in {@code [least, most]} (ms steps), forward or back with equal odds. */
+    private Duration signed(Duration least, Duration most) {
+        long ms = least.toMillis() + choices.upTo("clock-offset-ms", most.toMillis() - least.toMillis());
+        return Duration.ofMillis(choices.coin("clock-forward") ? ms : -ms);
+    }
+
+    /** {@code +12.345 s}, {@code -0.800 s}. */
+    static String offsetText(Duration offset) {
+        long ms = offset.toMillis();
+        return String.format(Locale.ROOT, "%s%d.%03d s", ms < 0 ? "-" : "+", Math.abs(ms) / 1000,
+                Math.abs(ms) % 1000);
+    }
+
     // ---- client processes ----
 
     /** SIGSTOPs the client process that holds leadership now. */

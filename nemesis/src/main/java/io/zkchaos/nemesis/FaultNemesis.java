@@ -52,11 +52,18 @@ final class FaultNemesis implements Nemesis {
         FaultRecord resumed = actions.resumeAll();
         FaultRecord restarted = actions.restartDown();
         FaultRecord clients = actions.resumeClients();
+        // only where a clock was moved: a backend that cannot move clocks is never asked
+        FaultRecord clocks = target.nodes().clockOffsets().isEmpty() ? null : actions.resetClocks();
         List<String> nodes = new ArrayList<>(resumed.nodes());
         nodes.addAll(restarted.nodes());
         nodes.addAll(clients.nodes());
+        List<String> woken = nodes.stream().distinct().sorted().toList();
+        if (clocks != null) {
+            nodes.addAll(clocks.nodes());
+        }
         List<String> all = nodes.stream().distinct().sorted().toList();
-        return new FaultRecord("heal", "healed every link" + (all.isEmpty() ? "" : "; resumed or restarted "
-                + String.join(", ", all)), all, net.groups(), net.grudge(), triggers);
+        return new FaultRecord("heal", "healed every link" + (woken.isEmpty() ? "" : "; resumed or restarted "
+                + String.join(", ", woken)) + (clocks == null ? "" : "; " + clocks.description()), all,
+                net.groups(), net.grudge(), triggers);
     }
 }

@@ -35,6 +35,15 @@ public final class Faults {
     /** {@code stall-during-snapshot} stalls after a seeded number of snapshot bytes up to this. */
     public static final long SNAPSHOT_BYTES_MAX = 64 * 1024;
 
+    /** {@code clock-skew} gives every server its own seeded wall-clock offset within ± this. */
+    public static final Duration CLOCK_SKEW_MAX = Duration.ofSeconds(60);
+    /** {@code clock-bump} and {@code clock-strobe} move one server's wall clock by a seeded amount in this range. */
+    public static final Duration CLOCK_JUMP_LEAST = Duration.ofSeconds(1);
+    public static final Duration CLOCK_JUMP_MOST = Duration.ofMinutes(10);
+    /** {@code clock-strobe} flips the clock this many times, each state held up to {@link #STROBE_HOLD} more. */
+    public static final int STROBE_FLIPS = 4;
+    public static final Duration STROBE_HOLD = Duration.ofMillis(500);
+
     private static final Map<String, Fault> ALL = new LinkedHashMap<>();
 
     static {
@@ -70,6 +79,20 @@ public final class Faults {
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
                         + " ms on every link, both ways",
                 t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal(), Fault.Trait.DELAYS_LINKS);
+        // clocks: the servers' wall clocks moved (their monotonic clocks run on, as on a machine whose time is set)
+        add("clock-skew", "skew every server's wall clock by its own seeded offset within ±"
+                        + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal",
+                t -> actions(t).skewClocks(CLOCK_SKEW_MAX), t -> actions(t).resetClocks(), Fault.Trait.MOVES_CLOCKS);
+        add("clock-bump", "jump a random server's wall clock forward or back by a seeded "
+                        + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min; reset it at "
+                        + "the heal",
+                t -> actions(t).bumpClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST), t -> actions(t).resetClocks(),
+                Fault.Trait.MOVES_CLOCKS);
+        add("clock-strobe", "flip a random server's wall clock " + STROBE_FLIPS + " times between a seeded offset ("
+                        + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min, either way) "
+                        + "and the true time; reset it at the heal",
+                t -> actions(t).strobeClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST, STROBE_FLIPS, STROBE_HOLD),
+                t -> actions(t).resetClocks(), Fault.Trait.MOVES_CLOCKS);
         // Client processes (clients in JVMs of their own): a frozen leader outlives its session without noticing.
         addClient("pause-leader-client", "SIGSTOP the client process that holds leadership for at least twice the "
                         + "session timeout (its session expires, another takes over); SIGCONT it at the heal",

@@ -42,6 +42,11 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
         return faults.stream().anyMatch(f -> f.is(Fault.Trait.NEEDS_LAZYFS));
     }
 
+    /** Whether some fault of this nemesis moves the servers' clocks: they must start so that it can. */
+    public boolean movesClocks() {
+        return faults.stream().anyMatch(f -> f.is(Fault.Trait.MOVES_CLOCKS));
+    }
+
     /**
      * What a run under this nemesis must have exercised for its verdict to be evidence
      * ({@link io.zkchaos.checkers.evidence.Minimum}): nothing for {@code none}; otherwise at least one fault applied;

@@ -2,6 +2,7 @@ package io.zkchaos.nemesis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -65,6 +66,26 @@ public interface NodeControl {
     default void killLosingUnsyncedWrites(String node) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot drop " + node
                 + "'s unsynced writes: its data is not on a file system that holds writes until fsync");
+    }
+
+    /**
+     * Sets {@code node}'s wall clock to the real time plus {@code offset} ({@link Duration#ZERO} resets it): what
+     * {@code settimeofday} or an operator's {@code date -s} does to a machine. Only the wall clock moves
+     * ({@code CLOCK_REALTIME}: a JVM's {@code System.currentTimeMillis}); the monotonic clock
+     * ({@code CLOCK_MONOTONIC}: {@code System.nanoTime}) runs on untouched, as on a real machine. The offset holds
+     * across restarts of the node (it belongs to the machine, not the process), and has taken effect when this
+     * returns.
+     *
+     * @throws UnsupportedOperationException when this system cannot move a node's clock (the default)
+     */
+    default void setClockOffset(String node, Duration offset) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot move " + node
+                + "'s clock");
+    }
+
+    /** Each node whose clock is moved now, with its offset; empty when every clock is true (the default). */
+    default Map<String, Duration> clockOffsets() {
+        return Map.of();
     }
 
     /** The smallest number of nodes that forms a majority. */

@@ -34,6 +34,9 @@ public final class RecordingSystem implements NodeControl {
     final List<CutMode> grudgeModes = new CopyOnWriteArrayList<>();
     /** Whether this system's data is on a file system that holds writes until fsync. */
     volatile boolean lazy;
+    /** Whether this system can move its nodes' clocks. */
+    volatile boolean clocks = true;
+    final Map<String, Duration> offsets = new ConcurrentHashMap<>();
 
     /** Nodes {@code n1 .. nN}, all running; {@code n2} leads. */
     public RecordingSystem(int n) {
@@ -85,6 +88,25 @@ public final class RecordingSystem implements NodeControl {
         }
         calls.add("kill-lose " + node);
         states.put(node, NodeState.DOWN);
+    }
+
+    /** Recorded as {@code clock n1 +1.500 s}. */
+    @Override
+    public void setClockOffset(String node, Duration offset) {
+        if (!clocks) {
+            NodeControl.super.setClockOffset(node, offset);
+        }
+        calls.add("clock " + node + " " + FaultActions.offsetText(offset));
+        if (offset.isZero()) {
+            offsets.remove(node);
+        } else {
+            offsets.put(node, offset);
+        }
+    }
+
+    @Override
+    public Map<String, Duration> clockOffsets() {
+        return Map.copyOf(offsets);
     }
 
     @Override

@@ -111,8 +111,15 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      *
      * @param timeLimit the main phase
      * @param recover   after the final heal, before the final reads
+     * @param recoveryBound after the final heal, how soon writes had to be acknowledged and every server serve
+     *                  again; null in files written before the bound existed
      */
-    public record Timing(Duration timeLimit, Duration recover) {
+    public record Timing(Duration timeLimit, Duration recover, Duration recoveryBound) {
+
+        /** Without a recovery bound (files written before it existed). */
+        public Timing(Duration timeLimit, Duration recover) {
+            this(timeLimit, recover, null);
+        }
     }
 
     /**

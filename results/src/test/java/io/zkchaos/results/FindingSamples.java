@@ -67,10 +67,20 @@ public final class FindingSamples {
         all.put("session-guarantees", sessions());
         all.put("sequential-znodes", sequential());
         all.put("multi-txn", multi());
+        all.put("recovery", recovery());
         all.put("evidence", evidence());
         all.put("checker-error", new CheckResult.CheckerError("java.lang.IllegalStateException", "broke"));
         all.put("untyped", new Findings.Untyped(Map.of("values", List.of(3L, 4L))));
         return all;
+    }
+
+    /** n3 crash-loops after the final heal; a write was acknowledged 4.2 s after it. */
+    public static io.zkchaos.checkers.recovery.RecoveryReport recovery() {
+        return new io.zkchaos.checkers.recovery.RecoveryReport(60_000, 4_200L, "probe", null, List.of(
+                new io.zkchaos.checkers.recovery.RecoveryReport.ServerRecovery("n1", true, 3_900L, "leader", ""),
+                new io.zkchaos.checkers.recovery.RecoveryReport.ServerRecovery("n3", false, null,
+                        "RUNNING, unreachable", "java.io.IOException: No snapshot found")),
+                List.of("n3 did not serve within 60.0 s of the final heal (last seen: RUNNING, unreachable)"));
     }
 
     /** Process 1's read of 3 (entries 4–7) fits no order; a write (entries 2–5) was concurrent with it. */

@@ -67,6 +67,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--heal-for", DurationText.format(n.healFor()));
             VALUES.put("--time-limit", DurationText.format(t.timeLimit()));
             VALUES.put("--recover", DurationText.format(t.recover()));
+            VALUES.put("--recovery-bound", DurationText.format(t.recoveryBound()));
             VALUES.put("--failover-bound", DurationText.format(RunConfig.defaultChecks().failoverBound()));
             VALUES.put("--out", "store");
         }
@@ -176,6 +177,11 @@ public final class RunCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     Duration recover;
 
+    @Option(names = "--recovery-bound", converter = Durations.class,
+            description = "after the final heal, writes must be acknowledged and every server serve again within "
+                    + "this, else the run is invalid (the recovery checker; default: ${DEFAULT-VALUE})")
+    Duration recoveryBound;
+
     @Option(names = "--reads", description = "register reads: plain or sync (default: ${DEFAULT-VALUE})")
     String reads;
 
@@ -265,7 +271,7 @@ public final class RunCommand implements Callable<Integer> {
                     .sync(SyncMode.parse(sync))
                     .timeLimit(timeLimit).concurrency(concurrency)
                     .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
-                    .faultFor(faultFor).healFor(healFor).recover(recover).reads(readMode)
+                    .faultFor(faultFor).healFor(healFor).recover(recover).recoveryBound(recoveryBound).reads(readMode)
                     .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                     .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
                     .failoverBound(failoverBound).relax(relax).build();

@@ -16,10 +16,18 @@ public final class Capabilities {
     private Capabilities() {
     }
 
-    /**
-     * @throws IllegalArgumentException naming the field ({@code system}, {@code lazyfs}) and what the backend lacks
-     */
+    /** {@link #requireCluster(ClusterBackend, SystemUnderTest, boolean, boolean)} for servers on the true time. */
     public static void requireCluster(ClusterBackend backend, SystemUnderTest system, boolean lazyFs) {
+        requireCluster(backend, system, lazyFs, false);
+    }
+
+    /**
+     * @param clocks whether the servers must start so that their wall clocks can be moved
+     * @throws IllegalArgumentException naming the field ({@code system}, {@code lazyfs}, {@code clocks}) and what
+     *                                  the backend lacks
+     */
+    public static void requireCluster(ClusterBackend backend, SystemUnderTest system, boolean lazyFs,
+                                      boolean clocks) {
         Set<Capability> has = backend.capabilities(system);
         if (!has.contains(Capability.RUNS)) {
             List<String> runs = java.util.Arrays.stream(SystemUnderTest.values())
@@ -34,6 +42,11 @@ public final class Capabilities {
             String why = backend.whyNot(Capability.LAZY_FS, system);
             throw new IllegalArgumentException("lazyfs: the " + backend.name() + " backend cannot put the data "
                     + "directories on the lazy file system" + (why.isBlank() ? "" : " (" + why + ")"));
+        }
+        if (clocks && !has.contains(Capability.CLOCKS)) {
+            String why = backend.whyNot(Capability.CLOCKS, system);
+            throw new IllegalArgumentException("clocks: the " + backend.name() + " backend cannot move a server's "
+                    + "wall clock" + (why.isBlank() ? "" : " (" + why + ")"));
         }
     }
 

@@ -16,7 +16,9 @@ public enum Capability {
     /** Its links are tapped, and the system's quorum packets decoded, for faults at a protocol moment. */
     PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment"),
     /** Its links can hold data back (latency with jitter): a proxy's can; a host's kernel needs {@code tc netem}. */
-    LINK_DELAY("delays the data of its links (latency with jitter)");
+    LINK_DELAY("delays the data of its links (latency with jitter)"),
+    /** It can move a server's wall clock while it runs (the local backend, with libfaketime installed). */
+    CLOCKS("moves a server's wall clock");
 
     private final String words;
 
@@ -35,6 +37,7 @@ public enum Capability {
             case NEEDS_LAZYFS -> Optional.of(LAZY_FS);
             case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
             case DELAYS_LINKS -> Optional.of(LINK_DELAY);
+            case MOVES_CLOCKS -> Optional.of(CLOCKS);
             case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE -> Optional.empty();
         };
     }

@@ -1,6 +1,11 @@
 package io.zkchaos.harness.cluster;
 
 import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.Target;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 import io.zkchaos.nemesis.NodeControl;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.frame.FrameTaps;
@@ -143,6 +148,42 @@ public interface Cluster extends NodeControl, AutoCloseable {
 
     /** The node's server log (stdout and stderr of every incarnation of the process). */
     Path logFile(String node);
+
+    /**
+     * Whether {@link #tryWrite} can write to this system: ZooKeeper can (a client of the harness's own); the fle
+     * nodes' writes are their workloads' (the default answers by the system).
+     */
+    default boolean probesWrites() {
+        return config().system() == SystemUnderTest.ZOOKEEPER;
+    }
+
+    /**
+     * One write through the ensemble's client connect string, as a client would make it, for the recovery probe: a
+     * sequential znode under {@value #PROBE_PATH}, in a session of its own bounded by {@code timeout}.
+     *
+     * @return null when acknowledged, else why not
+     */
+    default String tryWrite(Duration timeout) throws InterruptedException {
+        Map<String, String> servers = new LinkedHashMap<>();
+        nodes().forEach(n -> servers.put(n, connectString(n)));
+        Target target = new Target(connectString(), servers, timeout.multipliedBy(2), timeout);
+        try (ZooKeeper zk = Sessions.open(target.connectString(), target, null)) {
+            zk.create(PROBE_PATH, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL);
+            return null;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    /** The znodes {@link #tryWrite} creates (sequential), outside every workload's paths. */
+    String PROBE_PATH = "/zkchaos-recovery-";
+
+    /** The last {@code lines} lines of the node's log, or why they cannot be read. */
+    default String logTail(String node, int lines) {
+        return io.zkchaos.harness.process.LogTail.of(logFile(node), lines);
+    }
 
     /** The directory holding every file of this cluster. */
     Path runDirectory();

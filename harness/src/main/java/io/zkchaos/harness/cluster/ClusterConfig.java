@@ -43,6 +43,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param lazyFs             whether every server's data directory is on zk-chaos's lazy file system, which holds
  *                           writes in memory until fsync so that a crash can lose what was not fsynced (local
  *                           backend only; see {@code docs/lazyfs.md})
+ * @param clocks             whether the servers start so that their wall clocks can be moved (the local backend
+ *                           preloads libfaketime into them; see {@code docs/clocks.md}): the clock faults set it
  * @param system             what runs on the nodes: ZooKeeper (the default) or the project's own fle nodes
  * @param bugs               the fle nodes' bug flags ({@link Bugs#NONE}: the correct build); none for ZooKeeper
  */
@@ -64,6 +66,7 @@ public record ClusterConfig(
         long seed,
         SyncMode sync,
         boolean lazyFs,
+        boolean clocks,
         SystemUnderTest system,
         Bugs bugs) {
 
@@ -136,6 +139,7 @@ public record ClusterConfig(
         private long seed;
         private SyncMode sync = SyncMode.AUTO;
         private boolean lazyFs;
+        private boolean clocks;
         private SystemUnderTest system = SystemUnderTest.ZOOKEEPER;
         private Bugs bugs = Bugs.NONE;
 
@@ -228,6 +232,12 @@ public record ClusterConfig(
         /** Data directories on the lazy file system (default false: the machine's own file system). */
         public B lazyFs(boolean on) {
             this.lazyFs = on;
+            return self();
+        }
+
+        /** Servers whose wall clocks can be moved (default false: the machine's clock, nothing preloaded). */
+        public B clocks(boolean on) {
+            this.clocks = on;
             return self();
         }
 
@@ -326,7 +336,7 @@ public record ClusterConfig(
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs, system, bugs);
+                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs, clocks, system, bugs);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -39,6 +40,7 @@ public final class JvmProcess implements ManagedProcess {
     private final String runId;
     private final String role;
     private final boolean piped;
+    private final Map<String, String> environment;
     private Process process;
     private Integer exitCode;
 
@@ -48,6 +50,7 @@ public final class JvmProcess implements ManagedProcess {
         this.runId = b.runId;
         this.role = b.role;
         this.piped = b.piped;
+        this.environment = b.environment;
         this.command = commandLine(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 ProcessMarkers.arguments(b.runId), b.role, b.jvmOptions, dir, b.classpath, b.mainClass, b.args);
     }
@@ -110,6 +113,7 @@ public final class JvmProcess implements ManagedProcess {
             Files.writeString(logFile(), "==== zkchaos: starting " + name + " at " + Instant.now() + "\n",
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+            pb.environment().putAll(environment);
             if (piped) {
                 pb.redirectError(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
             } else {
@@ -206,6 +210,7 @@ public final class JvmProcess implements ManagedProcess {
         private List<String> jvmOptions = List.of();
         private List<String> args = List.of();
         private boolean piped;
+        private Map<String, String> environment = Map.of();
 
         private Builder(String name, Path dir) {
             this.name = Objects.requireNonNull(name, "name");
@@ -242,6 +247,12 @@ public final class JvmProcess implements ManagedProcess {
 
         public Builder args(List<String> v) {
             args = List.copyOf(v);
+            return this;
+        }
+
+        /** Variables added to the harness's environment for the process (e.g. a library to preload). */
+        public Builder environment(Map<String, String> v) {
+            environment = Map.copyOf(v);
             return this;
         }
 

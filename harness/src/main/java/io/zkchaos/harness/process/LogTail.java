@@ -9,13 +9,13 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /** The end of a process's log, for error messages that must name why a server or client process failed. */
-final class LogTail {
+public final class LogTail {
 
     private LogTail() {
     }
 
     /** The last {@code lines} lines of {@code log} (read from its last 16 KiB), or why it cannot be read. */
-    static String of(Path log, int lines) {
+    public static String of(Path log, int lines) {
         if (!Files.exists(log)) {
             return "(no log file " + log + ")";
         }

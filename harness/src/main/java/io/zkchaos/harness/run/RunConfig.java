@@ -106,6 +106,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
         NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
         return b.lazyFs(storage.lazyfs())
+                .clocks(nemesisDescriptor(nemesis, workload, cluster).movesClocks())
                 .nodes(cluster.nodes())
                 .version(cluster.zookeeper())
                 .sync(cluster.sync())
@@ -434,17 +435,28 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param timeLimit how long clients and nemesis run (the main phase)
      * @param recover   after the final heal, how long clients keep working before the final reads (what happens
      *                  after the heal, such as a new leader, is observed in that time)
+     * @param recoveryBound after the final heal, how soon the ensemble must acknowledge a write again and every
+     *                  server serve (the {@code recovery} checker): 60 s by default, which a correct release meets
+     *                  on a loaded 2-core machine (a restarted JVM, an election, a sync)
      */
-    public record Timing(Duration timeLimit, Duration recover) {
+    public record Timing(Duration timeLimit, Duration recover, Duration recoveryBound) {
         public Timing {
             positive(timeLimit, "time-limit");
             if (recover == null || recover.isNegative()) {
                 throw new IllegalArgumentException("recover must be zero or positive, got " + recover);
             }
+            positive(recoveryBound, "recovery-bound");
         }
 
+        /** The default recovery bound. */
+        public Timing(Duration timeLimit, Duration recover) {
+            this(timeLimit, recover, DEFAULT_RECOVERY_BOUND);
+        }
+
+        public static final Duration DEFAULT_RECOVERY_BOUND = Duration.ofSeconds(60);
+
         public static Timing defaults() {
-            return new Timing(Duration.ofSeconds(60), Duration.ofSeconds(10));
+            return new Timing(Duration.ofSeconds(60), Duration.ofSeconds(10), DEFAULT_RECOVERY_BOUND);
         }
     }
 
@@ -476,7 +488,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
                 new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor()), checks,
-                new RunSettings.Timing(timing.timeLimit(), timing.recover()), seed, out,
+                new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
                 new RunSettings.Storage(storage.lazyfs(), storage.forceSync()));
     }
 
@@ -524,6 +536,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private CheckerOptions checks = defaultChecks();
         private Duration timeLimit = Timing.defaults().timeLimit();
         private Duration recover = Timing.defaults().recover();
+        private Duration recoveryBound = Timing.defaults().recoveryBound();
         private long seed = System.currentTimeMillis();
         private String out = "store";
         private boolean lazyfs = StoragePart.defaults().lazyfs();
@@ -677,6 +690,11 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        public Builder recoveryBound(Duration v) {
+            recoveryBound = v;
+            return this;
+        }
+
         public Builder recover(Duration v) {
             recover = v;
             return this;
@@ -716,7 +734,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
-                    new NemesisPart(nemesis, faultFor, healFor, schedule), checks, new Timing(timeLimit, recover), seed, out,
+                    new NemesisPart(nemesis, faultFor, healFor, schedule), checks,
+                    new Timing(timeLimit, recover, recoveryBound), seed, out,
                     new StoragePart(lazyfs, forceSync));
         }
     }

@@ -12,6 +12,7 @@ import io.zkchaos.harness.clients.ClientProcesses;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.checkers.recovery.RecoveryChecker;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.nemesis.NemesisTarget;
@@ -253,7 +254,11 @@ final class RunLoop {
         return given == null ? s : s.withTargets(given.targets());
     }
 
-    /** After the heal, once a quorum serves again (or the wait gave up, saying so): the workload's final reads. */
+    /**
+     * After the heal: the quorum wait (a warning when it gives up), then, with a nemesis, the recovery probe
+     * ({@link RecoveryProbe}: a write acknowledged, every server serving, within the run's recovery bound, recorded
+     * for the {@code recovery} checker), then the workload's final reads.
+     */
     private void finalReads(Cluster cluster, JsonLinesRecorder recorder, Workload workload, Target target)
             throws InterruptedException {
         say.accept("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
@@ -262,6 +267,10 @@ final class RunLoop {
         } catch (RuntimeException e) {
             say.accept("warning: no quorum " + QUORUM_AFTER_HEAL.toSeconds() + " s after the heal: "
                     + e.getMessage());
+        }
+        if (probesRecovery()) {
+            say.accept("recovery: " + new RecoveryProbe(cluster, recorder, target.requestTimeout(),
+                    config.timing().recoveryBound()).run());
         }
         phases.lap("quorum");
         workload.finalPhase(target, recorder);
@@ -277,6 +286,9 @@ final class RunLoop {
         say.accept("cluster stopped; checking " + recorded + " history entries");
         History history = HistoryFiles.read(dir.historyFile());
         CheckResult checked = Checkers.runSafely(Runner.checker(config, workloadType), history);
+        if (probesRecovery()) {
+            checked = Checkers.withPart(checked, Checkers.runSafely(new RecoveryChecker(), history));
+        }
         CheckResult evidence = RunEvidence.judge(config, workloadType, history, syncs(quorumPackets),
                 ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), bugCodePaths);
         CheckResult result = Checkers.withPart(checked, evidence);
@@ -314,6 +326,11 @@ final class RunLoop {
                     LeadershipRecorder.POLL_EVERY, new LeadershipRecorder(recorder, cluster.nodes()));
         }
         return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(), Duration.ofMillis(250));
+    }
+
+    /** Whether the run had faults to recover from: then recovery is probed and checked. */
+    private boolean probesRecovery() {
+        return !config.nemesisDescriptor().isNone();
     }
 
     private Target target(Cluster cluster) {

@@ -100,6 +100,14 @@ final class MemoryBackend implements ClusterBackend {
             events.add("quorum");
         }
 
+        /** The recovery probe's write: acknowledged while a majority runs. */
+        @Override
+        public String tryWrite(Duration timeout) {
+            events.add("write probe");
+            long running = system.nodes().stream().filter(n -> system.state(n) == NodeState.RUNNING).count();
+            return running >= system.quorumSize() ? null : "no quorum (" + running + " running)";
+        }
+
         @Override
         public void stop(String node) {
             events.add("stop " + node);

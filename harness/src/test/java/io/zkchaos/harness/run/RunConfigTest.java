@@ -179,6 +179,28 @@ class RunConfigTest {
     }
 
     @Test
+    void aClockNemesisStartsTheServersWithMovableClocksWhereTheBackendCanAndIsRefusedWhereItCannot() {
+        assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis("clock-skew").build())
+                .hasMessage("nemesis: the docker backend running zookeeper cannot do 'clock-skew': clock-skew needs a "
+                        + "backend that moves a server's wall clock (its containers run on the host's clock, with "
+                        + "nothing preloaded)");
+        assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).doesNotContain("clock-skew", "clock-bump", "clock-strobe");
+        assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build()
+                .clusterConfig(Path.of("/tmp/zkc-nodes")).clocks()).isFalse();
+        assertThat(RunConfig.builder().nemesis("kill-random").build().clusterConfig(Path.of("/tmp/zkc-nodes"))
+                .clocks()).as("servers on the machine's clock unless a fault moves it").isFalse();
+        if (new io.zkchaos.harness.cluster.local.LocalBackend().capabilities(
+                io.zkchaos.harness.cluster.SystemUnderTest.ZOOKEEPER).contains(
+                io.zkchaos.harness.cluster.Capability.CLOCKS)) {
+            assertThat(RunConfig.builder().nemesis("clock-strobe").build().clusterConfig(Path.of("/tmp/zkc-nodes"))
+                    .clocks()).isTrue();
+            assertThat(RunConfig.builder().nemesis("mixed").build().clusterConfig(Path.of("/tmp/zkc-nodes"))
+                    .clocks()).isTrue();
+        }
+    }
+
+    @Test
     void theRunsClusterConfigurationIsMadeInOnePlace() {
         RunConfig c = RunConfig.builder().nodes(5).zookeeper("3.8.4").sync(SyncMode.SNAP).forceSync(false)
                 .sessionTimeout(Duration.ofSeconds(6)).seed(9).build();

@@ -71,7 +71,8 @@ class RunLoopTest {
         assertThat(at(e, "kill n2")).as("the leader restarted at the heal").isLessThan(e.lastIndexOf("start n2"));
         assertThat(e.lastIndexOf("start n2")).isLessThan(at(e, "run done"));
         assertThat(at(e, "run done")).isLessThan(at(e, "quorum"));
-        assertThat(at(e, "quorum")).isLessThan(at(e, "final"));
+        assertThat(at(e, "quorum")).isLessThan(at(e, "write probe"));
+        assertThat(at(e, "write probe")).as("recovery is probed before the final reads").isLessThan(at(e, "final"));
         assertThat(at(e, "final")).isLessThan(at(e, "teardown"));
         assertThat(at(e, "teardown")).isLessThan(at(e, "close"));
         // in the history too: the final heal is done before the final read begins
@@ -81,6 +82,9 @@ class RunLoopTest {
         Op finalRead = h.ops().stream().filter(o -> o.f().equals("final-read")).findFirst().orElseThrow();
         assertThat(finalHeal.index()).isLessThan(finalRead.index());
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
+        assertThat(outcome.result().parts()).filteredOn(p -> p.checker().equals("recovery")).singleElement()
+                .satisfies(r -> assertThat(r.summary()).startsWith("writes acknowledged")
+                        .contains("every server served within"));
         assertThat(outcome.phases().toString()).contains("start", "setup", "clients", "heal", "quorum", "final",
                 "teardown", "stop", "check", "report");
         RunDirectory dir = outcome.directory();

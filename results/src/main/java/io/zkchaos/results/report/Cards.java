@@ -25,6 +25,7 @@ import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.LostValue;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.set.UnexpectedValue;
+import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
 import io.zkchaos.checkers.state.TreeDifference;
@@ -104,6 +105,8 @@ final class Cards {
             sequential(s, b);
         } else if (d instanceof MultiReport m) {
             multi(m, b);
+        } else if (d instanceof RecoveryReport rr) {
+            recovery(rr, b);
         } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
             b.fact("requirements met", e.met().size() + " of " + e.required().size());
         } else if (d instanceof CheckResult.CheckerError e) {
@@ -323,6 +326,20 @@ final class Cards {
         b.fact("violations", d.violationCount());
         d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
         d.stale().forEach(s -> b.findings.add(Text.of("stale" + (d.strict() ? "" : " (allowed)") + ": " + s)));
+    }
+
+    private void recovery(RecoveryReport d, Builder b) {
+        b.fact("bound after the final heal", Fmt.span(d.boundMillis() * 1_000_000L));
+        b.fact("first write acknowledged after", d.writeAfterMillis() == null ? "none"
+                : Fmt.span(d.writeAfterMillis() * 1_000_000L) + " (" + d.writeBy() + ")");
+        b.fact("servers serving", d.servers().stream().filter(RecoveryReport.ServerRecovery::served).count() + " of "
+                + d.servers().size());
+        d.problems().forEach(p -> b.findings.add(Text.plain(p)));
+        for (RecoveryReport.ServerRecovery s : d.servers()) {
+            if (!s.log().isEmpty()) {
+                b.findings.add(Text.plain("the end of " + s.node() + "'s log:\n" + Fmt.clip(s.log(), 4_000)));
+            }
+        }
     }
 
     /** The details as saved, indented and clipped, for whoever needs the rest. */

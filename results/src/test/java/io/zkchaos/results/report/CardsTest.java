@@ -89,6 +89,12 @@ class CardsTest {
                             + "process 2 (index ");
             assertThat(c.findings().get(0).entries()).containsExactly(12L, 8L);
         });
+        expected.put("recovery", c -> { // Map.of takes ten pairs at most
+            assertThat(c.facts()).contains(new CheckerCard.Fact("servers serving", "1 of 2"));
+            assertThat(c.findings()).extracting(t -> t.segments().get(0).text()).containsExactly(
+                    "n3 did not serve within 60.0 s of the final heal (last seen: RUNNING, unreachable)",
+                    "the end of n3's log:\njava.io.IOException: No snapshot found");
+        });
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());
         FindingSamples.all().forEach((kind, findings) -> {
             CheckerCard c = card(findings);

@@ -35,8 +35,13 @@ public final class DockerBackend implements ClusterBackend {
     }
 
     @Override
+    public String whyNot(Capability missing, SystemUnderTest system) {
+        return missing == Capability.CLOCKS ? "its containers run on the host's clock, with nothing preloaded" : "";
+    }
+
+    @Override
     public Cluster start(ClusterConfig config) {
-        Capabilities.requireCluster(this, config.system(), config.lazyFs());
+        Capabilities.requireCluster(this, config.system(), config.lazyFs(), config.clocks());
         return DockerCluster.start(config);
     }
 

@@ -26,14 +26,25 @@ public final class LocalBackend implements ClusterBackend {
     }
 
     /**
-     * Both systems, each on the lazy file system if asked; the quorum links of ZooKeeper are tapped (the fle nodes
-     * speak their own protocol, which no decoder reads).
+     * Both systems, each on the lazy file system if asked, with movable clocks where libfaketime is installed
+     * ({@link ServerClock}); the quorum links of ZooKeeper are tapped (the fle nodes speak their own protocol, which no
+     * decoder reads).
      */
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        return system == SystemUnderTest.ZOOKEEPER
+        Set<Capability> has = system == SystemUnderTest.ZOOKEEPER
                 ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY)
                 : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
+        if (ServerClock.library().isPresent()) {
+            has.add(Capability.CLOCKS);
+        }
+        return has;
+    }
+
+    @Override
+    public String whyNot(Capability missing, SystemUnderTest system) {
+        return missing == Capability.CLOCKS ? "libfaketime is not installed: apt-get install libfaketime, or -D"
+                + ServerClock.LIBRARY_PROPERTY + "=PATH" : "";
     }
 
     @Override

@@ -62,6 +62,8 @@ public final class LocalCluster implements Cluster {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Each node's data directory on the lazy file system, when {@link ClusterConfig#lazyFs()}. */
     private final Map<String, LazyFsMount> mounts = new ConcurrentHashMap<>();
+    /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
+    private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
 
     private LocalCluster(ClusterConfig config, ServerKind kind, String runId, List<NodeLayout> layouts,
                          Map<String, ProcessControl<JvmProcess>> processes, LinkNetwork network, PeerRouting routing,
@@ -301,9 +303,43 @@ public final class LocalCluster implements Cluster {
         return Optional.ofNullable(mounts.get(node));
     }
 
+    /**
+     * Moves the node's wall clock through its {@link ServerClock} (libfaketime's control file); waits until the
+     * server has read it.
+     *
+     * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#clocks()}
+     */
+    @Override
+    public void setClockOffset(String node, Duration offset) {
+        NodeLayout n = layout(node);
+        if (!config.clocks()) {
+            throw new UnsupportedOperationException("cannot move " + node + "'s clock: the servers were started "
+                    + "on the machine's clock (start the cluster with clocks(true); a clock nemesis does)");
+        }
+        ServerClock.in(n.dir()).set(offset);
+        if (offset.isZero()) {
+            clockOffsets.remove(node);
+        } else {
+            clockOffsets.put(node, offset);
+        }
+    }
+
+    @Override
+    public Map<String, Duration> clockOffsets() {
+        return Map.copyOf(clockOffsets);
+    }
+
     @Override
     public String summary() {
-        return config.lazyFs() ? "data directories on the lazy file system (writes held until fsync)" : "";
+        List<String> parts = new ArrayList<>();
+        if (config.lazyFs()) {
+            parts.add("data directories on the lazy file system (writes held until fsync)");
+        }
+        if (config.clocks()) {
+            parts.add("servers' wall clocks movable (libfaketime preloaded, " + ServerClock.library().orElse(null)
+                    + ")");
+        }
+        return String.join("; ", parts);
     }
 
     @Override
@@ -347,6 +383,7 @@ public final class LocalCluster implements Cluster {
     }
 
     /** The last lines of a node's log. */
+    @Override
     public String logTail(String node, int lines) {
         return process(node).process().logTail(lines);
     }

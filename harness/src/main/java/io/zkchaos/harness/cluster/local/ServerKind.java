@@ -77,8 +77,12 @@ public interface ServerKind {
     /** The node's process on this machine (not started), from its {@link #launch}. */
     default JvmProcess process(ClusterConfig config, NodeLayout n, String runId) {
         Launch l = launch(config, n);
-        return JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId).jvmOptions(l.jvmOptions())
-                .classpath(l.classpathArgument()).mainClass(l.mainClass()).args(l.args()).build();
+        JvmProcess.Builder b = JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId)
+                .jvmOptions(l.jvmOptions()).classpath(l.classpathArgument()).mainClass(l.mainClass()).args(l.args());
+        if (config.clocks()) {
+            b.environment(ServerClock.in(n.dir()).environment()); // a movable wall clock (the clock faults)
+        }
+        return b.build();
     }
 
     /** The kind {@code config} asks for; ZooKeeper's version is resolved here (it may download). */

@@ -61,6 +61,7 @@ public final class SshBackend implements ClusterBackend {
             case LINK_DELAY -> "a host delays only what it sends (tc netem on its way out), and what the clients send "
                     + "leaves the harness's own machine, where zk-chaos shapes nothing; a link's downstream latency is "
                     + "made where the host's kernel has netem";
+            case CLOCKS -> "the hosts' clocks are their own: zk-chaos does not preload libfaketime on them";
             case RUNS -> "";
         };
     }

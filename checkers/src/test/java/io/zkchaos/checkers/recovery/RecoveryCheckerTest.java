@@ -1,0 +1,106 @@
+package io.zkchaos.checkers.recovery;
+
+import static io.zkchaos.checkers.HistoryBuilder.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.CheckerOptions;
+import io.zkchaos.checkers.HistoryBuilder;
+import io.zkchaos.checkers.Validity;
+import org.junit.jupiter.api.Test;
+
+/** Recovery judged on crafted histories: a final heal at 10 s, the probes after it, bound 60 s. */
+class RecoveryCheckerTest {
+
+    private static final int W = RecoveryChecker.PROCESS_BASE;
+    private static final int N1 = RecoveryChecker.PROCESS_BASE + 1;
+    private static final int N2 = RecoveryChecker.PROCESS_BASE + 2;
+    private static final Object BOUND = map("boundMs", 60_000L);
+
+    /** Faults, the final heal completing at 10 s, a client write before it. */
+    private static HistoryBuilder healedAt10s() {
+        return new HistoryBuilder().okOp(0, "write", 1L, null, 1_000)
+                .nemesis("kill-random", 2_000, 2_100)
+                .heal("all", map("fault", "heal"), 9_900, 10_000);
+    }
+
+    private static CheckResult check(HistoryBuilder h) {
+        return CheckerCatalog.create(CheckerCatalog.RECOVERY, CheckerOptions.defaults()).check(h.build());
+    }
+
+    @Test
+    void aHealthyRecoveryIsValidWithItsTimes() {
+        CheckResult r = check(healedAt10s()
+                .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000)
+                .invoke(N1, RecoveryChecker.SERVE, "n1", BOUND, 20_000)
+                .invoke(N2, RecoveryChecker.SERVE, "n2", BOUND, 20_000)
+                .ok(N1, map("node", "n1", "state", "leader"), 20_010)
+                .ok(N2, map("node", "n2", "state", "follower"), 20_020)
+                .ok(W, null, 20_300));
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        assertThat(r.summary()).isEqualTo("writes acknowledged 10.3 s after the final heal, every server served "
+                + "within 10.0 s (bound 60.0 s)");
+        RecoveryReport d = (RecoveryReport) r.details();
+        assertThat(d.writeBy()).isEqualTo("probe");
+        assertThat(d.servers()).extracting(RecoveryReport.ServerRecovery::served).containsExactly(true, true);
+    }
+
+    @Test
+    void aClientsWriteAfterTheHealCountsWhenItCameFirst() {
+        CheckResult r = check(healedAt10s()
+                .invoke(3, "read", null, 10_500).ok(3, 1L, 10_600)
+                .invoke(4, "write", 2L, 11_000).ok(4, null, 12_000)
+                .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000).ok(W, null, 20_100));
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        RecoveryReport d = (RecoveryReport) r.details();
+        assertThat(d.writeAfterMillis()).isEqualTo(2_000L);
+        assertThat(d.writeBy()).isEqualTo("client process 4");
+    }
+
+    @Test
+    void anEnsembleThatAcknowledgesNothingIsInvalid() {
+        CheckResult r = check(healedAt10s()
+                .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000)
+                .fail(W, null, "no write acknowledged within 60 s: ConnectionLossException", 80_000)
+                .invoke(N1, RecoveryChecker.SERVE, "n1", BOUND, 20_000).ok(N1, map("state", "follower"), 20_000));
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(r.summary()).contains("no write was acknowledged within 60.0 s of the final heal (no write "
+                + "acknowledged within 60 s: ConnectionLossException)");
+    }
+
+    @Test
+    void aServerThatNeverServesAgainIsInvalidWithTheEndOfItsLog() {
+        CheckResult r = check(healedAt10s()
+                .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000).ok(W, null, 21_000)
+                .invoke(N1, RecoveryChecker.SERVE, "n1", BOUND, 20_000).ok(N1, map("state", "leader"), 20_000)
+                .invoke(N2, RecoveryChecker.SERVE, "n2", BOUND, 20_000)
+                .fail(N2, map("node", "n2", "state", "RUNNING, unreachable", "log", "FATAL Unable to load database"),
+                        "n2 did not serve within 60 s", 80_000));
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(r.summary()).isEqualTo("the ensemble did not recover: n2 did not serve within 60.0 s of the "
+                + "final heal (last seen: RUNNING, unreachable)");
+        RecoveryReport d = (RecoveryReport) r.details();
+        assertThat(d.servers()).filteredOn(s -> !s.served()).singleElement()
+                .satisfies(s -> assertThat(s.log()).isEqualTo("FATAL Unable to load database"));
+    }
+
+    @Test
+    void aRecoveryLaterThanTheBoundIsInvalid() {
+        CheckResult r = check(healedAt10s()
+                .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000).ok(W, null, 75_000)
+                .invoke(N1, RecoveryChecker.SERVE, "n1", BOUND, 20_000).ok(N1, map("state", "leader"), 74_000));
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(r.summary()).contains("the first write after the final heal was acknowledged 65.0 s after it")
+                .contains("n1 served only 64.0 s after the final heal");
+    }
+
+    @Test
+    void withoutAFinalHealOrAProbeThereIsNothingToJudge() {
+        assertThat(check(new HistoryBuilder().okOp(0, "write", 1L, null, 1_000)).validity())
+                .isEqualTo(Validity.UNKNOWN);
+        CheckResult r = check(healedAt10s());
+        assertThat(r.validity()).isEqualTo(Validity.UNKNOWN);
+        assertThat(r.summary()).isEqualTo("nothing to check: no recovery probe after the final heal");
+    }
+}

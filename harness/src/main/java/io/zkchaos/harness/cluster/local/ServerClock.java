@@ -1,0 +1,125 @@
+package io.zkchaos.harness.cluster.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A server's movable wall clock: libfaketime preloaded into its JVM, reading its offset from a control file in the
+ * node's directory ({@code clock}), which {@link #set} rewrites while the server runs.
+ *
+ * <p>Why libfaketime and not a Java agent: it moves the clock under the whole process (the JDK's
+ * {@code System.currentTimeMillis}, {@code Instant.now}, {@code new Date()}, the log's timestamps, native code), as
+ * {@code settimeofday} moves a machine's, without knowing the server's classes; an agent would have to rewrite the
+ * JDK's native clock methods or the server's own time helper. What it takes, measured on JDK 17:
+ * <ul>
+ *   <li>{@code FAKETIME_DONT_FAKE_MONOTONIC=1}: only {@code CLOCK_REALTIME} moves, {@code CLOCK_MONOTONIC}
+ *       ({@code System.nanoTime}, every JVM timed wait) runs on, as on a machine whose time is set; faking it
+ *       hangs JVMs (libfaketime's README says so);</li>
+ *   <li>{@code FAKETIME_FORCE_MONOTONIC_FIX=0}: the fix, on by default with glibc, made a JVM's timed waits return
+ *       early and spin ({@code Object.wait(4000)} returned after about 2 s, at 5 times the CPU of a plain JVM); off,
+ *       the waits last as long as asked and cost what they cost without the library;</li>
+ *   <li>the single-threaded build {@code libfaketime.so.1}: the {@code MT} build hung a JVM that reads the clock in
+ *       a loop;</li>
+ *   <li>{@code FAKETIME_CACHE_DURATION=1}: the library reads the control file again once its cache (whole seconds)
+ *       is older than a second, so a change takes effect within {@link #APPLIED_WITHIN}; without a cache
+ *       ({@code FAKETIME_NO_CACHE}) every wall-clock read opens the file (about 0.2 ms a call, measured).</li>
+ * </ul>
+ */
+final class ServerClock {
+
+    /** A change of the control file is seen by the server within this (the library's cache, in whole seconds). */
+    static final Duration APPLIED_WITHIN = Duration.ofMillis(2100);
+    /** Set to the library's path to use another build or place. */
+    static final String LIBRARY_PROPERTY = "zkchaos.libfaketime";
+
+    private static final List<String> DIRECTORIES = List.of("/usr/lib/x86_64-linux-gnu/faketime",
+            "/usr/lib/aarch64-linux-gnu/faketime", "/usr/lib/faketime", "/usr/local/lib/faketime");
+    private static final String LIBRARY = "libfaketime.so.1";
+
+    private final Path control;
+
+    private ServerClock(Path control) {
+        this.control = control;
+    }
+
+    /** The preload library, if this machine has it. */
+    static Optional<Path> library() {
+        String set = System.getProperty(LIBRARY_PROPERTY);
+        Stream<Path> candidates = set != null ? Stream.of(Path.of(set))
+                : DIRECTORIES.stream().map(d -> Path.of(d, LIBRARY));
+        return candidates.filter(Files::isReadable).findFirst();
+    }
+
+    /**
+     * The clock of the node living in {@code nodeDirectory}, on the true time until {@link #set}.
+     *
+     * @throws IllegalStateException when libfaketime is not installed, saying how to install it
+     */
+    static ServerClock in(Path nodeDirectory) {
+        library().orElseThrow(() -> new IllegalStateException("clocks: cannot move the servers' clocks: "
+                + "libfaketime is not installed (apt-get install libfaketime; looked in " + DIRECTORIES + ", or set -D"
+                + LIBRARY_PROPERTY + "=PATH)"));
+        ServerClock clock = new ServerClock(nodeDirectory.resolve("clock"));
+        if (!Files.exists(clock.control)) {
+            clock.write(Duration.ZERO);
+        }
+        return clock;
+    }
+
+    /** The environment the server starts with: the library preloaded, reading {@link #control}. */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("LD_PRELOAD", library().orElseThrow().toString());
+        env.put("FAKETIME_TIMESTAMP_FILE", control.toString());
+        env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        env.put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
+        env.put("FAKETIME_CACHE_DURATION", "1");
+        return env;
+    }
+
+    /**
+     * Sets the wall clock to the true time plus {@code offset}, and waits until a running server has read it
+     * ({@link #APPLIED_WITHIN}); a server started later reads it at once.
+     */
+    void set(Duration offset) {
+        write(offset);
+        try {
+            Thread.sleep(APPLIED_WITHIN.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** libfaketime's relative form: {@code +12.345} or {@code -0.800} seconds. */
+    static String spec(Duration offset) {
+        long ms = offset.toMillis();
+        return String.format(Locale.ROOT, "%s%d.%03d", ms < 0 ? "-" : "+", Math.abs(ms) / 1000, Math.abs(ms) % 1000);
+    }
+
+    /** Written whole and moved into place, so that the library never reads half a line. */
+    private void write(Duration offset) {
+        Path tmp = control.resolveSibling(control.getFileName() + ".tmp");
+        try {
+            Files.writeString(tmp, spec(offset) + "\n", StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, control, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, control, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the clock control file " + control, e);
+        }
+    }
+}
