@@ -46,7 +46,7 @@ class FleRunnerIT {
         RunOutcome outcome = run(RunConfig.builder().workload("set").nemesis("kill-leader").seed(11));
         assertEveryCheckerSaysValid(outcome);
         assertThat(outcome.result().parts()).extracting(CheckResult::checker)
-                .containsExactly("no-lost-commit", "log-prefix", "single-leader", "evidence");
+                .containsExactly("no-lost-commit", "log-prefix", "single-leader", "recovery", "evidence");
         History h = HistoryFiles.read(outcome.directory().historyFile());
         assertThat(h.nemesisOps()).extracting(Op::f).contains("kill-leader", "heal");
         assertThat(h.operations()).filteredOn(o -> o.f().equals("read") && o.isOk()).hasSize(3);
