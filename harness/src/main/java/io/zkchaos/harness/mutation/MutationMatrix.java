@@ -95,16 +95,16 @@ public final class MutationMatrix {
                                 + "a follower; a follower killed or cut off rejoins its leader without an election; "
                                 + "the followers of a killed leader hold the same proposals; kill-majority kills in "
                                 + "id order, so the highest id is killed last and is never behind."),
-                new Mutation(List.of("no-epoch-fencing"), SET_KILL_MAJORITY, Expect.MASKED,
-                        "masked alone: with a correct election the elected server's history is at least as recent as "
-                                + "any quorum member's, so the fences this flag removes (new epoch = max over a "
-                                + "quorum + 1, a follower refusing an older epoch, a leader stepping back from a "
-                                + "follower ahead of it) act only after a race: a server ahead of the new leader "
-                                + "(one that kept proposals the others lost in the crash) joining it between its "
-                                + "LEADERINFO and the quorum's ACKEPOCH, or a discovery abandoned after its LEADERINFO "
-                                + "and then a leader that was not in it. No scenario here has made that race yet. "
-                                + "fle NoEpochFencingTest shows a follower taking an epoch below one it accepted and, "
-                                + "with elect-without-zxid too, a committed write truncated."),
+                new Mutation(List.of("elect-without-zxid", "no-epoch-fencing"), SET_MIXED, Expect.RARE,
+                        "alone, no-epoch-fencing gets no occasion: with a correct election the elected server's "
+                                + "history is at least as recent as any quorum member's, so the fences it removes "
+                                + "(new epoch = max over a quorum + 1, a follower refusing an older epoch, a leader "
+                                + "stepping back from a follower ahead of it) act only after a race no scenario here "
+                                + "has made (fle NoEpochFencingTest shows the mistake). elect-without-zxid is the "
+                                + "election mistake that gives them work: it elects the highest id even when it lacks "
+                                + "committed proposals, and the fence that masks it alone (a follower's ACKEPOCH "
+                                + "shows it behind) is the one this flag removes, so the new leader truncates a "
+                                + "committed write (no-lost-commit)."),
                 new Mutation(List.of("no-finalize-wait"), SET_PAUSE_LEADER_5, Expect.MASKED,
                         "masked: deciding on the first quorum that agrees, two servers decide different leaders in "
                                 + "one round when one vote is late (fle NoFinalizeWaitTest). Here three of the paused "
