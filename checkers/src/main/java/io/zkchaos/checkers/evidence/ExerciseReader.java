@@ -24,7 +24,7 @@ import java.util.TreeMap;
 final class ExerciseReader {
 
     /** Processes from here up are the harness's own reads after the run, not clients. */
-    static final int HARNESS_PROCESS_BASE = 1_000_000;
+    static final int HARNESS_PROCESS_BASE = io.zkchaos.checkers.history.History.HARNESS_PROCESS_BASE;
     /** The invoke value of the nemesis' final heal. */
     static final String FINAL_HEAL = "all";
     /** The outcome a start's error carries when it broke rather than found nothing to act on. */

@@ -89,6 +89,33 @@ public final class History {
         return b.build();
     }
 
+    /**
+     * Processes from here up are the harness's own, never a client's: its final reads, its recovery probe and the like
+     * ({@code docs/history-conventions.md}). A checker of the clients' operations leaves them out.
+     */
+    public static final int HARNESS_PROCESS_BASE = 1_000_000;
+
+    /**
+     * This history without the harness's own entries ({@link #HARNESS_PROCESS_BASE} up); this very history when it has
+     * none, which is the common case and costs one pass over the rows.
+     */
+    public History withoutHarness() {
+        boolean any = false;
+        for (int i = 0; i < size && !any; i++) {
+            any = (int) rows[i * ROW] >= HARNESS_PROCESS_BASE;
+        }
+        if (!any) {
+            return this;
+        }
+        List<Op> kept = new java.util.ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            if ((int) rows[i * ROW] < HARNESS_PROCESS_BASE) {
+                kept.add(op(i));
+            }
+        }
+        return of(kept);
+    }
+
     /** Every entry, in history order, nemesis included. */
     public List<Op> ops() {
         return opsView;

@@ -46,7 +46,7 @@ public final class RecoveryChecker implements Checker {
     /** The probe of one server. */
     public static final String SERVE = "recovery-serve";
     /** Client processes are numbered below this (the harness's own from it up). */
-    private static final int HARNESS_PROCESSES = 1_000_000;
+    private static final int HARNESS_PROCESSES = io.zkchaos.checkers.history.History.HARNESS_PROCESS_BASE;
     private static final Set<String> READS = Set.of("read", "sync-read", "read-tree");
 
     @Override

@@ -40,7 +40,7 @@ public final class WatchesChecker implements Checker {
     public static final int EVENT_STREAM_OFFSET = 500_000;
 
     /** Processes from here up are the harness's own (final reads and the like), not clients. */
-    private static final int HARNESS_PROCESSES = 1_000_000;
+    private static final int HARNESS_PROCESSES = io.zkchaos.checkers.history.History.HARNESS_PROCESS_BASE;
 
     private static final Set<String> SESSION_CALLS = Set.of("get-data", "exists", "get-children", "add-watch",
             "sync");
