@@ -34,6 +34,9 @@ import io.zkchaos.nemesis.partition.Partitions;
  */
 public final class FaultActions {
 
+    /** How long an undoing action waits before it tries a node that failed once again. */
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
     private final NodeControl cluster;
     private final LinkNetwork links;
     private final Choices choices;
@@ -224,13 +227,13 @@ public final class FaultActions {
     /** SIGCONTs every paused node. */
     public FaultRecord resumeAll() {
         List<String> paused = cluster.nodes().stream().filter(n -> cluster.state(n) == NodeState.PAUSED).toList();
-        return onEach("resume", "resume", paused, cluster::resume);
+        return onEachIndependently("resume", "resume", paused, cluster::resume);
     }
 
     /** Starts every node that is down, on its data. */
     public FaultRecord restartDown() {
         List<String> down = cluster.nodes().stream().filter(n -> cluster.state(n) == NodeState.DOWN).toList();
-        return onEach("restart", "restart", down, cluster::start);
+        return onEachIndependently("restart", "restart", down, cluster::start);
     }
 
     /** Kills and starts {@code node} again on its data. */
@@ -347,7 +350,7 @@ public final class FaultActions {
     /** SIGCONTs every paused client process. */
     public FaultRecord resumeClients() {
         List<String> paused = clients.clients().stream().filter(c -> clients.state(c) == NodeState.PAUSED).toList();
-        return onEach("resume-clients", "resume client", paused, clients::resume);
+        return onEachIndependently("resume-clients", "resume client", paused, clients::resume);
     }
 
     // ---- crash-restart cycles (the process is killed and started again on its data within the fault) ----
@@ -483,8 +486,41 @@ public final class FaultActions {
     // ---- helpers ----
 
     /** Does {@code action} to each of {@code nodes}, in order, and records it as process fault {@code fault}. */
+    private static String message(RuntimeException e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+
     private static FaultRecord onEach(String fault, String verb, List<String> nodes, Consumer<String> action) {
         nodes.forEach(action);
+        return FaultRecord.process(fault, verb, nodes);
+    }
+
+    /**
+     * As {@link #onEach}, but one node's failure does not spare the others: an undoing action (resume, restart) is
+     * tried on every node, a node that fails once is tried again a second later (an engine or host busy for a
+     * moment), and what still failed is thrown afterwards, naming each node.
+     */
+    private static FaultRecord onEachIndependently(String fault, String verb, List<String> nodes,
+                                                   Consumer<String> action) {
+        List<String> failed = new ArrayList<>();
+        for (String node : nodes) {
+            try {
+                action.accept(node);
+            } catch (RuntimeException first) {
+                try {
+                    Thread.sleep(RETRY_AFTER.toMillis());
+                    action.accept(node);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failed.add(verb + " " + node + ": interrupted after " + message(first));
+                } catch (RuntimeException e) {
+                    failed.add(verb + " " + node + ": " + message(e));
+                }
+            }
+        }
+        if (!failed.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", failed));
+        }
         return FaultRecord.process(fault, verb, nodes);
     }
 

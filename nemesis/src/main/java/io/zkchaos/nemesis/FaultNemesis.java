@@ -4,9 +4,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A {@link Nemesis} that does named {@link Fault}s to a {@link NemesisTarget}. */
 final class FaultNemesis implements Nemesis {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FaultNemesis.class);
 
     private final NemesisTarget target;
     private final Map<String, Fault> faults = new LinkedHashMap<>();
@@ -48,12 +53,20 @@ final class FaultNemesis implements Nemesis {
         List<io.zkchaos.nemesis.frame.TriggerRecord> triggers = target.frames()
                 .map(io.zkchaos.nemesis.frame.FrameTaps::disarmAll).orElse(List.of());
         FaultActions actions = new FaultActions(target);
-        FaultRecord net = actions.heal();
-        FaultRecord resumed = actions.resumeAll();
-        FaultRecord restarted = actions.restartDown();
-        FaultRecord clients = actions.resumeClients();
+        // Every step is tried, whatever an earlier one did: a network heal that fails must not leave a killed node
+        // down (nor one node's failed start the others, see FaultActions); what failed is thrown at the end, after
+        // everything else was undone.
+        List<String> failures = new ArrayList<>();
+        FaultRecord net = attempt(failures, "heal the network", actions::heal);
+        FaultRecord resumed = attempt(failures, "resume paused nodes", actions::resumeAll);
+        FaultRecord restarted = attempt(failures, "restart nodes that are down", actions::restartDown);
+        FaultRecord clients = attempt(failures, "resume paused clients", actions::resumeClients);
         // only where a clock was moved: a backend that cannot move clocks is never asked
-        FaultRecord clocks = target.nodes().clockOffsets().isEmpty() ? null : actions.resetClocks();
+        FaultRecord clocks = target.nodes().clockOffsets().isEmpty() ? null
+                : attempt(failures, "reset clocks", actions::resetClocks);
+        if (!failures.isEmpty()) {
+            throw new HealFailedException("the final heal did not finish: " + String.join("; ", failures));
+        }
         List<String> nodes = new ArrayList<>(resumed.nodes());
         nodes.addAll(restarted.nodes());
         nodes.addAll(clients.nodes());
@@ -65,5 +78,22 @@ final class FaultNemesis implements Nemesis {
         return new FaultRecord("heal", "healed every link" + (woken.isEmpty() ? "" : "; resumed or restarted "
                 + String.join(", ", woken)) + (clocks == null ? "" : "; " + clocks.description()), all,
                 net.groups(), net.grudge(), triggers);
+    }
+
+    private static FaultRecord attempt(List<String> failures, String step, Supplier<FaultRecord> action) {
+        try {
+            return action.get();
+        } catch (RuntimeException e) {
+            LOG.warn("final heal: could not {}: {}", step, e.toString());
+            failures.add("could not " + step + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return null;
+        }
+    }
+
+    /** The harness could not undo its own faults: what follows the heal tests nothing about the system. */
+    static final class HealFailedException extends RuntimeException {
+        HealFailedException(String message) {
+            super(message);
+        }
     }
 }

@@ -37,6 +37,8 @@ public final class RecordingSystem implements NodeControl {
     /** Whether this system can move its nodes' clocks. */
     volatile boolean clocks = true;
     final Map<String, Duration> offsets = new ConcurrentHashMap<>();
+    /** How many more times starting a node fails (as an engine or host that is busy for a moment). */
+    final Map<String, Integer> failingStarts = new ConcurrentHashMap<>();
 
     /** Nodes {@code n1 .. nN}, all running; {@code n2} leads. */
     public RecordingSystem(int n) {
@@ -71,6 +73,11 @@ public final class RecordingSystem implements NodeControl {
 
     @Override
     public void start(String node) {
+        if (failingStarts.getOrDefault(node, 0) > 0) {
+            failingStarts.merge(node, -1, Integer::sum);
+            calls.add("failed start " + node);
+            throw new IllegalStateException("cannot start " + node + " now");
+        }
         calls.add("start " + node);
         states.put(node, NodeState.RUNNING);
     }

@@ -35,7 +35,9 @@ import java.util.Set;
  * <h2>Verdict</h2>
  * Invalid when a server did not serve, or served later than the bound after the final heal, or when no write was
  * acknowledged within the bound (the probe failed, or the first acknowledgement came later). Unknown when the history
- * has no final heal or no probe (nothing to judge). Else valid, with the times.
+ * has no final heal or no probe (nothing to judge), or when the final heal itself failed (its completion carries an
+ * {@code error}: the harness left a fault in place, so a server that stays down is the harness's doing). Else valid,
+ * with the times.
  */
 public final class RecoveryChecker implements Checker {
 
@@ -62,6 +64,12 @@ public final class RecoveryChecker implements Checker {
         if (heal.isEmpty() || probes.isEmpty()) {
             return CheckResult.of(name(), Validity.UNKNOWN, "nothing to check: " + (heal.isEmpty()
                     ? "no final heal in the history" : "no recovery probe after the final heal"), null);
+        }
+        if (heal.get().value() instanceof Map<?, ?> v && v.get("error") != null) {
+            // The harness did not undo its own faults (a node it could not restart stays down): whether the system
+            // recovers was not tested, and a server the harness left down is not the system's failure.
+            return CheckResult.of(name(), Validity.UNKNOWN, "recovery not judged: the harness's final heal failed ("
+                    + v.get("error") + ")", null);
         }
         long healTime = heal.get().time();
         long bound = boundMillis(probes.get(0));

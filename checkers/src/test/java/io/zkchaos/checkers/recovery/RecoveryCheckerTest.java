@@ -70,6 +70,19 @@ class RecoveryCheckerTest {
     }
 
     @Test
+    void aFinalHealThatFailedLeavesRecoveryUnknownNotInvalid() {
+        CheckResult r = check(new HistoryBuilder().okOp(0, "write", 1L, null, 1_000)
+                .nemesis("kill-random", 2_000, 2_100)
+                .heal("all", map("error", "the final heal did not finish: could not restart nodes that are down: "
+                        + "restart n2: engine busy", "outcome", "failed"), 9_900, 10_000)
+                .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000).ok(W, null, 21_000)
+                .invoke(N2, RecoveryChecker.SERVE, "n2", BOUND, 20_000)
+                .fail(N2, map("node", "n2", "state", "DOWN"), "n2 did not serve within 60 s", 80_000));
+        assertThat(r.validity()).isEqualTo(Validity.UNKNOWN);
+        assertThat(r.summary()).contains("the harness's final heal failed").contains("restart n2: engine busy");
+    }
+
+    @Test
     void aServerThatNeverServesAgainIsInvalidWithTheEndOfItsLog() {
         CheckResult r = check(healedAt10s()
                 .invoke(W, RecoveryChecker.WRITE, BOUND, 20_000).ok(W, null, 21_000)
