@@ -25,8 +25,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,7 +41,7 @@ class PartitionIT {
 
     private static final Duration UP = Duration.ofSeconds(60);
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     private LocalGroup group;
@@ -127,11 +130,11 @@ class PartitionIT {
             int victim = round == 1 ? (leader == 1 ? 2 : 1) : leader;
             isolate(victim, true);
             if (victim == leader) {
-                await().atMost(UP).untilAsserted(() -> {
+                awaitOrDescribe("round " + round + ", the leader n" + victim + " isolated", () -> {
                     assertThat(status(victim).serving()).as("the isolated leader stepped down").isFalse();
                     int others = victim == 1 ? 2 : 1;
                     NodeStatus s = status(others);
-                    assertThat(s.serving()).isTrue();
+                    assertThat(s.serving()).as("n%d serves: the majority has a leader", others).isTrue();
                     assertThat(s.leader()).as("the majority elected another leader").isNotEqualTo(victim);
                 });
             } else {
@@ -167,6 +170,26 @@ class PartitionIT {
         Set<String> written = new HashSet<>(acked);
         written.addAll(unknown);
         assertThat(written).containsAll(values);
+    }
+
+    /** Awaits an assertion; on a timeout, fails with what every node was doing and the end of each log. */
+    private void awaitOrDescribe(String context, ThrowingRunnable assertion) {
+        try {
+            await().atMost(UP).untilAsserted(assertion);
+        } catch (ConditionTimeoutException e) {
+            StringBuilder b = new StringBuilder(context + ": " + e.getMessage() + "\n");
+            for (int i = 1; i <= 3; i++) {
+                b.append("  ").append(group.status(i, Duration.ofSeconds(2)).map(Object::toString)
+                        .orElse("n" + i + " does not answer")).append('\n');
+            }
+            for (int i = 1; i <= 3; i++) {
+                List<String> lines = group.output(i).lines().toList();
+                b.append("--- n").append(i).append(", the last lines of its log:\n");
+                lines.subList(Math.max(0, lines.size() - 40), lines.size())
+                        .forEach(l -> b.append("  ").append(l).append('\n'));
+            }
+            throw new AssertionError(b.toString(), e);
+        }
     }
 
     private static void sleep(long ms) {
