@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The faults on client processes, against recording clients (the real processes, signals and histories are covered
- * by ClientProcessesIT and ClientPauseIT in the harness): what they aim at, what they record, and when a nemesis
+ * by ClientProcessesIT and ClientPauseFencingChaosIT in the harness): what they aim at, what they record, and when a nemesis
  * offers them.
  */
 class ClientFaultsTest {

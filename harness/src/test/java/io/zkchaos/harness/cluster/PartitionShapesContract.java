@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every partition shape on a real 5-node ensemble of a backend: the proxy's links match the recorded grudge; heal
  * restores a serving ensemble. Run for the local backend ({@code PartitionShapesIT}), the docker backend
- * ({@code DockerPartitionShapesIT}) and the ssh backend ({@code SshPartitionShapesIT}).
+ * ({@code DockerPartitionShapesChaosIT}) and the ssh backend ({@code SshPartitionShapesIT}).
  */
 public abstract class PartitionShapesContract {
 

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The mutation matrix's fastest row in {@code mvn verify}: a leader that commits on its own ack is caught under an
+ * The mutation matrix's fastest row, on its own in {@code -Pchaos} (the nightly runs it; {@code mvn verify} keeps the
+ * fle module's own bug-flag ITs): a leader that commits on its own ack is caught under an
  * isolation, and the correct build in the same scenario is valid. The isolated leader acknowledges adds only until its
  * next tick, when it finds no quorum and steps down; on a loaded machine a run's clients may get no add through in
  * that window (seen in one loaded run of `.ci/verify-under-load`). So the bug gets up to {@value #SEEDS} seeds and must be caught in one,
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * node) and the full matrix, five seeds a row, are {@code MutationMatrixChaosIT} (-Pchaos) and
  * {@code ./zkchaos mutations}.
  */
-class MutationMatrixIT {
+class MutationFastestRowChaosIT {
 
     private static final int SEEDS = 4;
 

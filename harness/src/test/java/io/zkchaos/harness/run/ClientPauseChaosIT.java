@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The stalled-leader scenario of {@link ClientPauseIT} with Curator's LeaderLatch electing the leader, in the chaos
+ * The stalled-leader scenario of {@link ClientPauseFencingChaosIT} with Curator's LeaderLatch electing the leader, in the chaos
  * profile ({@code mvn -Pchaos verify}) to keep {@code mvn verify} short: the latch's frozen leader overlaps the new one
  * just as the own recipe's does, and the fenced store rejects what it writes when it wakes.
  */
@@ -22,9 +22,9 @@ class ClientPauseChaosIT {
 
     @Test
     void curatorsLeaderLatchOverlapsAsWellWhenItsLeaderIsFrozen() throws Exception {
-        RunOutcome o = ClientPauseIT.run(store, "election-curator", null);
-        String frozen = ClientPauseIT.frozen(HistoryFiles.read(o.directory().historyFile()));
-        LeaderOverlap overlap = ClientPauseIT.overlapOf(o, frozen);
+        RunOutcome o = ClientPauseFencingChaosIT.run(store, "election-curator", null);
+        String frozen = ClientPauseFencingChaosIT.frozen(HistoryFiles.read(o.directory().historyFile()));
+        LeaderOverlap overlap = ClientPauseFencingChaosIT.overlapOf(o, frozen);
         assertThat(overlap.frozenNanos()).isPositive();
         assertThat(overlap.fencingWouldReject()).isTrue();
         assertThat(o.result().validity()).as(o.result().summary()).isEqualTo(Validity.VALID);
@@ -32,10 +32,10 @@ class ClientPauseChaosIT {
 
     @Test
     void theFencedStoreRejectsTheFrozenLatchHoldersWrites() throws Exception {
-        RunOutcome o = ClientPauseIT.run(store, "fenced-writes-curator", null);
-        String frozen = ClientPauseIT.frozen(HistoryFiles.read(o.directory().historyFile()));
-        assertThat(ClientPauseIT.overlapOf(o, frozen).fencingWouldReject()).isTrue();
-        FencedReport fenced = (FencedReport) ClientPauseIT.part(o, "fenced-writes").details();
+        RunOutcome o = ClientPauseFencingChaosIT.run(store, "fenced-writes-curator", null);
+        String frozen = ClientPauseFencingChaosIT.frozen(HistoryFiles.read(o.directory().historyFile()));
+        assertThat(ClientPauseFencingChaosIT.overlapOf(o, frozen).fencingWouldReject()).isTrue();
+        FencedReport fenced = (FencedReport) ClientPauseFencingChaosIT.part(o, "fenced-writes").details();
         assertThat(fenced.rejected()).isPositive();
         assertThat(fenced.staleLanded()).isZero();
         assertThat(o.result().validity()).as(o.result().summary()).isEqualTo(Validity.VALID);

@@ -31,9 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * before it wakes (the store's session, granted twice the pause, outlives it); the request timeout outlasts the pause, so whatever the frozen leader was doing when it froze
  * completes when it wakes, and its loop (check, prepare for the write interval, write) then writes at least once
  * more before its ZooKeeper client reports the expiry. One pause per run, from the seeded schedule: healed 3 s, then
- * the pause. (Curator's LeaderLatch under the same pause: {@link ClientPauseChaosIT}, in {@code -Pchaos}.)
+ * the pause. In {@code -Pchaos} (the nightly); {@code ClientProcessesIT} keeps client processes in {@code mvn verify}.
+ * (Curator's LeaderLatch under the same pause: {@link ClientPauseChaosIT}.)
  */
-class ClientPauseIT {
+class ClientPauseFencingChaosIT {
 
     private static final Duration SESSION = Duration.ofSeconds(3);
     private static final Duration PAUSE = Duration.ofSeconds(8);

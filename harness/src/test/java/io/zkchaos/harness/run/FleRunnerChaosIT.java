@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Whole runs against the project's own fle nodes ({@code --system fle}), bugs off: each workload under a fault
- * through the proxy is valid by every checker its descriptor names, and the run leaves no node process behind.
+ * through the proxy is valid by every checker its descriptor names, and the run leaves no node process behind. In
+ * {@code -Pchaos} (the nightly): {@code mvn verify} keeps the fle nodes' own ITs and {@code FleClusterIT}.
  */
-class FleRunnerIT {
+class FleRunnerChaosIT {
 
     @TempDir
     Path store;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every partition shape on a docker 5-node ensemble ({@link PartitionShapesContract}); skipped without Docker. */
-class DockerPartitionShapesIT extends PartitionShapesContract {
+class DockerPartitionShapesChaosIT extends PartitionShapesContract {
 
     @RegisterExtension
     static final ExecutionCondition DOCKER = Prerequisites.forClass("docker", DockerEngine::unavailable);
