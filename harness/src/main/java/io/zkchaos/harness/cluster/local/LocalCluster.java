@@ -4,7 +4,6 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.NodeStatus;
-import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
@@ -24,7 +23,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +53,7 @@ public final class LocalCluster implements Cluster {
     private final ServerKind kind;
     private final String runId;
     private final List<NodeLayout> layouts;
-    private final Map<String, ProcessControl<JvmProcess>> processes;
+    private final NodeProcesses<JvmProcess> processes;
     private final LinkNetwork network;
     private final PeerRouting routing;
     private final FrameTaps frames;
@@ -66,7 +64,7 @@ public final class LocalCluster implements Cluster {
     private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
 
     private LocalCluster(ClusterConfig config, ServerKind kind, String runId, List<NodeLayout> layouts,
-                         Map<String, ProcessControl<JvmProcess>> processes, LinkNetwork network, PeerRouting routing,
+                         NodeProcesses<JvmProcess> processes, LinkNetwork network, PeerRouting routing,
                          FrameTaps frames) {
         this.config = config;
         this.kind = kind;
@@ -140,10 +138,10 @@ public final class LocalCluster implements Cluster {
             routing = direct;
         }
 
-        Map<String, ProcessControl<JvmProcess>> processes = new LinkedHashMap<>();
+        NodeProcesses<JvmProcess> processes = new NodeProcesses<>();
         for (NodeLayout n : layouts) {
             kind.writeFiles(config, n, layouts, routing);
-            processes.put(n.name(), new ProcessControl<>(kind.process(config, n, runId)));
+            processes.add(n, kind.process(config, n, runId));
         }
         LocalCluster cluster = new LocalCluster(config, kind, runId, List.copyOf(layouts), processes, network,
                 routing, frames);
@@ -152,8 +150,8 @@ public final class LocalCluster implements Cluster {
             if (config.lazyFs()) {
                 cluster.mountDataDirectories();
             }
-            processes.values().forEach(ProcessControl::start);
-            QuorumWait.await(cluster, config.startTimeout(), cluster::exitedNode, cluster::explain);
+            processes.startAll();
+            QuorumWait.await(cluster, config.startTimeout(), processes::exitedNode, cluster::explain);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -219,25 +217,17 @@ public final class LocalCluster implements Cluster {
 
     @Override
     public NodeState state(String node) {
-        return process(node).state();
+        return processes.state(node);
     }
 
     /** The pid of the node's process, or -1 when it is down. */
     public long pid(String node) {
-        return process(node).process().pid();
+        return processes.pid(node);
     }
 
     @Override
     public NodeStatus status(String node) {
-        NodeLayout n = layout(node);
-        NodeState s = process(node).state();
-        if (s == NodeState.DOWN) {
-            return new NodeStatus(node, Mode.UNREACHABLE, -1, "down");
-        }
-        if (s == NodeState.PAUSED) {
-            return new NodeStatus(node, Mode.UNREACHABLE, -1, "paused");
-        }
-        return kind.status(node, n, FLW_TIMEOUT);
+        return processes.unreachableStatus(node).orElseGet(() -> kind.status(node, layout(node), FLW_TIMEOUT));
     }
 
     @Override
@@ -245,33 +235,24 @@ public final class LocalCluster implements Cluster {
         QuorumWait.await(this, bound, Optional::empty, this::explain);
     }
 
-    /** A node whose server exited by itself (or was killed), if any. */
-    private Optional<String> exitedNode() {
-        return processes.values().stream().filter(p -> p.process().exitCode() != null).map(ProcessControl::name)
-                .findFirst();
-    }
-
     /** For a node that did not serve: its state, exit code and the end of its log. */
     private String explain(String node) {
-        ProcessControl<JvmProcess> p = process(node);
-        Integer exit = p.process().exitCode();
-        return node + " is " + p.state() + (exit == null ? "" : ", exited with code " + exit) + "; last lines of "
-                + p.process().logFile() + ":\n" + p.process().logTail(30);
+        return processes.explain(node, "", process(node).process().logFile().toString());
     }
 
     @Override
     public void start(String node) {
-        process(node).start();
+        processes.start(node);
     }
 
     @Override
     public void stop(String node) {
-        process(node).stop();
+        processes.stop(node);
     }
 
     @Override
     public void kill(String node) {
-        process(node).kill();
+        processes.kill(node);
     }
 
     /**
@@ -344,12 +325,12 @@ public final class LocalCluster implements Cluster {
 
     @Override
     public void pause(String node) {
-        process(node).pause();
+        processes.pause(node);
     }
 
     @Override
     public void resume(String node) {
-        process(node).resume();
+        processes.resume(node);
     }
 
     @Override
@@ -398,13 +379,7 @@ public final class LocalCluster implements Cluster {
         } catch (RuntimeException e) {
             LOG.warn("healing the network while closing: {}", e.toString());
         }
-        for (ProcessControl<JvmProcess> p : processes.values()) {
-            try {
-                p.retire("its cluster is closed");
-            } catch (RuntimeException e) {
-                LOG.warn("killing {} while closing: {}", p.name(), e.toString());
-            }
-        }
+        processes.retireAll("its cluster is closed", LOG);
         if (frames != null) {
             frames.close();
         }
@@ -426,15 +401,10 @@ public final class LocalCluster implements Cluster {
     }
 
     private ProcessControl<JvmProcess> process(String node) {
-        ProcessControl<JvmProcess> p = processes.get(node);
-        if (p == null) {
-            throw new IllegalArgumentException("unknown node '" + node + "': nodes are " + nodes());
-        }
-        return p;
+        return processes.get(node);
     }
 
     private NodeLayout layout(String node) {
-        process(node);
-        return layouts.get(Integer.parseInt(node.substring(1)) - 1);
+        return processes.layout(node);
     }
 }

@@ -8,6 +8,7 @@ import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.harness.cluster.local.NodeLayout;
+import io.zkchaos.harness.cluster.local.NodeProcesses;
 import io.zkchaos.harness.cluster.local.PeerRouting;
 import io.zkchaos.harness.cluster.local.ServerKind;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
@@ -81,7 +82,8 @@ public final class SshCluster implements Cluster {
     private final SshHosts hosts;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<String, Host> prepared = new ConcurrentHashMap<>();
-    private final Map<String, ProcessControl<RemoteProcess>> processes = new LinkedHashMap<>();
+    private final NodeProcesses<RemoteProcess> processes = new NodeProcesses<>();
+    /** Where each node lives, laid out before its process is made. */
     private final List<NodeLayout> layouts = new ArrayList<>();
     private HostNetwork network;
     private NodeLinks links;
@@ -131,8 +133,8 @@ public final class SshCluster implements Cluster {
         ShutdownRegistry.register(cluster);
         try {
             cluster.setUp();
-            cluster.processes.values().forEach(ProcessControl::start);
-            QuorumWait.await(cluster, config.startTimeout(), cluster::exitedNode, cluster::explain);
+            cluster.processes.startAll();
+            QuorumWait.await(cluster, config.startTimeout(), cluster.processes::exitedNode, cluster::explain);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -212,8 +214,8 @@ public final class SshCluster implements Cluster {
             List<String> command = JvmProcess.commandLine(settings.java(), marks.arguments(), ServerKind.ROLE,
                     l.jvmOptions(), n.dir(), String.join(":", jars.paths(prepared.get(n.name()).base() + "/lib")),
                     l.mainClass(), l.args());
-            processes.put(n.name(), new ProcessControl<>(new RemoteProcess(n.name(), hosts.session(n.name()),
-                    n.dir().toString(), ServerKind.ROLE, command)));
+            processes.add(n, new RemoteProcess(n.name(), hosts.session(n.name()), n.dir().toString(), ServerKind.ROLE,
+                    command));
         }
     }
 
@@ -324,22 +326,19 @@ public final class SshCluster implements Cluster {
 
     @Override
     public NodeState state(String node) {
-        return process(node).state();
+        return processes.state(node);
     }
 
     /** The pid of the node's server on its host, or -1 when it is down. */
     public long pid(String node) {
-        return process(node).process().pid();
+        return processes.pid(node);
     }
 
     @Override
     public NodeStatus status(String node) {
-        NodeState s = process(node).state();
-        if (s == NodeState.DOWN) {
-            return new NodeStatus(node, Mode.UNREACHABLE, -1, "down");
-        }
-        if (s == NodeState.PAUSED) {
-            return new NodeStatus(node, Mode.UNREACHABLE, -1, "paused");
+        Optional<NodeStatus> unreachable = processes.unreachableStatus(node);
+        if (unreachable.isPresent()) {
+            return unreachable.get();
         }
         try {
             return FourLetterWords.parseSrvr(node, hosts.session(node).ask(CLIENT_PORT, "srvr", FLW_TIMEOUT));
@@ -353,42 +352,33 @@ public final class SshCluster implements Cluster {
         QuorumWait.await(this, bound, Optional::empty, this::explain);
     }
 
-    private Optional<String> exitedNode() {
-        return processes.values().stream().filter(p -> p.process().exitCode() != null).map(ProcessControl::name)
-                .findFirst();
-    }
-
     private String explain(String node) {
-        ProcessControl<RemoteProcess> p = process(node);
-        Integer exit = p.process().exitCode();
-        return node + " on " + hosts.session(node).describe() + " is " + p.state() + (exit == null ? ""
-                : ", exited with code " + exit) + "; last lines of " + p.process().logPath() + ":\n"
-                + p.process().logTail(30);
+        return processes.explain(node, " on " + hosts.session(node).describe(), process(node).process().logPath());
     }
 
     @Override
     public void start(String node) {
-        process(node).start();
+        processes.start(node);
     }
 
     @Override
     public void stop(String node) {
-        process(node).stop();
+        processes.stop(node);
     }
 
     @Override
     public void kill(String node) {
-        process(node).kill();
+        processes.kill(node);
     }
 
     @Override
     public void pause(String node) {
-        process(node).pause();
+        processes.pause(node);
     }
 
     @Override
     public void resume(String node) {
-        process(node).resume();
+        processes.resume(node);
     }
 
     @Override
@@ -457,14 +447,8 @@ public final class SshCluster implements Cluster {
                 LOG.warn("healing the network while closing: {}", e.toString());
             }
         }
-        for (ProcessControl<RemoteProcess> p : processes.values()) {
-            try {
-                p.retire("its cluster is closed");
-            } catch (RuntimeException e) {
-                LOG.warn("killing {} while closing: {}", p.name(), e.toString());
-            }
-        }
-        for (String node : processes.keySet()) {
+        processes.retireAll("its cluster is closed", LOG);
+        for (String node : processes.names()) {
             fetchLog(node, runDirectory().resolve(node).resolve("server.log"));
         }
         if (links != null) {
@@ -482,15 +466,10 @@ public final class SshCluster implements Cluster {
     }
 
     private ProcessControl<RemoteProcess> process(String node) {
-        ProcessControl<RemoteProcess> p = processes.get(node);
-        if (p == null) {
-            throw new IllegalArgumentException("unknown node '" + node + "': nodes are " + nodes());
-        }
-        return p;
+        return processes.get(node);
     }
 
     private NodeLayout layout(String node) {
-        process(node);
-        return layouts.get(Integer.parseInt(node.substring(1)) - 1);
+        return processes.layout(node);
     }
 }
