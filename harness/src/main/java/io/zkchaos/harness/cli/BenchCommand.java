@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
  * scenarios; the others delegate to each module's bench.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, lazyfs, election, herd, report, workloads, stalled-leader, suite.")
+        description = "Print benchmark figures: checker, recorder, read-model, proxy, cluster, lazyfs, election, herd, report, workloads, stalled-leader, suite, hunt.")
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -31,7 +31,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "WHAT", description = "checker | recorder | read-model | proxy | cluster | lazyfs | election | "
             + "herd | report | workloads | stalled-leader | suite (STORE...: the chaos suite's wall times, phases and "
-            + "pass counts from its ledgers; --times-file FILE)")
+            + "pass counts from its ledgers; --times-file FILE) | hunt (--rows FILE --budget D --seed S: rows of run "
+            + "configurations in turn; runs, findings by kind, findings per hour)")
     String what;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "passed to the benchmark (see docs)")
@@ -130,6 +131,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(withRuns(rest));
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
             case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
+            case "hunt" -> HuntCommand.run(withOut(rest, out.resolve("hunt")), spec.commandLine().getOut());
             case "suite" -> suite((args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream()
                     .map(Path::of).toList());
             case "workloads" -> WorkloadBench.run(spec.commandLine().getOut(),

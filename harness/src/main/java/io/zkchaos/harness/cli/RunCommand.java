@@ -236,45 +236,68 @@ public final class RunCommand implements Callable<Integer> {
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
 
-    @Override
-    public Integer call() throws Exception {
-        var stdout = spec.commandLine().getOut();
-        var err = spec.commandLine().getErr();
+    /**
+     * The run configuration these options name.
+     *
+     * @throws IllegalArgumentException naming the option that is wrong
+     */
+    RunConfig config() {
         ReadMode readMode;
         try {
             readMode = ReadMode.valueOf(reads.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            err.println("error: --reads must be plain or sync, got '" + reads + "'");
-            return Verdicts.Exit.ERROR;
+            throw new IllegalArgumentException("--reads must be plain or sync, got '" + reads + "'", e);
         }
         if (!forceSync.equals("yes") && !forceSync.equals("no")) {
-            err.println("error: --force-sync must be yes or no, got '" + forceSync + "'");
-            return Verdicts.Exit.ERROR;
+            throw new IllegalArgumentException("--force-sync must be yes or no, got '" + forceSync + "'");
         }
+        FaultSchedule given = schedule == null ? null : readSchedule(schedule);
+        String nemesisName = given != null && !spec.commandLine().getParseResult().hasMatchedOption("--nemesis")
+                ? given.nemesis() : nemesis;
+        String[] holds = hold.split("\\.\\.", -1);
+        if (holds.length > 2) {
+            throw new IllegalArgumentException("--hold must be MIN or MIN..MAX, got '" + hold + "'");
+        }
+        Duration holdMin = Durations.parse(holds[0]);
+        Duration holdMax = holds.length == 2 ? Durations.parse(holds[1]) : holdMin;
+        return RunConfig.builder().system(system).bugs(bugs)
+                .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
+                        .withWriteEvery(writeEvery))
+                .clients(clients).maxOverlap(maxOverlap)
+                .workload(workload).nemesis(nemesisName).schedule(given).backend(backend).hosts(ssh.settings())
+                .nodes(nodes)
+                .sync(SyncMode.parse(sync))
+                .timeLimit(timeLimit).concurrency(concurrency)
+                .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
+                .faultFor(faultFor).healFor(healFor).recover(recover).recoveryBound(recoveryBound).reads(readMode)
+                .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
+                .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
+                .failoverBound(failoverBound).relax(relax).build();
+    }
+
+    /**
+     * The run configuration of a {@code run} command line (without the word {@code run}), as {@code ./zkchaos run}
+     * would build it; for commands that run many configurations ({@code bench hunt}).
+     *
+     * @throws IllegalArgumentException naming what is wrong in {@code args}
+     */
+    public static RunConfig configOf(List<String> args) {
+        RunCommand c = new RunCommand();
+        try {
+            new CommandLine(c).parseArgs(args.toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return c.config();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        var stdout = spec.commandLine().getOut();
+        var err = spec.commandLine().getErr();
         RunConfig config;
         try {
-            FaultSchedule given = schedule == null ? null : readSchedule(schedule);
-            String nemesisName = given != null && !spec.commandLine().getParseResult().hasMatchedOption("--nemesis")
-                    ? given.nemesis() : nemesis;
-            String[] holds = hold.split("\\.\\.", -1);
-            if (holds.length > 2) {
-                throw new IllegalArgumentException("--hold must be MIN or MIN..MAX, got '" + hold + "'");
-            }
-            Duration holdMin = Durations.parse(holds[0]);
-            Duration holdMax = holds.length == 2 ? Durations.parse(holds[1]) : holdMin;
-            config = RunConfig.builder().system(system).bugs(bugs)
-                    .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
-                            .withWriteEvery(writeEvery))
-                    .clients(clients).maxOverlap(maxOverlap)
-                    .workload(workload).nemesis(nemesisName).schedule(given).backend(backend).hosts(ssh.settings())
-                    .nodes(nodes)
-                    .sync(SyncMode.parse(sync))
-                    .timeLimit(timeLimit).concurrency(concurrency)
-                    .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
-                    .faultFor(faultFor).healFor(healFor).recover(recover).recoveryBound(recoveryBound).reads(readMode)
-                    .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
-                    .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
-                    .failoverBound(failoverBound).relax(relax).build();
+            config = config();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return Verdicts.Exit.ERROR;
