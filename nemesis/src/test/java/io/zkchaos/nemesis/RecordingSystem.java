@@ -97,6 +97,19 @@ public final class RecordingSystem implements NodeControl {
         states.put(node, NodeState.DOWN);
     }
 
+    /** Whether this system can empty a node's data directory. */
+    volatile boolean disks = true;
+
+    /** Recorded as {@code replace-disk n1}; the node is down after it. */
+    @Override
+    public void replaceDisk(String node) {
+        if (!disks) {
+            NodeControl.super.replaceDisk(node);
+        }
+        calls.add("replace-disk " + node);
+        states.put(node, NodeState.DOWN);
+    }
+
     /** Recorded as {@code clock n1 +1.500 s}. */
     @Override
     public void setClockOffset(String node, Duration offset) {
