@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +36,8 @@ class ReplacedDiskIT {
     void aFollowerOnAnEmptyDiskSyncsBySnapshotAndHoldsTheCommittedData() throws Exception {
         StringWriter progress = new StringWriter();
         RunConfig config = RunConfig.builder().workload("set").nemesis("replace-disk").zookeeper("3.9.5")
-                .snapCount(100).preload(new Preload(300, 2048)).timeLimit(Duration.ofSeconds(8))
-                .faultFor(Duration.ofSeconds(3)).healFor(Duration.ofSeconds(2)).recover(Duration.ofSeconds(2))
+                .snapCount(100).preload(new Preload(300, 2048)).timeLimit(Duration.ofSeconds(6))
+                .faultFor(Duration.ofSeconds(2)).healFor(Duration.ofSeconds(1)).recover(Duration.ofSeconds(2))
                 .concurrency(3).seed(11).out(store).build();
         RunOutcome outcome = new Runner(new PrintWriter(progress), Duration.ofSeconds(5)).run(config);
         RunDirectory dir = outcome.directory();
@@ -54,6 +56,10 @@ class ReplacedDiskIT {
 
         String node = replaced.get(replaced.size() - 1).did().nodes().get(0);
         Path data = dir.path().resolve(RunDirectory.NODES);
+        // The replaced node itself says it took a snapshot from its leader after the preload (a start in a new epoch
+        // can bring a SNAP of the empty tree, at zxid counter 0; a node restarted on its data gets a DIFF).
+        assertThat(snapshotsTakenAfter(data.resolve(node).resolve("server.log"), 300)).as(node + " synced by SNAP")
+                .isNotEmpty();
         assertThat(data.resolve(node).resolve("data/myid")).hasContent(node.substring(1));
         for (String n : List.of("n1", "n2", "n3")) {
             Path logs = data.resolve(n).resolve("data/version-2");
@@ -70,6 +76,21 @@ class ReplacedDiskIT {
                 .map(op -> String.valueOf(op.key()))).noneMatch(k -> k.startsWith(Preload.PATH));
         LeftOvers.assertNoServerOf(dir.path());
     }
+
+    /** The zxids of the SNAP syncs a server's log reports ({@code Getting a snapshot from leader 0x...}, 3.4 to 3.9). */
+    private static List<Long> snapshotsTakenAfter(Path log, long counter) throws IOException {
+        Matcher m = SNAPSHOT_FROM_LEADER.matcher(Files.readString(log));
+        List<Long> zxids = new java.util.ArrayList<>();
+        while (m.find()) {
+            long zxid = Long.parseUnsignedLong(m.group(1), 16);
+            if ((zxid & 0xffffffffL) >= counter) {
+                zxids.add(zxid);
+            }
+        }
+        return zxids;
+    }
+
+    private static final Pattern SNAPSHOT_FROM_LEADER = Pattern.compile("Getting a snapshot from leader 0x([0-9a-f]+)");
 
     private static long count(Path dir, String prefix) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
