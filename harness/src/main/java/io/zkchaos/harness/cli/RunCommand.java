@@ -224,7 +224,7 @@ public final class RunCommand implements Callable<Integer> {
     String forceSync;
 
     @Option(names = "--snap-count", paramLabel = "N", description = "ZooKeeper's snapCount: every server "
-            + "snapshots its data tree and rolls its transaction log after a seeded N/2..N transactions (at least 2; "
+            + "snapshots its data tree and rolls its transaction log after a random N/2..N transactions (at least 2; "
             + "default: ZooKeeper's 100000); not for the fle nodes")
     Integer snapCount;
 

@@ -349,8 +349,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      *                  {@code false} writes {@code forceSync=no} (a server that acknowledges what a power failure
      *                  can still take)
      * @param snapCount ZooKeeper's {@code snapCount} ({@code --snap-count}): a server snapshots its tree and rolls its
-     *                  log after a seeded N/2..N transactions (every release from 3.4 reads it from {@code zoo.cfg},
-     *                  as the system property {@code zookeeper.snapCount}); at least 2; null for ZooKeeper's 100000.
+     *                  log after a random N/2..N transactions (ZooKeeper's own draw, not the run's seed; every release
+     *                  from 3.4 reads it from {@code zoo.cfg}, as the system property {@code zookeeper.snapCount}); at
+     *                  least 2; null for ZooKeeper's 100000.
      *                  ZooKeeper only: the fle nodes take no snapshots
      * @param preload   the znodes the harness creates before the main phase ({@code --preload}), null for none;
      *                  ZooKeeper only
@@ -361,7 +362,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         public StoragePart {
             if (snapCount != null && snapCount < 2) {
                 throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
-                        + "log after a seeded N/2..N transactions, and takes 2 for anything less), got " + snapCount);
+                        + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
             }
         }
 
