@@ -47,7 +47,12 @@ public interface Fault {
          * Moves the servers' wall clocks ({@link NodeControl#setClockOffset}): needs a backend that can, and the
          * servers started so that it can (the local backend preloads libfaketime into them).
          */
-        MOVES_CLOCKS
+        MOVES_CLOCKS,
+        /**
+         * Empties a server's data directory ({@link NodeControl#replaceDisk}): needs a backend that reaches the
+         * servers' data directories between a kill and a start.
+         */
+        EMPTIES_DATA
     }
 
     /** The name the CLI and the history use, e.g. {@code kill-leader}. */

@@ -236,6 +236,37 @@ public final class FaultActions {
         return onEachIndependently("restart", "restart", down, cluster::start);
     }
 
+    /**
+     * A replaced disk: SIGKILLs a random running follower, empties its data directory but for its identity
+     * ({@link NodeControl#replaceDisk}: its host re-imaged), and after a seeded delay of up to {@code maxDelay} starts
+     * it on the empty directory, then waits up to {@code serveBound} until it serves again (it has synced the whole
+     * tree from the leader). A follower, not the leader: a server that forgot what it acknowledged must not vote in
+     * an election before it has synced (ZAB assumes a server keeps what it acknowledged; an emptied one could help
+     * elect a server that misses a committed write), and the leader's kill would bring one about at once.
+     *
+     * @throws IllegalStateException when no follower runs or the system cannot empty a data directory
+     */
+    public FaultRecord replaceDisk(Duration maxDelay, Duration serveBound) {
+        String leader = requireLeader();
+        List<String> followers = running();
+        followers.remove(leader);
+        if (followers.isEmpty()) {
+            throw new IllegalStateException("no running follower (leader " + leader + ")");
+        }
+        String node = pick(followers);
+        try {
+            cluster.replaceDisk(node);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        long ms = delayMillis(maxDelay);
+        sleep(ms);
+        cluster.start(node);
+        return new FaultRecord("replace-disk", "kill " + node + ", empty its data directory (its id kept), restart "
+                + "it on the empty directory after " + ms + " ms" + serving(node, serveBound), List.of(node),
+                List.of(), new java.util.TreeMap<>());
+    }
+
     /** Kills and starts {@code node} again on its data. */
     public FaultRecord restart(String node) {
         return onEach("restart", "restart", List.of(node), cluster::restart);

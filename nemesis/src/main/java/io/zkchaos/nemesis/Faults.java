@@ -120,6 +120,12 @@ public final class Faults {
         add("lagging-follower", "SIGKILL a follower (1 or 2 on 5 nodes) while clients write; at the heal bring "
                         + "them back one by one to catch up, sometimes from a new leader",
                 t -> actions(t).stopFollowers(), t -> actions(t).catchUp(SERVE_BOUND, RESTART_DELAY_MAX));
+        // a replaced disk: a node back with nothing but its identity, to sync the whole tree (SNAP on every release)
+        add("replace-disk", "SIGKILL a random follower, empty its data directory but for its id (its host "
+                        + "re-imaged), restart it after up to " + RESTART_DELAY_MAX.toMillis() + " ms and wait until "
+                        + "it serves; start it at the heal if it is still down",
+                t -> actions(t).replaceDisk(RESTART_DELAY_MAX, SERVE_BOUND), t -> actions(t).restartDown(),
+                Fault.Trait.EMPTIES_DATA);
         // power failures: what the servers had not fsynced is lost (the lazy file system holds it until fsync)
         add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
                         + "restart it on what its disk kept at the heal",

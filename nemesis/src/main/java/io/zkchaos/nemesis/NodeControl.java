@@ -69,6 +69,18 @@ public interface NodeControl {
     }
 
     /**
+     * SIGKILLs a node (if it runs) and empties its data directory, keeping only what names it in the ensemble
+     * (ZooKeeper's {@code myid}): its host re-imaged, as an operator replaces a failed disk. The node stays down;
+     * {@link #start} brings it back on the empty directory, to sync the whole data tree from a leader.
+     *
+     * @throws UnsupportedOperationException when this system cannot (the default)
+     */
+    default void replaceDisk(String node) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot empty " + node
+                + "'s data directory");
+    }
+
+    /**
      * Sets {@code node}'s wall clock to the real time plus {@code offset} ({@link Duration#ZERO} resets it): what
      * {@code settimeofday} or an operator's {@code date -s} does to a machine. Only the wall clock moves
      * ({@code CLOCK_REALTIME}: a JVM's {@code System.currentTimeMillis}); the monotonic clock

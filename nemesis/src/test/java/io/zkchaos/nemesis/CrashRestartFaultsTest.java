@@ -34,6 +34,38 @@ class CrashRestartFaultsTest {
     }
 
     @Test
+    void replaceDiskEmptiesAFollowerNeverTheLeaderAndWaitsUntilItServesAgain() {
+        java.util.Set<String> chosen = new java.util.TreeSet<>();
+        for (long i = 0; i < 20; i++) {
+            long seed = i * 1_000_003L; // far apart: the first draws of seeds next to each other are alike
+            List<String> calls = run(5, seed, f -> f.replaceDisk(Duration.ofMillis(3), Duration.ofSeconds(1)));
+            String node = calls.get(0).substring("replace-disk ".length());
+            assertThat(calls).containsExactly("replace-disk " + node, "start " + node, "serves " + node,
+                    calls.get(3));
+            assertThat(calls.get(3)).startsWith("kill " + node + ", empty its data directory (its id kept), restart "
+                    + "it on the empty directory after ").endsWith(" ms (serves)");
+            chosen.add(node);
+            assertThat(run(5, seed, f -> f.replaceDisk(Duration.ofMillis(3), Duration.ofSeconds(1))))
+                    .as("the same seed, the same node and delay").isEqualTo(calls);
+        }
+        assertThat(chosen).as("n2 leads").doesNotContain("n2").hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void replaceDiskNeedsASystemThatCanEmptyADataDirectoryAndAFollower() {
+        RecordingSystem s = new RecordingSystem(3);
+        s.disks = false;
+        assertThatThrownBy(() -> new FaultActions(s.target(1)).replaceDisk(Duration.ZERO, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot empty n")
+                .hasMessageContaining("data directory");
+        RecordingSystem alone = new RecordingSystem(3);
+        alone.kill("n1");
+        alone.kill("n3");
+        assertThatThrownBy(() -> new FaultActions(alone.target(1)).replaceDisk(Duration.ZERO, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class).hasMessage("no running follower (leader n2)");
+    }
+
+    @Test
     void restartLeaderAimsAtTheLeader() {
         assertThat(run(5, 3, f -> f.restartLeader(Duration.ZERO)))
                 .containsExactly("kill n2", "start n2", "kill n2; restart n2 on their data after 0 ms");

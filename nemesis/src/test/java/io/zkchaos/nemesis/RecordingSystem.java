@@ -90,11 +90,25 @@ public final class RecordingSystem implements NodeControl {
 
     @Override
     public void killLosingUnsyncedWrites(String node) {
-        if (!lazy) {
-            NodeControl.super.killLosingUnsyncedWrites(node);
+        downIf(lazy, () -> NodeControl.super.killLosingUnsyncedWrites(node), "kill-lose " + node, node);
+    }
+
+    /** Records {@code call} and takes the node down when the system {@code can}; else {@code refusal} throws. */
+    private void downIf(boolean can, Runnable refusal, String call, String node) {
+        if (!can) {
+            refusal.run();
         }
-        calls.add("kill-lose " + node);
+        calls.add(call);
         states.put(node, NodeState.DOWN);
+    }
+
+    /** Whether this system can empty a node's data directory. */
+    volatile boolean disks = true;
+
+    /** Recorded as {@code replace-disk n1}; the node is down after it. */
+    @Override
+    public void replaceDisk(String node) {
+        downIf(disks, () -> NodeControl.super.replaceDisk(node), "replace-disk " + node, node);
     }
 
     /** Recorded as {@code clock n1 +1.500 s}. */

@@ -127,7 +127,18 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      *
      * @param lazyfs    on the lazy file system
      * @param forceSync ZooKeeper's {@code forceSync}
+     * @param snapCount ZooKeeper's {@code snapCount} ({@code --snap-count}); null for ZooKeeper's own (and in older
+     *                  files)
+     * @param preload   the znodes created before the main phase, {@code COUNTxBYTES} ({@code --preload}); null for none
+     *                  (and in older files)
      */
-    public record Storage(boolean lazyfs, boolean forceSync) {
+    public record Storage(boolean lazyfs, boolean forceSync,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String preload) {
+
+        /** ZooKeeper's own snapCount, nothing preloaded. */
+        public Storage(boolean lazyfs, boolean forceSync) {
+            this(lazyfs, forceSync, null, null);
+        }
     }
 }

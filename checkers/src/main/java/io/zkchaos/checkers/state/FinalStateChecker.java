@@ -45,7 +45,7 @@ public final class FinalStateChecker implements Checker {
     public static final int MAX_DIFFERENCES = 50;
 
     /** The fields explanations name first when they differ (any other field is compared and named too). */
-    private static final List<String> FIELDS = List.of("data", "dataBase64", "version", "cversion", "owner",
+    private static final List<String> FIELDS = List.of("data", "dataBase64", "dataSha256", "dataBytes", "version", "cversion", "owner",
             "czxid", "mzxid", "pzxid");
 
     /** How long after the first final read an ended session's ephemerals must be gone. */

@@ -3,6 +3,7 @@ package io.zkchaos.harness.cli;
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.run.Preload;
 import io.zkchaos.harness.run.RunConfig;
 import io.zkchaos.harness.run.RunConfig.ClusterPart;
 import io.zkchaos.harness.run.RunConfig.NemesisPart;
@@ -222,6 +223,17 @@ public final class RunCommand implements Callable<Integer> {
             + "acknowledging) or no (default: ${DEFAULT-VALUE})")
     String forceSync;
 
+    @Option(names = "--snap-count", paramLabel = "N", description = "ZooKeeper's snapCount: every server "
+            + "snapshots its data tree and rolls its transaction log after a random N/2..N transactions (at least 2; "
+            + "default: ZooKeeper's 100000); not for the fle nodes")
+    Integer snapCount;
+
+    @Option(names = "--preload", paramLabel = "COUNTxBYTES", description = "before the main phase, create COUNT "
+            + "znodes of BYTES bytes each under " + Preload.PATH + " (e.g. 2000x4096: "
+            + "snapshots of megabytes); not recorded in the history, read by the final-state reads; at most "
+            + "32 MiB in all; default: none")
+    String preload;
+
     @Option(names = "--relax", split = ",", paramLabel = "ID", description = "do not hold the run to this evidence "
             + "requirement (repeatable; 'all' for none): a run that exercised less than its workload and nemesis ask "
             + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
@@ -272,6 +284,7 @@ public final class RunCommand implements Callable<Integer> {
                 .faultFor(faultFor).healFor(healFor).recover(recover).recoveryBound(recoveryBound).reads(readMode)
                 .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
+                .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload))
                 .failoverBound(failoverBound).relax(relax).build();
     }
 

@@ -18,7 +18,9 @@ public enum Capability {
     /** Its links can hold data back (latency with jitter): a proxy's can; a host's kernel needs {@code tc netem}. */
     LINK_DELAY("delays the data of its links (latency with jitter)"),
     /** It can move a server's wall clock while it runs (the local backend, with libfaketime installed). */
-    CLOCKS("moves a server's wall clock");
+    CLOCKS("moves a server's wall clock"),
+    /** It can empty a stopped server's data directory, keeping its identity (the {@code replace-disk} fault). */
+    EMPTIES_DATA("empties a server's data directory");
 
     private final String words;
 
@@ -38,6 +40,7 @@ public enum Capability {
             case AT_PROTOCOL_MOMENT -> Optional.of(PROTOCOL_TAPS);
             case DELAYS_LINKS -> Optional.of(LINK_DELAY);
             case MOVES_CLOCKS -> Optional.of(CLOCKS);
+            case EMPTIES_DATA -> Optional.of(EMPTIES_DATA);
             case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE -> Optional.empty();
         };
     }

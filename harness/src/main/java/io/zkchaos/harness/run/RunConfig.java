@@ -69,7 +69,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         storage = storage == null ? StoragePart.defaults() : storage;
         if (nemesis.descriptor().needsLazyFs()) {
             // its faults drop what was not fsynced: they imply the lazy file system
-            storage = new StoragePart(true, storage.forceSync());
+            storage = storage.withLazyfs(true);
+        }
+        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
+            if (storage.snapCount() != null) {
+                throw new IllegalArgumentException("snap-count: the " + cluster.system() + " nodes take no snapshots "
+                        + "and roll no logs (each keeps one log, replaced whole by a SNAP sync): ZooKeeper's snapCount "
+                        + "has no equivalent there");
+            }
+            if (storage.preload() != null) {
+                throw new IllegalArgumentException("preload: the " + cluster.system() + " nodes hold a key-value "
+                        + "store, not znodes; --preload " + storage.preload() + " is for ZooKeeper");
+            }
         }
         // What the backend can do for the system, the lazy file system and the nemesis: one check
         // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
@@ -103,6 +114,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         ClusterConfig.Builder b = ClusterConfig.builder();
         if (!storage.forceSync()) {
             b.serverConfig("forceSync", "no");
+        }
+        if (storage.snapCount() != null) {
+            b.serverConfig("snapCount", storage.snapCount().toString());
         }
         NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
         return b.lazyFs(storage.lazyfs())
@@ -206,7 +220,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 s.checks() == null ? defaultChecks() : s.checks(),
                 new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
-                        s.storage().forceSync()));
+                        s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
+                        : Preload.parse(s.storage().preload())));
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -333,12 +348,37 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param forceSync ZooKeeper's {@code forceSync}: whether it fsyncs its transaction log before acknowledging;
      *                  {@code false} writes {@code forceSync=no} (a server that acknowledges what a power failure
      *                  can still take)
+     * @param snapCount ZooKeeper's {@code snapCount} ({@code --snap-count}): a server snapshots its tree and rolls its
+     *                  log after a random N/2..N transactions (ZooKeeper's own draw, not the run's seed; every release
+     *                  from 3.4 reads it from {@code zoo.cfg}, as the system property {@code zookeeper.snapCount}); at
+     *                  least 2; null for ZooKeeper's 100000.
+     *                  ZooKeeper only: the fle nodes take no snapshots
+     * @param preload   the znodes the harness creates before the main phase ({@code --preload}), null for none;
+     *                  ZooKeeper only
      */
-    public record StoragePart(boolean lazyfs, boolean forceSync) {
+    public record StoragePart(boolean lazyfs, boolean forceSync,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload) {
+        public StoragePart {
+            if (snapCount != null && snapCount < 2) {
+                throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
+                        + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
+            }
+        }
+
+        /** ZooKeeper's own {@code snapCount} (100000), nothing preloaded. */
+        public StoragePart(boolean lazyfs, boolean forceSync) {
+            this(lazyfs, forceSync, null, null);
+        }
 
         /** The machine's own file system, ZooKeeper's default {@code forceSync=yes}. */
         public static StoragePart defaults() {
             return new StoragePart(false, true);
+        }
+
+        /** On the lazy file system, or not; the rest as it is. */
+        StoragePart withLazyfs(boolean on) {
+            return new StoragePart(on, forceSync, snapCount, preload);
         }
     }
 
@@ -489,7 +529,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         workload.requestTimeout(), workload.clients().name()),
                 new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor()), checks,
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
-                new RunSettings.Storage(storage.lazyfs(), storage.forceSync()));
+                new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
+                        storage.preload() == null ? null : storage.preload().toString()));
     }
 
     public Path outDirectory() {
@@ -541,6 +582,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private String out = "store";
         private boolean lazyfs = StoragePart.defaults().lazyfs();
         private boolean forceSync = StoragePart.defaults().forceSync();
+        private Integer snapCount = StoragePart.defaults().snapCount();
+        private Preload preload = StoragePart.defaults().preload();
         private FaultSchedule schedule;
 
         public Builder backend(String v) {
@@ -720,6 +763,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** ZooKeeper's {@code snapCount} ({@code --snap-count}); null for ZooKeeper's own. */
+        public Builder snapCount(Integer v) {
+            snapCount = v;
+            return this;
+        }
+
+        /** The znodes created before the main phase ({@code --preload}); null for none. */
+        public Builder preload(Preload v) {
+            preload = v;
+            return this;
+        }
+
         /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
         public Builder schedule(FaultSchedule v) {
             schedule = v;
@@ -736,7 +791,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor, schedule), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
-                    new StoragePart(lazyfs, forceSync));
+                    new StoragePart(lazyfs, forceSync, snapCount, preload));
         }
     }
 }

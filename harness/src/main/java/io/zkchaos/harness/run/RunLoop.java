@@ -54,6 +54,8 @@ final class RunLoop {
     static final Duration UNHURRIED_REQUEST_TIMEOUT = Duration.ofSeconds(15);
     /** How long the workload's setup is tried again. */
     static final Duration SETUP_BOUND = Duration.ofSeconds(30);
+    /** How long the preloaded znodes may take to be made ({@code --preload}, before the workload's setup). */
+    static final Duration PRELOAD_BOUND = Duration.ofMinutes(5);
     /** How long the final reads wait for a quorum to serve again after the heal. */
     static final Duration QUORUM_AFTER_HEAL = Duration.ofSeconds(30);
     /** The packets that open a follower's sync with its leader (and the snapshot a SNAP streams). */
@@ -141,12 +143,22 @@ final class RunLoop {
      * The workload's setup, tried again for up to {@link #SETUP_BOUND} while it fails: a fresh ensemble serves its
      * quorum, but on a loaded machine a first client can take longer than the request timeout to connect through
      * the proxy (seen at load 40: "could not connect ... within PT3S"). Setups are idempotent ({@link Workload}).
-     * No fault has been made yet, so nothing is lost by waiting.
+     * No fault has been made yet, so nothing is lost by waiting. The preloaded znodes ({@link Preload}) come first,
+     * so that the workload's znodes are created on a tree of that size.
      */
     private void setup(Workload workload, Target target, Cluster cluster) throws Exception {
+        Preload preload = config.storage().preload();
+        boolean preloaded = preload == null;
         long deadline = System.nanoTime() + SETUP_BOUND.toNanos();
         while (true) {
             try {
+                if (!preloaded) {
+                    long start = System.nanoTime();
+                    Preloader.create(preload, target, config.seed(), PRELOAD_BOUND);
+                    preloaded = true;
+                    say.accept("preloaded " + preload.describe() + " under " + Preload.PATH + " in "
+                            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (not in the history)");
+                }
                 workload.setup(target);
                 break;
             } catch (InterruptedException e) {

@@ -82,6 +82,22 @@ class RunAndBenchCommandTest {
     }
 
     @Test
+    void runRejectsABadSnapCountOrPreloadNamingIt() {
+        assertThat(run("run", "--workload", "set", "--snap-count", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("snap-count must be at least 2");
+        assertThat(run("run", "--workload", "set", "--snap-count", "many")).isEqualTo(2);
+        assertThat(err.toString()).contains("--snap-count");
+        assertThat(run("run", "--system", "fle", "--workload", "set", "--snap-count", "100")).isEqualTo(2);
+        assertThat(err.toString()).contains("snap-count: the fle nodes take no snapshots");
+        assertThat(run("run", "--workload", "set", "--preload", "2000")).isEqualTo(2);
+        assertThat(err.toString()).contains("preload must be COUNTxBYTES (e.g. 2000x4096), got '2000'");
+        assertThat(run("run", "--workload", "set", "--preload", "100000x1000")).isEqualTo(2);
+        assertThat(err.toString()).contains("preload: 100000 x 1000 bytes is 95 MiB; at most 32 MiB in all");
+        assertThat(run("run", "--system", "fle", "--workload", "set", "--preload", "10x10")).isEqualTo(2);
+        assertThat(err.toString()).contains("preload: the fle nodes hold a key-value store, not znodes");
+    }
+
+    @Test
     void runHelpShowsTheDefaultsOfTheRunConfigurationsParts() {
         assertThat(run("run", "--help")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");

@@ -35,6 +35,10 @@ import java.util.List;
  *   <tr><td>{@code zkchaos.chaos.backend}, {@code zkchaos.chaos.nodes}</td><td>default local, 3 (or 5)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.sync}</td><td>how followers sync: auto (default), diff, snap, snap-on-lag or
  *       trunc ({@code --sync})</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.snap-count}</td><td>ZooKeeper's snapCount of every ZooKeeper scenario
+ *       ({@code --snap-count}); default ZooKeeper's own</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.preload}</td><td>{@code COUNTxBYTES} znodes made before every ZooKeeper scenario's
+ *       main phase ({@code --preload}); default none</td></tr>
  *   <tr><td>{@code zkchaos.chaos.lanes}</td><td>scenarios run at once, default 2 (each on its own ensemble)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.store}</td><td>where run directories go, default target/chaos-store</td></tr>
  *   <tr><td>{@code zkchaos.chaos.shard}</td><td>{@code K/N}: run share K of N of the matrix, balanced by expected
@@ -56,10 +60,20 @@ import java.util.List;
  * @param store     the store of the run directories
  * @param shard     which share of the matrix this run runs
  * @param times     each scenario's expected time, which balances the shares
+ * @param snapCount ZooKeeper's snapCount in every ZooKeeper scenario, null for ZooKeeper's own
+ * @param preload   the znodes made before every ZooKeeper scenario's main phase, null for none
  */
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
                   Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store,
-                  Shard shard, ScenarioTimes times) {
+                  Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
+
+    /** With ZooKeeper's own snapCount and nothing preloaded. */
+    ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
+               Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store,
+               Shard shard, ScenarioTimes times) {
+        this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, lanes, store, shard, times,
+                null, null);
+    }
 
     static final String SHARD_PROPERTY = "zkchaos.chaos.shard";
     static final String TIMES_PROPERTY = "zkchaos.chaos.times";
@@ -115,7 +129,10 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 Integer.getInteger("zkchaos.chaos.lanes", 2),
                 Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")),
                 Shard.parse(SHARD_PROPERTY, System.getProperty(SHARD_PROPERTY)),
-                times(System.getProperty(TIMES_PROPERTY, "")));
+                times(System.getProperty(TIMES_PROPERTY, "")),
+                Integer.getInteger("zkchaos.chaos.snap-count"),
+                System.getProperty("zkchaos.chaos.preload", "").isBlank() ? null
+                        : Preload.parse(System.getProperty("zkchaos.chaos.preload")));
     }
 
     /** The times file the property names, else the checked-in one. */
@@ -184,7 +201,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     }
 
     /**
-     * The run of one scenario. The nemesis cycle scales with the main phase (held a quarter, healed a fifth of it);
+     * The run of one scenario (with the suite's snapCount and preload when it runs ZooKeeper). The nemesis cycle scales with the main phase (held a quarter, healed a fifth of it);
      * the clients work on after the final heal for the whole failover bound, so that heal is judged too.
      */
     RunConfig config(Scenario s) {
@@ -195,6 +212,12 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 .recover(failoverBound).failoverBound(failoverBound)
                 .clients(Nemeses.require(s.nemesis()).needsClientProcesses() ? RunConfig.Clients.PROCESS
                         : RunConfig.Clients.THREAD)
-                .concurrency(5).seed(seed).out(store).build();
+                .concurrency(5).seed(seed).out(store)
+                // the fle nodes take no snapshots and hold no znodes: the storage knobs are ZooKeeper's
+                .snapCount(zooKeeper(s) ? snapCount : null).preload(zooKeeper(s) ? preload : null).build();
+    }
+
+    private static boolean zooKeeper(Scenario s) {
+        return SystemUnderTest.parse(s.system()) == SystemUnderTest.ZOOKEEPER;
     }
 }

@@ -216,6 +216,77 @@ class RunConfigTest {
     }
 
     @Test
+    void snapCountReachesEveryServersZooCfgAndIsAtLeastTwo() {
+        RunConfig c = RunConfig.builder().snapCount(100).build();
+        assertThat(c.storage().snapCount()).isEqualTo(100);
+        assertThat(c.clusterConfig(Path.of("/tmp/zkc-nodes")).extraServerConfig()).containsEntry("snapCount", "100");
+        assertThat(RunConfig.builder().build().clusterConfig(Path.of("/tmp/zkc-nodes")).extraServerConfig())
+                .as("ZooKeeper's own unless asked").doesNotContainKey("snapCount");
+        assertThat(RunConfig.builder().snapCount(2).build().storage().snapCount()).isEqualTo(2);
+        assertThatThrownBy(() -> RunConfig.builder().snapCount(1).build())
+                .hasMessageStartingWith("snap-count must be at least 2").hasMessageEndingWith("got 1");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").snapCount(100).build())
+                .hasMessageStartingWith("snap-count: the fle nodes take no snapshots and roll no logs");
+        // the lazy file system implied by a power-failure nemesis keeps the rest of the storage part
+        assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").snapCount(50).build().storage())
+                .isEqualTo(new RunConfig.StoragePart(true, true, 50, null));
+    }
+
+    @Test
+    void aPreloadIsCountTimesBytesWithinBounds() {
+        assertThat(Preload.parse("2000x4096")).isEqualTo(new Preload(2000, 4096));
+        assertThat(Preload.parse(" 10X0 ")).isEqualTo(new Preload(10, 0));
+        assertThat(new Preload(2000, 4096)).hasToString("2000x4096");
+        assertThat(new Preload(2000, 4096).describe()).isEqualTo("2000 znodes of 4096 bytes (7.8 MiB)");
+        assertThatThrownBy(() -> Preload.parse("2000")).hasMessage("preload must be COUNTxBYTES (e.g. 2000x4096), "
+                + "got '2000'");
+        assertThatThrownBy(() -> Preload.parse("ax1")).hasMessageContaining("with whole numbers");
+        assertThatThrownBy(() -> Preload.parse("0x10")).hasMessage("preload: COUNT must be 1..1000000, got 0");
+        assertThatThrownBy(() -> Preload.parse("1x2000000")).hasMessageStartingWith("preload: BYTES must be "
+                + "0..1000000");
+        assertThatThrownBy(() -> Preload.parse("40000x1000")).hasMessage("preload: 40000 x 1000 bytes is 38 MiB; "
+                + "at most 32 MiB in all (every server holds the tree in a 128 MB heap)");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").preload(new Preload(1, 1))
+                .build()).hasMessage("preload: the fle nodes hold a key-value store, not znodes; --preload 1x1 is "
+                + "for ZooKeeper");
+    }
+
+    @Test
+    void snapCountAndPreloadAreSavedAndReadBack(@TempDir Path dir) throws Exception {
+        RunConfig c = RunConfig.builder().workload("set").nemesis("replace-disk").snapCount(100)
+                .preload(new Preload(2000, 4096)).seed(3).out(dir).build();
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        JsonNode storage = Json.MAPPER.readTree(run.configFile().toFile()).path("storage");
+        assertThat(storage.path("snapCount").asInt()).isEqualTo(100);
+        assertThat(storage.path("preload").asText()).isEqualTo("2000x4096");
+        assertThat(RunConfig.read(run)).isEqualTo(c);
+        // a configuration without them keeps the file's older shape
+        RunConfig plain = RunConfig.builder().seed(3).out(dir).build();
+        run.writeConfig(plain.saved());
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("storage").fieldNames()).toIterable()
+                .containsExactly("lazyfs", "forceSync");
+        assertThat(RunConfig.read(run)).isEqualTo(plain);
+    }
+
+    @Test
+    void aReplacedDiskIsRefusedWhereTheBackendCannotEmptyADataDirectory() {
+        assertThat(RunConfig.builder().nemesis("replace-disk").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).containsExactly("replace-disk");
+        assertThat(RunConfig.builder().nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).contains("replace-disk");
+        assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis("replace-disk").build())
+                .hasMessage("nemesis: the docker backend running zookeeper cannot do 'replace-disk': replace-disk "
+                        + "needs a backend that empties a server's data directory (a killed server's data directory "
+                        + "is inside its stopped container, where no command runs)");
+        assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).doesNotContain("replace-disk");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").nemesis("replace-disk").build())
+                .hasMessageEndingWith("replace-disk needs a backend that empties a server's data directory (only "
+                        + "ZooKeeper servers' data directories are emptied, not the fle nodes')");
+    }
+
+    @Test
     void theRunIsJudgedByTheWorkloadsCheckersWithTheRunsSettings() {
         Checker fenced = Runner.checker(RunConfig.builder().workload("fenced-writes").build());
         CheckResult r = fenced.check(io.zkchaos.checkers.history.History.of(java.util.List.of()));

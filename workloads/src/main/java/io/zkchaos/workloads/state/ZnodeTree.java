@@ -20,7 +20,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * Reads the whole data tree one server holds, through a session connected to that server alone: every znode below
  * {@code /} (ZooKeeper's own {@code /zookeeper} subtree left out) with its data and the parts of its stat that every
- * replica must agree on. As plain data for the history: path → {@code {"data": text | "dataBase64": bytes,
+ * replica must agree on. As plain data for the history: path → {@code {"data": text | "dataBase64": bytes |
+ * "dataBytes": length, "dataSha256": hex (data over 1 KiB),
  * "version", "cversion", "czxid", "mzxid", "pzxid", "owner": "0x<session>"}} ({@code owner} only on ephemerals).
  *
  * <p>Calls are pipelined (asynchronous {@code getData}, then {@code getChildren} where the stat says there are
@@ -120,11 +121,18 @@ public final class ZnodeTree {
         }
     }
 
-    /** One znode's fields: text data as a string, other bytes as base64; the owner only for an ephemeral. */
+    /**
+     * One znode's fields: text data as a string, other bytes as base64, data longer than {@value #LARGE_DATA} bytes
+     * as its length and SHA-256 (a preloaded tree of megabytes would otherwise be copied into the history once per
+     * server and round); the owner only for an ephemeral.
+     */
     static Map<String, Object> znode(byte[] data, Stat stat) {
         Map<String, Object> z = new LinkedHashMap<>();
         String text = text(data);
-        if (text != null) {
+        if (data != null && data.length > LARGE_DATA) {
+            z.put("dataBytes", (long) data.length);
+            z.put("dataSha256", sha256(data));
+        } else if (text != null) {
             z.put("data", text);
         } else {
             z.put("dataBase64", Base64.getEncoder().encodeToString(data));
@@ -138,6 +146,18 @@ public final class ZnodeTree {
             z.put("owner", "0x" + Long.toHexString(stat.getEphemeralOwner()));
         }
         return z;
+    }
+
+    /** Data longer than this is recorded by its length and digest, not its bytes. */
+    static final int LARGE_DATA = 1024;
+
+    private static String sha256(byte[] data) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(data));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** {@code data} as text when it is UTF-8 without control characters (besides tab and newline), else null. */

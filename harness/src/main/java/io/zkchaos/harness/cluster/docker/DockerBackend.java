@@ -36,7 +36,12 @@ public final class DockerBackend implements ClusterBackend {
 
     @Override
     public String whyNot(Capability missing, SystemUnderTest system) {
-        return missing == Capability.CLOCKS ? "its containers run on the host's clock, with nothing preloaded" : "";
+        return switch (missing) {
+            case CLOCKS -> "its containers run on the host's clock, with nothing preloaded";
+            case EMPTIES_DATA -> "a killed server's data directory is inside its stopped container, where no command "
+                    + "runs";
+            default -> "";
+        };
     }
 
     @Override

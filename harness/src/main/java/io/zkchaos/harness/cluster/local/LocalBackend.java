@@ -33,7 +33,8 @@ public final class LocalBackend implements ClusterBackend {
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
         Set<Capability> has = system == SystemUnderTest.ZOOKEEPER
-                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY)
+                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY,
+                        Capability.EMPTIES_DATA)
                 : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
         if (ServerClock.library().isPresent()) {
             has.add(Capability.CLOCKS);
@@ -43,8 +44,12 @@ public final class LocalBackend implements ClusterBackend {
 
     @Override
     public String whyNot(Capability missing, SystemUnderTest system) {
-        return missing == Capability.CLOCKS ? "libfaketime is not installed: apt-get install libfaketime, or -D"
-                + ServerClock.LIBRARY_PROPERTY + "=PATH" : "";
+        return switch (missing) {
+            case CLOCKS -> "libfaketime is not installed: apt-get install libfaketime, or -D"
+                    + ServerClock.LIBRARY_PROPERTY + "=PATH";
+            case EMPTIES_DATA -> "only ZooKeeper servers' data directories are emptied, not the fle nodes'";
+            default -> "";
+        };
     }
 
     @Override

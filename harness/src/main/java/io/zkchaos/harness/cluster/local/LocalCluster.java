@@ -272,6 +272,23 @@ public final class LocalCluster implements Cluster {
         m.loseUnsynced();
     }
 
+    /**
+     * SIGKILLs the node and empties its data directory but for its {@code myid}: what an operator who re-imaged the
+     * host leaves. On the lazy file system the files go through the mount (what it held unsynced goes with them).
+     *
+     * @throws UnsupportedOperationException for the fle nodes (only ZooKeeper servers' data directories are emptied)
+     */
+    @Override
+    public void replaceDisk(String node) {
+        ProcessControl<JvmProcess> p = process(node);
+        if (config.system() != SystemUnderTest.ZOOKEEPER) {
+            throw new UnsupportedOperationException("cannot empty " + node + "'s data directory: only ZooKeeper "
+                    + "servers' are emptied");
+        }
+        p.kill();
+        ServerFiles.emptyDataDirectory(layout(node).dir().resolve("data"));
+    }
+
     /** Writes back every node's unsynced writes, when the data directories are on the lazy file system. */
     @Override
     public void writeBack() {

@@ -2,9 +2,15 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ZooKeeperVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * One ZooKeeper server's files: {@code zoo.cfg}, {@code data/myid}, its private {@code hosts} file and
@@ -80,11 +86,30 @@ final class ServerFiles {
         zooCfg(config, self, all).forEach((k, v) -> cfg.append(k).append('=').append(v).append('\n'));
         Map<String, String> files = new LinkedHashMap<>();
         files.put("zoo.cfg", cfg.toString());
-        files.put("data/myid", self.id() + "\n");
+        files.put("data/" + MYID, self.id() + "\n");
         files.put("hosts", hosts(self, all, routing));
         files.put("logback.xml", LOGBACK);
         files.put("log4j.properties", LOG4J);
         return files;
+    }
+
+    /** The file in a data directory that names the server in its ensemble, kept when the directory is emptied. */
+    static final String MYID = "myid";
+
+    /**
+     * Deletes everything in a server's data directory ({@code version-2/}: snapshots, logs, epochs) but its
+     * {@value #MYID}, as a host re-imaged with its identity kept.
+     */
+    static void emptyDataDirectory(Path data) {
+        try (Stream<Path> files = Files.walk(data)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                if (!f.equals(data) && !f.equals(data.resolve(MYID))) {
+                    Files.delete(f);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot empty the data directory " + data, e);
+        }
     }
 
     /** The node's private hosts file: its own name to its bind address, each peer's name to the routed one. */

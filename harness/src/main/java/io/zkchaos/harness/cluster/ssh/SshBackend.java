@@ -62,6 +62,7 @@ public final class SshBackend implements ClusterBackend {
                     + "leaves the harness's own machine, where zk-chaos shapes nothing; a link's downstream latency is "
                     + "made where the host's kernel has netem";
             case CLOCKS -> "the hosts' clocks are their own: zk-chaos does not preload libfaketime on them";
+            case EMPTIES_DATA -> "the servers' data directories on the hosts are not emptied by zk-chaos yet";
             case RUNS -> "";
         };
     }
