@@ -18,7 +18,7 @@ class ChaosSuiteTest {
     private static ChaosSuite suite(List<String> systems, List<String> versions, List<String> workloads,
                                     List<String> nemeses, Shard shard) {
         return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3,
-                io.zkchaos.harness.cluster.SyncMode.AUTO, 2, Path.of("target/s"), shard, ChaosSuite.times(""));
+                io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), shard, ChaosSuite.times(""));
     }
 
     /** The 98 scenarios of docs/chaos-suite.md: 7 workloads under the 14 network and process nemeses. */
