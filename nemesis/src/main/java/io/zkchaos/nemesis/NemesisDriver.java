@@ -105,7 +105,7 @@ public final class NemesisDriver implements AutoCloseable {
         thread.start();
     }
 
-    /** The faults in force now, in start order; empty when none is. */
+    /** The faults in force now (started, and acted), in start order; empty when none is. */
     public List<String> activeFaults() {
         synchronized (active) {
             return List.copyOf(active);
@@ -146,15 +146,17 @@ public final class NemesisDriver implements AutoCloseable {
 
     private void apply(FaultOp op) {
         if (op.kind() == FaultOp.Kind.START) {
-            act("start", op.fault(), op.fault(), () -> nemesis.invoke(op));
-            active.add(op.fault());
+            if (act("start", op.fault(), op.fault(), () -> nemesis.invoke(op))) {
+                active.add(op.fault());
+            }
         } else {
             act("stop", op.fault(), "heal", () -> nemesis.invoke(op));
             active.remove(op.fault());
         }
     }
 
-    private void act(String step, String faultName, String f, Supplier<FaultRecord> action) {
+    /** Does one action and records it; whether it acted (false: it could not act, or broke). */
+    private boolean act(String step, String faultName, String f, Supplier<FaultRecord> action) {
         long began = sinceStart();
         recorder.nemesis(OpType.INVOKE, f, faultName);
         FaultRecord did = null;
@@ -176,6 +178,7 @@ public final class NemesisDriver implements AutoCloseable {
         synchronized (this) {
             actions.add(new Action(sinceStart(), step, faultName, did, error, began));
         }
+        return did != null;
     }
 
     /** Milliseconds on the schedule's clock. */

@@ -125,6 +125,7 @@ class NemesisDriverTest {
                 1, recorder, Duration.ofSeconds(60));
         driver.start();
         await().atMost(Duration.ofSeconds(30)).until(() -> driver.actions().size() == 1);
+        assertThat(driver.activeFaults()).as("a start that did not act is not in force").isEmpty();
         driver.close();
         assertThat(recorder.history().ops().get(1).value()).isEqualTo(Map.of("error",
                 "java.io.IOException: proxy gone", "outcome", NemesisDriver.FAILED));
