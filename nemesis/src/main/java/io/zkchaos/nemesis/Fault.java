@@ -55,11 +55,37 @@ public interface Fault {
         EMPTIES_DATA
     }
 
+    /**
+     * What a fault acts on, and so what its stop undoes: every stop undoes all of its family's kind of harm at once
+     * (a heal heals every link, {@code restartDown} starts every node that is down), so two faults of one family
+     * never hold at once, while faults of different families may ({@code --compose}).
+     */
+    enum Family {
+        /** Links: partitions, client links, toxics; undone by healing every link. */
+        NETWORK,
+        /** Processes killed (and restarted) on their data, at moments of the protocol too; undone by starting every node that is down. */
+        CRASH,
+        /** Processes stopped (SIGSTOP); undone by resuming every paused node. */
+        PAUSE,
+        /** Wall clocks moved; undone by resetting every moved clock. */
+        CLOCK,
+        /** Client processes paused or killed; undone by resuming every paused client. */
+        CLIENT;
+
+        /** The name people read: {@code network}, {@code crash} ... */
+        public String cliName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     /** The name the CLI and the history use, e.g. {@code kill-leader}. */
     String name();
 
     /** One line for people: what starting it does and what stopping it undoes. */
     String description();
+
+    /** What it acts on, and so what its stop undoes ({@link Family}). */
+    Family family();
 
     /**
      * Starts the fault.
@@ -112,18 +138,18 @@ public interface Fault {
     }
 
     /** A fault from its parts. */
-    static Fault of(String name, String description, Action start, Action stop, Trait... traits) {
-        return of(name, description, start, stop, 0, traits);
+    static Fault of(String name, String description, Family family, Action start, Action stop, Trait... traits) {
+        return of(name, description, family, start, stop, 0, traits);
     }
 
     /**
      * A fault from its parts that must be held at least {@code sessionTimeouts} times the clients' session timeout
      * (see {@link #holdAtLeast}).
      */
-    static Fault of(String name, String description, Action start, Action stop, double sessionTimeouts,
-                    Trait... traits) {
-        record Simple(String name, String description, Action startAction, Action stopAction, double timeouts,
-                      Set<Trait> traits) implements Fault {
+    static Fault of(String name, String description, Family family, Action start, Action stop,
+                    double sessionTimeouts, Trait... traits) {
+        record Simple(String name, String description, Family family, Action startAction, Action stopAction,
+                      double timeouts, Set<Trait> traits) implements Fault {
             @Override
             public Duration holdAtLeast(Duration sessionTimeout) {
                 return Duration.ofNanos((long) (sessionTimeout.toNanos() * timeouts));
@@ -145,6 +171,7 @@ public interface Fault {
             }
         }
         Set<Trait> set = traits.length == 0 ? Set.of() : Set.copyOf(EnumSet.of(traits[0], traits));
-        return new Simple(name, description, start, stop, sessionTimeouts, set);
+        return new Simple(name, description, java.util.Objects.requireNonNull(family, "family"), start, stop,
+                sessionTimeouts, set);
     }
 }

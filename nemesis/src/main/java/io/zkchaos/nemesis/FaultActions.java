@@ -405,6 +405,51 @@ public final class FaultActions {
     }
 
     /**
+     * A subset of the nodes crashes together: a seeded number (at least two) of the running nodes, in a seeded
+     * order, are SIGKILLed one right after the other; after a seeded delay of up to {@code maxDelay} all of them but
+     * one are started again on their data (in a seeded order, the last of which stays down until
+     * {@link #restartDown}).
+     */
+    public FaultRecord crashSubsetLeaveOne(Duration maxDelay) {
+        List<String> running = running();
+        if (running.size() < 2) {
+            throw new IllegalStateException("a subset crash needs at least two running nodes; running " + running);
+        }
+        List<String> order = choices.order(cluster, running);
+        List<String> subset = order.subList(0, 2 + choices.below("count", running.size() - 1));
+        long ms = delayMillis(maxDelay);
+        subset.forEach(cluster::kill);
+        sleep(ms);
+        List<String> restart = choices.order(cluster, subset);
+        String staysDown = restart.get(restart.size() - 1);
+        restart.subList(0, restart.size() - 1).forEach(cluster::start);
+        List<String> sorted = new ArrayList<>(subset);
+        Collections.sort(sorted);
+        return new FaultRecord("crash-subset", "kill " + String.join(", ", subset) + "; restart "
+                + String.join(", ", restart.subList(0, restart.size() - 1)) + " on their data after " + ms
+                + " ms; " + staysDown + " stays down until the heal", sorted, List.of(), new java.util.TreeMap<>());
+    }
+
+    /**
+     * A node crashes again while it rejoins: a random running node is SIGKILLed, started again on its data after a
+     * seeded delay of up to {@code maxDelay}, and SIGKILLed again a seeded time in {@code [least, most]} after that
+     * start, while it loads its data, elects and syncs with the leader; it stays down until {@link #restartDown}.
+     */
+    public FaultRecord crashRestartCrash(Duration maxDelay, Duration least, Duration most) {
+        String node = pick(running());
+        long down = delayMillis(maxDelay);
+        long rejoining = least.toMillis() + choices.upTo("rejoin-ms", most.toMillis() - least.toMillis());
+        cluster.kill(node);
+        sleep(down);
+        cluster.start(node);
+        sleep(rejoining);
+        cluster.kill(node);
+        return new FaultRecord("crash-restart-crash", "kill " + node + "; restart it on its data after " + down
+                + " ms; kill it again " + rejoining + " ms after it started; it stays down until the heal",
+                List.of(node), List.of(), new java.util.TreeMap<>());
+    }
+
+    /**
      * Each node in turn (seeded order): SIGKILL, start again on its data, wait until it serves (up to
      * {@code serveBound}), then the next. A node that does not serve in time is recorded as such, and the roll goes
      * on.

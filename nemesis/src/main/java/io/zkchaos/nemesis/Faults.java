@@ -26,6 +26,12 @@ public final class Faults {
     public static final double CLIENT_PAUSE_SESSION_TIMEOUTS = 2.0;
     /** The crash-restart faults start a killed node again after a seeded delay of up to this. */
     public static final Duration RESTART_DELAY_MAX = Duration.ofSeconds(1);
+    /**
+     * {@code crash-restart-crash} kills the restarted node again a seeded time in this range after starting it: within
+     * its first seconds, while it loads its data, elects and syncs with the leader.
+     */
+    public static final Duration REJOIN_KILL_LEAST = Duration.ofMillis(300);
+    public static final Duration REJOIN_KILL_MOST = Duration.ofSeconds(3);
     /** How long a rolling restart or a catching-up follower may take to serve again before the fault goes on. */
     public static final Duration SERVE_BOUND = Duration.ofSeconds(30);
     /** A follower restarted to provoke a sync stays down for a seeded lag of up to this (clients write meanwhile). */
@@ -47,50 +53,50 @@ public final class Faults {
     private static final Map<String, Fault> ALL = new LinkedHashMap<>();
 
     static {
-        add("kill-leader", "SIGKILL the leader; restart it on its data at the heal",
+        add("kill-leader", "SIGKILL the leader; restart it on its data at the heal", Fault.Family.CRASH,
                 t -> actions(t).killLeader(), t -> actions(t).restartDown());
-        add("kill-random", "SIGKILL a random node; restart it at the heal",
+        add("kill-random", "SIGKILL a random node; restart it at the heal", Fault.Family.CRASH,
                 t -> actions(t).killRandom(), t -> actions(t).restartDown());
-        add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal",
+        add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal", Fault.Family.CRASH,
                 t -> actions(t).killMajority(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
         add("kill-all", "SIGKILL every node (the whole ensemble loses power); restart them on their data at the heal",
-                t -> actions(t).killAll(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
-        add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal",
+                Fault.Family.CRASH, t -> actions(t).killAll(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
+        add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal", Fault.Family.PAUSE,
                 t -> actions(t).pauseLeader(), t -> actions(t).resumeAll());
-        add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal",
+        add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal", Fault.Family.PAUSE,
                 t -> actions(t).pauseRandom(), t -> actions(t).resumeAll());
-        add("isolate-leader", "cut the leader off from every other node (clients still reach it)",
+        add("isolate-leader", "cut the leader off from every other node (clients still reach it)", Fault.Family.NETWORK,
                 t -> actions(t).isolateLeader(), t -> actions(t).heal());
         add("isolate-follower", "cut the lowest-named follower off from every other node, links black-holed so "
                         + "it learns only by its own timeout; its clients still reach it (with --pin-reads follower: "
-                        + "stale reads)",
+                        + "stale reads)", Fault.Family.NETWORK,
                 t -> actions(t).isolateFollower(), t -> actions(t).heal());
-        add("halves", "partition the nodes into a minority and a majority (by name)",
+        add("halves", "partition the nodes into a minority and a majority (by name)", Fault.Family.NETWORK,
                 t -> actions(t).halves(), t -> actions(t).heal());
-        add("random-halves", "partition the nodes into a random minority and majority",
+        add("random-halves", "partition the nodes into a random minority and majority", Fault.Family.NETWORK,
                 t -> actions(t).randomHalves(), t -> actions(t).heal());
-        add("bridge", "two halves that cannot talk, joined by one node that hears both",
+        add("bridge", "two halves that cannot talk, joined by one node that hears both", Fault.Family.NETWORK,
                 t -> actions(t).bridge(), t -> actions(t).heal());
-        add("majorities-ring", "every node sees a majority, no two the same majority",
+        add("majorities-ring", "every node sees a majority, no two the same majority", Fault.Family.NETWORK,
                 t -> actions(t).majoritiesRing(), t -> actions(t).heal(), Fault.Trait.NO_SERVICE);
         add("client-partition", "cut every client link (clients reach no server) for the fault time: sessions "
-                        + "expire when that exceeds the session timeout",
+                        + "expire when that exceeds the session timeout", Fault.Family.NETWORK,
                 t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5, Fault.Trait.NO_SERVICE);
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
-                        + " ms on every link, both ways",
+                        + " ms on every link, both ways", Fault.Family.NETWORK,
                 t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal(), Fault.Trait.DELAYS_LINKS);
         // clocks: the servers' wall clocks moved (their monotonic clocks run on, as on a machine whose time is set)
         add("clock-skew", "skew every server's wall clock by its own seeded offset within ±"
-                        + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal",
+                        + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal", Fault.Family.CLOCK,
                 t -> actions(t).skewClocks(CLOCK_SKEW_MAX), t -> actions(t).resetClocks(), Fault.Trait.MOVES_CLOCKS);
         add("clock-bump", "jump a random server's wall clock forward or back by a seeded "
                         + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min; reset it at "
-                        + "the heal",
+                        + "the heal", Fault.Family.CLOCK,
                 t -> actions(t).bumpClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST), t -> actions(t).resetClocks(),
                 Fault.Trait.MOVES_CLOCKS);
         add("clock-strobe", "flip a random server's wall clock " + STROBE_FLIPS + " times between a seeded offset ("
                         + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min, either way) "
-                        + "and the true time; reset it at the heal",
+                        + "and the true time; reset it at the heal", Fault.Family.CLOCK,
                 t -> actions(t).strobeClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST, STROBE_FLIPS, STROBE_HOLD),
                 t -> actions(t).resetClocks(), Fault.Trait.MOVES_CLOCKS);
         // Client processes (clients in JVMs of their own): a frozen leader outlives its session without noticing.
@@ -107,45 +113,57 @@ public final class Faults {
                 Fault.Trait.ON_LEADING_CLIENT);
         // crash-restart cycles: processes killed and started again on their data within the fault
         add("restart-random", "SIGKILL a random node, restart it on its data after up to "
-                        + RESTART_DELAY_MAX.toMillis() + " ms",
+                        + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,
                 t -> actions(t).restartRandom(RESTART_DELAY_MAX), t -> actions(t).restartDown());
         add("restart-leader", "SIGKILL the leader, restart it on its data after up to "
-                        + RESTART_DELAY_MAX.toMillis() + " ms",
+                        + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,
                 t -> actions(t).restartLeader(RESTART_DELAY_MAX), t -> actions(t).restartDown());
         add("restart-all", "the whole ensemble crashes (SIGKILL) and restarts on its data after up to "
-                        + RESTART_DELAY_MAX.toMillis() + " ms",
+                        + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,
                 t -> actions(t).restartAll(RESTART_DELAY_MAX), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
         add("rolling-restart", "each node in turn: SIGKILL, restart on its data, wait until it serves, next",
-                t -> actions(t).rollingRestart(SERVE_BOUND), t -> actions(t).restartDown());
+                Fault.Family.CRASH, t -> actions(t).rollingRestart(SERVE_BOUND), t -> actions(t).restartDown());
         add("lagging-follower", "SIGKILL a follower (1 or 2 on 5 nodes) while clients write; at the heal bring "
-                        + "them back one by one to catch up, sometimes from a new leader",
+                        + "them back one by one to catch up, sometimes from a new leader", Fault.Family.CRASH,
                 t -> actions(t).stopFollowers(), t -> actions(t).catchUp(SERVE_BOUND, RESTART_DELAY_MAX));
         // a replaced disk: a node back with nothing but its identity, to sync the whole tree (SNAP on every release)
         add("replace-disk", "SIGKILL a random follower, empty its data directory but for its id (its host "
                         + "re-imaged), restart it after up to " + RESTART_DELAY_MAX.toMillis() + " ms and wait until "
                         + "it serves; start it at the heal if it is still down",
-                t -> actions(t).replaceDisk(RESTART_DELAY_MAX, SERVE_BOUND), t -> actions(t).restartDown(),
+                Fault.Family.CRASH, t -> actions(t).replaceDisk(RESTART_DELAY_MAX, SERVE_BOUND), t -> actions(t).restartDown(),
                 Fault.Trait.EMPTIES_DATA);
+        // compound crashes: several nodes at once, or one node twice, with one left down until the heal
+        add("crash-subset", "SIGKILL a seeded subset of at least two nodes together; restart all but one (seeded) "
+                        + "on their data after up to " + RESTART_DELAY_MAX.toMillis() + " ms; the last one at the heal",
+                Fault.Family.CRASH, t -> actions(t).crashSubsetLeaveOne(RESTART_DELAY_MAX),
+                t -> actions(t).restartDown());
+        add("crash-restart-crash", "SIGKILL a random node, restart it on its data after up to "
+                        + RESTART_DELAY_MAX.toMillis() + " ms, SIGKILL it again " + REJOIN_KILL_LEAST.toMillis()
+                        + " ms to " + REJOIN_KILL_MOST.toSeconds() + " s after it started (while it rejoins and "
+                        + "syncs); restart it at the heal",
+                Fault.Family.CRASH, t -> actions(t).crashRestartCrash(RESTART_DELAY_MAX, REJOIN_KILL_LEAST,
+                        REJOIN_KILL_MOST), t -> actions(t).restartDown());
         // power failures: what the servers had not fsynced is lost (the lazy file system holds it until fsync)
         add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
-                        + "restart it on what its disk kept at the heal",
+                        + "restart it on what its disk kept at the heal", Fault.Family.CRASH,
                 t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS);
         add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
-                        + "--lazyfs); restart them on what their disks kept at the heal",
+                        + "--lazyfs); restart them on what their disks kept at the heal", Fault.Family.CRASH,
                 t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS,
                 Fault.Trait.NO_SERVICE);
         // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
                         + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "
-                        + "at the heal crash-restart that follower",
+                        + "at the heal crash-restart that follower", Fault.Family.CRASH,
                 t -> syncActions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
                 t -> syncActions(t).disarmSyncFault("cut-during-sync", true), Fault.Trait.AT_PROTOCOL_MOMENT);
         add("stall-during-snapshot", "stall a quorum connection (open, nothing passes) after a seeded number of "
-                        + "snapshot bytes of a SNAP sync, then provoke a sync",
+                        + "snapshot bytes of a SNAP sync, then provoke a sync", Fault.Family.CRASH,
                 t -> syncActions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),
                 t -> syncActions(t).disarmSyncFault("stall-during-snapshot", false), Fault.Trait.AT_PROTOCOL_MOMENT);
         add("crash-during-sync", "SIGKILL the receiver or the sender right after a seeded moment of a follower's "
                         + "sync and restart it; provoke a sync; at the heal crash-restart that follower",
+                Fault.Family.CRASH,
                 t -> syncActions(t).crashDuringSync("crash-during-sync", SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
                         RESTART_DELAY_MAX),
                 t -> syncActions(t).disarmSyncFault("crash-during-sync", true), Fault.Trait.AT_PROTOCOL_MOMENT);
@@ -163,21 +181,21 @@ public final class Faults {
         return new SyncFaultActions(t);
     }
 
-    private static void add(String name, String description, Fault.Action start, Fault.Action stop,
-                            Fault.Trait... traits) {
-        add(name, description, start, stop, 0, traits);
+    private static void add(String name, String description, Fault.Family family, Fault.Action start,
+                            Fault.Action stop, Fault.Trait... traits) {
+        add(name, description, family, start, stop, 0, traits);
     }
 
-    private static void add(String name, String description, Fault.Action start, Fault.Action stop,
-                            double holdSessionTimeouts, Fault.Trait... traits) {
-        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts, traits));
+    private static void add(String name, String description, Fault.Family family, Fault.Action start,
+                            Fault.Action stop, double holdSessionTimeouts, Fault.Trait... traits) {
+        ALL.put(name, Fault.of(name, description, family, start, stop, holdSessionTimeouts, traits));
     }
 
     private static void addClient(String name, String description, Fault.Action start, Fault.Action stop,
                                   double holdSessionTimeouts, Fault.Trait... more) {
         java.util.List<Fault.Trait> traits = new java.util.ArrayList<>(java.util.List.of(more));
         traits.add(Fault.Trait.ON_CLIENTS);
-        ALL.put(name, Fault.of(name, description, start, stop, holdSessionTimeouts,
+        ALL.put(name, Fault.of(name, description, Fault.Family.CLIENT, start, stop, holdSessionTimeouts,
                 traits.toArray(Fault.Trait[]::new)));
     }
 

@@ -3,11 +3,14 @@ package io.zkchaos.nemesis;
 import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.evidence.Requirement;
 import io.zkchaos.checkers.gen.Gen;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.nemesis.schedule.Schedules;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -122,11 +125,78 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
      * {@code none}. Each fault is held {@link #hold}.
      */
     public Optional<Gen<FaultOp>> schedule(NemesisTiming timing) {
+        return schedule(timing, 1);
+    }
+
+    /**
+     * The fault schedule with up to {@code compose} faults in force at once: 1 is the cycle of
+     * {@link #schedule(NemesisTiming)}; more overlaps seeded windows of faults of different families
+     * ({@link Schedules#compose}), each held at least {@link #hold}. Empty for {@code none}.
+     *
+     * @throws IllegalArgumentException as {@link #requireCompose} says
+     */
+    public Optional<Gen<FaultOp>> schedule(NemesisTiming timing, int compose) {
+        requireCompose(compose);
         if (faults.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(Schedules.cycle(hold(timing), timing.healFor(), faults.stream().map(Fault::name)
-                .toList()));
+        if (compose == 1) {
+            return Optional.of(Schedules.cycle(hold(timing), timing.healFor(), faults.stream().map(Fault::name)
+                    .toList()));
+        }
+        Map<String, List<String>> byFamily = new LinkedHashMap<>();
+        faults.forEach(f -> byFamily.computeIfAbsent(f.family().cliName(), x -> new ArrayList<>()).add(f.name()));
+        return Optional.of(Schedules.compose(hold(timing), timing.healFor(), byFamily, compose));
+    }
+
+    /** The families of its faults ({@link Fault.Family}), in the enum's order. */
+    public Set<Fault.Family> families() {
+        Set<Fault.Family> s = new java.util.TreeSet<>();
+        faults.forEach(f -> s.add(f.family()));
+        return s;
+    }
+
+    /**
+     * Checks a {@code --compose} count: at least 1 (one fault at a time), and at most the number of families of this
+     * nemesis's faults (two faults of one family never hold at once: a stop undoes its whole family's harm).
+     *
+     * @throws IllegalArgumentException naming the count and the families
+     */
+    public void requireCompose(int compose) {
+        if (compose < 1) {
+            throw new IllegalArgumentException("--compose must be at least 1 (faults in force at once), got "
+                    + compose);
+        }
+        if (compose > 1 && compose > families().size()) {
+            throw new IllegalArgumentException("--compose " + compose + " asks for up to " + compose + " faults at "
+                    + "once, each of another family, but nemesis '" + name + "' has faults of " + families().size()
+                    + (families().size() == 1 ? " family" : " families") + " (" + String.join(", ", families()
+                    .stream().map(Fault.Family::cliName).toList()) + ") on this run");
+        }
+    }
+
+    /**
+     * Checks that no two faults of one family hold at once in {@code schedule} (a stop undoes its whole family's
+     * harm, so the first one's stop would end the second); faults that are not this nemesis's are not looked at.
+     *
+     * @throws IllegalArgumentException naming the two faults and their times
+     */
+    public void requireFamiliesApart(FaultSchedule schedule) {
+        Map<Fault.Family, FaultSchedule.Window> last = new java.util.EnumMap<>(Fault.Family.class);
+        for (FaultSchedule.Window w : schedule.faults()) {
+            Optional<Fault> fault = faults.stream().filter(f -> f.name().equals(w.fault())).findFirst();
+            if (fault.isEmpty()) {
+                continue;
+            }
+            FaultSchedule.Window before = last.put(fault.get().family(), w);
+            if (before != null && (before.endMillis() == FaultSchedule.AT_FINAL_HEAL
+                    || w.startMillis() < before.endMillis())) {
+                throw new IllegalArgumentException("schedule: " + w.fault() + " at " + w.startMillis() + " ms starts "
+                        + "while " + before.fault() + " (from " + before.startMillis() + " ms) holds; both are "
+                        + fault.get().family().cliName() + " faults, and a stop undoes its whole family's harm: "
+                        + "faults of one family never overlap");
+            }
+        }
     }
 
     /** A nemesis that acts with these faults on {@code target}. */

@@ -5,11 +5,12 @@ import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.OpType;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +56,8 @@ public final class NemesisDriver implements AutoCloseable {
     private final Gen<FaultOp> schedule;
     private final long seed;
     private final long mainPhaseNanos;
-    private final AtomicReference<String> active = new AtomicReference<>();
+    /** The faults in force now, in start order (more than one with {@code --compose}). */
+    private final Set<String> active = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<Action> actions = new ArrayList<>();
     /** The schedule's clock starts here: when the driver was made, then again when it starts. */
     private volatile long startNanos = System.nanoTime();
@@ -103,9 +105,11 @@ public final class NemesisDriver implements AutoCloseable {
         thread.start();
     }
 
-    /** The fault in force now, or null. */
-    public String activeFault() {
-        return active.get();
+    /** The faults in force now (started, and acted), in start order; empty when none is. */
+    public List<String> activeFaults() {
+        synchronized (active) {
+            return List.copyOf(active);
+        }
     }
 
     /** Every action so far, in order. */
@@ -142,15 +146,17 @@ public final class NemesisDriver implements AutoCloseable {
 
     private void apply(FaultOp op) {
         if (op.kind() == FaultOp.Kind.START) {
-            act("start", op.fault(), op.fault(), () -> nemesis.invoke(op));
-            active.set(op.fault());
+            if (act("start", op.fault(), op.fault(), () -> nemesis.invoke(op))) {
+                active.add(op.fault());
+            }
         } else {
             act("stop", op.fault(), "heal", () -> nemesis.invoke(op));
-            active.set(null);
+            active.remove(op.fault());
         }
     }
 
-    private void act(String step, String faultName, String f, Supplier<FaultRecord> action) {
+    /** Does one action and records it; whether it acted (false: it could not act, or broke). */
+    private boolean act(String step, String faultName, String f, Supplier<FaultRecord> action) {
         long began = sinceStart();
         recorder.nemesis(OpType.INVOKE, f, faultName);
         FaultRecord did = null;
@@ -172,6 +178,7 @@ public final class NemesisDriver implements AutoCloseable {
         synchronized (this) {
             actions.add(new Action(sinceStart(), step, faultName, did, error, began));
         }
+        return did != null;
     }
 
     /** Milliseconds on the schedule's clock. */
@@ -217,6 +224,6 @@ public final class NemesisDriver implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        active.set(null);
+        active.clear();
     }
 }

@@ -84,7 +84,7 @@ class NemesisDriverTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> driver.actions().size() == 3);
             assertThat(driver.actions()).extracting(NemesisDriver.Action::step)
                     .containsExactly("start", "stop", "final-heal");
-            assertThat(driver.activeFault()).isNull();
+            assertThat(driver.activeFaults()).isEmpty();
         }
         List<Op> ops = recorder.history().ops();
         assertThat(ops).extracting(Op::type).containsExactly(OpType.INVOKE, OpType.INFO, OpType.INVOKE,
@@ -115,7 +115,7 @@ class NemesisDriverTest {
 
     @Test
     void anActionThatBreaksIsRecordedAsFailedNotAsCouldNotAct() {
-        Fault broken = Fault.of("broken", "throws", t -> {
+        Fault broken = Fault.of("broken", "throws", Fault.Family.CRASH, t -> {
             throw new java.io.UncheckedIOException(new java.io.IOException("proxy gone"));
         }, t -> FaultRecord.process("broken", "nothing", List.of()));
         InMemoryRecorder recorder = new InMemoryRecorder();
@@ -125,6 +125,7 @@ class NemesisDriverTest {
                 1, recorder, Duration.ofSeconds(60));
         driver.start();
         await().atMost(Duration.ofSeconds(30)).until(() -> driver.actions().size() == 1);
+        assertThat(driver.activeFaults()).as("a start that did not act is not in force").isEmpty();
         driver.close();
         assertThat(recorder.history().ops().get(1).value()).isEqualTo(Map.of("error",
                 "java.io.IOException: proxy gone", "outcome", NemesisDriver.FAILED));

@@ -99,10 +99,17 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      * @param name     the nemesis
      * @param faultFor how long each fault was held
      * @param healFor  how long the cluster was left healed between faults
+     * @param compose  the most faults in force at once ({@code --compose}); 1 in files written before it existed
      */
-    public record Nemesis(String name, Duration faultFor, Duration healFor) {
+    public record Nemesis(String name, Duration faultFor, Duration healFor, int compose) {
         public Nemesis {
             Objects.requireNonNull(name, "nemesis name");
+            compose = compose == 0 ? 1 : compose;
+        }
+
+        /** One fault at a time. */
+        public Nemesis(String name, Duration faultFor, Duration healFor) {
+            this(name, faultFor, healFor, 1);
         }
     }
 

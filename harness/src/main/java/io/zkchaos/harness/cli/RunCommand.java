@@ -66,6 +66,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--nemesis", n.name());
             VALUES.put("--fault-for", DurationText.format(n.faultFor()));
             VALUES.put("--heal-for", DurationText.format(n.healFor()));
+            VALUES.put("--compose", Integer.toString(n.compose()));
             VALUES.put("--time-limit", DurationText.format(t.timeLimit()));
             VALUES.put("--recover", DurationText.format(t.recover()));
             VALUES.put("--recovery-bound", DurationText.format(t.recoveryBound()));
@@ -172,6 +173,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--heal-for", converter = Durations.class,
             description = "healed time between faults (default: ${DEFAULT-VALUE})")
     Duration healFor;
+
+    @Option(names = "--compose", paramLabel = "K", description = "up to K faults in force at once, each of another "
+            + "family (network, crash, pause, clock, client), in seeded overlapping windows; 1: one at a time "
+            + "(default: ${DEFAULT-VALUE})")
+    int compose;
 
     @Option(names = "--recover", converter = Durations.class,
             description = "after the final heal, clients keep working this long before the final reads "
@@ -281,7 +287,8 @@ public final class RunCommand implements Callable<Integer> {
                 .sync(SyncMode.parse(sync))
                 .timeLimit(timeLimit).concurrency(concurrency)
                 .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
-                .faultFor(faultFor).healFor(healFor).recover(recover).recoveryBound(recoveryBound).reads(readMode)
+                .faultFor(faultFor).healFor(healFor).compose(compose).recover(recover).recoveryBound(recoveryBound)
+                .reads(readMode)
                 .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
                 .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload))

@@ -91,6 +91,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
+        // as this run does the nemesis: without the faults it cannot do, whose families do not count
+        nemesisDescriptor(nemesis, workload, cluster).requireCompose(nemesis.compose());
         if (nemesis.schedule() != null) {
             requireScheduleFits(nemesis.schedule(), nemesisDescriptor(nemesis, workload, cluster), timing.timeLimit());
         }
@@ -158,12 +160,13 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         + "(time-limit " + DurationText.format(timeLimit) + ")");
             }
         }
+        nemesis.requireFamiliesApart(schedule);
     }
 
     /** This run with its faults executed as {@code schedule} says instead of drawn from the seed. */
     public RunConfig withSchedule(FaultSchedule schedule) {
         return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(), nemesis.healFor(),
-                schedule), checks, timing, seed, out, storage);
+                nemesis.compose(), schedule), checks, timing, seed, out, storage);
     }
 
     /** This run with its run directory under {@code store}. */
@@ -179,7 +182,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         if (nemesis.schedule() != null) {
             return Optional.of(nemesis.schedule().gen());
         }
-        return nemesisDescriptor().schedule(nemesisTiming());
+        return nemesisDescriptor().schedule(nemesisTiming(), nemesis.compose());
     }
 
     /**
@@ -216,7 +219,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new WorkloadPart(w.name(), w.concurrency(), Json.MAPPER.convertValue(w.options(),
                         WorkloadOptions.class), w.sessionTimeout(), w.requestTimeout(), w.clients() == null
                         ? Clients.THREAD : Clients.valueOf(w.clients())),
-                new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor()),
+                new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor(),
+                        s.nemesis().compose(), null),
                 s.checks() == null ? defaultChecks() : s.checks(),
                 new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
@@ -442,21 +446,27 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param name     the nemesis ({@link Nemeses})
      * @param faultFor how long each fault is held
      * @param healFor  how long the cluster is left healed between faults (and before the first)
+     * @param compose  the most faults in force at once, each of another family ({@code --compose}; 1: one at a
+     *                 time, the cycle)
      * @param schedule the faults to execute, at their times and with their choices ({@code --schedule}: an earlier
      *                 run's {@code schedule.json}, shrunk or edited), instead of the seeded cycle; null for the cycle
      *                 (and then not written: a configuration keeps the shape config.json has)
      */
-    public record NemesisPart(String name, Duration faultFor, Duration healFor,
+    public record NemesisPart(String name, Duration faultFor, Duration healFor, int compose,
                               @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule) {
         public NemesisPart {
             Nemeses.require(name);
             positive(faultFor, "fault-for");
             positive(healFor, "heal-for");
+            if (compose < 1) {
+                throw new IllegalArgumentException("compose must be at least 1 (faults in force at once), got "
+                        + compose);
+            }
         }
 
-        /** The seeded cycle. */
+        /** The seeded cycle, one fault at a time. */
         public NemesisPart(String name, Duration faultFor, Duration healFor) {
-            this(name, faultFor, healFor, null);
+            this(name, faultFor, healFor, 1, null);
         }
 
         public static NemesisPart defaults() {
@@ -527,7 +537,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new RunSettings.Workload(workload.name(), workload.concurrency(),
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
-                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor()), checks,
+                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor(), nemesis.compose()),
+                checks,
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
                 new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
                         storage.preload() == null ? null : storage.preload().toString()));
@@ -584,6 +595,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private boolean forceSync = StoragePart.defaults().forceSync();
         private Integer snapCount = StoragePart.defaults().snapCount();
         private Preload preload = StoragePart.defaults().preload();
+        private int compose = NemesisPart.defaults().compose();
         private FaultSchedule schedule;
 
         public Builder backend(String v) {
@@ -775,6 +787,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** The most faults in force at once, each of another family ({@code --compose}); 1 by default. */
+        public Builder compose(int v) {
+            compose = v;
+            return this;
+        }
+
         /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
         public Builder schedule(FaultSchedule v) {
             schedule = v;
@@ -789,7 +807,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
-                    new NemesisPart(nemesis, faultFor, healFor, schedule), checks,
+                    new NemesisPart(nemesis, faultFor, healFor, compose, schedule), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
                     new StoragePart(lazyfs, forceSync, snapCount, preload));
         }

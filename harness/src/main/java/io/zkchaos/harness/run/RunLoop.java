@@ -237,7 +237,7 @@ final class RunLoop {
         long mainStart = System.nanoTime();
         ticker.scheduleAtFixedRate(() -> say.accept(String.format("[%4ds] ops %d  fault: %s",
                         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - mainStart), recorder.size(),
-                        nemesis.activeFault() == null ? "none" : nemesis.activeFault())),
+                        nemesis.activeFaults().isEmpty() ? "none" : String.join(", ", nemesis.activeFaults()))),
                 progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
         return ticker;
     }

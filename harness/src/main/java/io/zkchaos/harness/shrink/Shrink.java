@@ -126,7 +126,7 @@ public final class Shrink {
                         ? w.options().withKeys(c.size().keys()) : w.options(), w.sessionTimeout(), w.requestTimeout(),
                         w.clients()),
                 new RunConfig.NemesisPart(base.nemesis().name(), base.nemesis().faultFor(), base.nemesis().healFor(),
-                        c.schedule()),
+                        base.nemesis().compose(), c.schedule()),
                 base.checks(), new RunConfig.Timing(Duration.ofMillis(c.size().mainPhaseMillis()),
                 base.timing().recover()), base.seed(), base.out(), base.storage());
     }

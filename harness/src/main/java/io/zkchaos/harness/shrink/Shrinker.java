@@ -254,15 +254,17 @@ public final class Shrinker {
 
     /**
      * The current candidate with only {@code kept} of its faults, at their times; the main phase ends where the first
-     * dropped fault after the last kept one began (what followed that fault until the next one is kept too).
+     * dropped fault after the last kept one began (what followed that fault until the next one is kept too), or
+     * where the last kept fault ends when faults overlap and one ends later.
      */
     private Candidate keeping(List<Window> kept) {
         List<Window> all = current.schedule().faults();
         Window last = kept.get(kept.size() - 1);
         long end = current.size().mainPhaseMillis();
         int after = all.indexOf(last) + 1;
-        if (last.endMillis() != FaultSchedule.AT_FINAL_HEAL && after < all.size()) {
-            end = all.get(after).startMillis();
+        if (kept.stream().noneMatch(w -> w.endMillis() == FaultSchedule.AT_FINAL_HEAL) && after < all.size()) {
+            end = Math.max(all.get(after).startMillis(), kept.stream().mapToLong(Window::endMillis).max()
+                    .orElse(0));
         }
         return current.with(kept, end);
     }
@@ -273,10 +275,11 @@ public final class Shrinker {
      */
     private boolean endSooner() throws InterruptedException {
         List<Window> ws = current.schedule().faults();
-        if (ws.isEmpty() || ws.get(ws.size() - 1).endMillis() == FaultSchedule.AT_FINAL_HEAL) {
+        if (ws.isEmpty() || ws.stream().anyMatch(w -> w.endMillis() == FaultSchedule.AT_FINAL_HEAL)) {
             return false;
         }
-        Window last = ws.get(ws.size() - 1);
+        // the fault that ends last (with overlapping faults, not always the last to start)
+        Window last = ws.stream().max(java.util.Comparator.comparingLong(Window::endMillis)).orElseThrow();
         long lastEnd = last.endMillis();
         long least = FLOOR_MILLIS + last.stopTookMillis();
         long tail = current.size().mainPhaseMillis() - lastEnd;
@@ -294,7 +297,10 @@ public final class Shrinker {
         return "main phase " + seconds(current.size().mainPhaseMillis()) + " s -> " + seconds(to) + " s";
     }
 
-    /** The time before the first fault and between faults halved (not below the floor), while that reproduces. */
+    /**
+     * The time before the first fault and between faults halved (not below the floor), while that reproduces. A fault
+     * that starts while another holds keeps its place beside it: overlapping faults move together.
+     */
     private boolean moveEarlier() throws InterruptedException {
         boolean any = false;
         while (!spent.getAsBoolean()) {
@@ -304,12 +310,14 @@ public final class Shrinker {
             long shift = 0;
             for (Window w : ws) {
                 long gap = w.startMillis() - shift - previousEnd;
-                long newGap = Math.max(Math.min(gap, FLOOR_MILLIS), gap / 2);
+                long newGap = gap <= 0 ? gap : Math.max(Math.min(gap, FLOOR_MILLIS), gap / 2);
                 shift += gap - newGap;
                 Window m = w.at(w.startMillis() - shift, w.endMillis() == FaultSchedule.AT_FINAL_HEAL
                         ? FaultSchedule.AT_FINAL_HEAL : w.endMillis() - shift);
                 moved.add(m);
-                previousEnd = m.endMillis() == FaultSchedule.AT_FINAL_HEAL ? m.startMillis() : m.endMillis();
+                // a fault the final heal ends holds over every later one
+                previousEnd = Math.max(previousEnd, m.endMillis() == FaultSchedule.AT_FINAL_HEAL ? Long.MAX_VALUE / 2
+                        : m.endMillis());
             }
             if (shift == 0 || !attempt("faults earlier: the time before and between them halved (first at "
                     + seconds(moved.get(0).startMillis()) + " s)", current.with(moved,
@@ -321,7 +329,11 @@ public final class Shrinker {
         return any;
     }
 
-    /** Each fault held half as long (not below what it needs), the later ones moved up by as much. */
+    /**
+     * Each fault held half as long (not below what it needs), the later ones moved up by as much; a fault that
+     * overlaps another is shortened in place (moving the later ones could bring two of one family together), and
+     * {@link #moveEarlier} takes up the time it freed.
+     */
     private boolean holdShorter() throws InterruptedException {
         boolean any = false;
         for (int i = 0; i < current.schedule().faults().size() && !spent.getAsBoolean(); i++) {
@@ -332,6 +344,15 @@ public final class Shrinker {
             long shorter = Math.max(Math.max(rules.minHoldMillis(w.fault()), FLOOR_MILLIS), hold / 2);
             long saved = hold - shorter;
             if (saved <= 0) {
+                continue;
+            }
+            if (overlapsAnother(ws, w)) {
+                if (w.endMillis() != FaultSchedule.AT_FINAL_HEAL) {
+                    List<Window> shortened = new ArrayList<>(ws);
+                    shortened.set(i, w.at(w.startMillis(), w.startMillis() + shorter));
+                    any |= attempt("hold " + w.fault() + " " + seconds(hold) + " s -> " + seconds(shorter) + " s",
+                            current.with(shortened, current.size().mainPhaseMillis()));
+                }
                 continue;
             }
             List<Window> moved = new ArrayList<>();
@@ -351,6 +372,15 @@ public final class Shrinker {
                     current.with(moved, current.size().mainPhaseMillis() - saved));
         }
         return any;
+    }
+
+    /** Whether another fault holds at some time {@code w} does. */
+    private static boolean overlapsAnother(List<Window> ws, Window w) {
+        return ws.stream().anyMatch(x -> x != w && x.startMillis() < end(w) && w.startMillis() < end(x));
+    }
+
+    private static long end(Window w) {
+        return w.endMillis() == FaultSchedule.AT_FINAL_HEAL ? Long.MAX_VALUE : w.endMillis();
     }
 
     /** Fewer nodes (5 to 3, when every fault can act on 3), then fewer clients, then fewer keys. */

@@ -61,6 +61,11 @@ class RunAndBenchCommandTest {
         assertThat(run("run", "--workload", "set", "--reads", "psychic")).isEqualTo(2);
         assertThat(err.toString()).contains("--reads must be plain or sync");
         assertThat(run("run", "--workload", "set", "--time-limit", "soon")).isEqualTo(2);
+        assertThat(run("run", "--workload", "set", "--nemesis", "mixed", "--compose", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: compose must be at least 1");
+        assertThat(run("run", "--workload", "set", "--nemesis", "halves", "--compose", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: --compose 2 asks for up to 2 faults at once, each of another "
+                + "family, but nemesis 'halves' has faults of 1 family (network)");
     }
 
     @Test

@@ -39,6 +39,9 @@ import java.util.List;
  *       ({@code --snap-count}); default ZooKeeper's own</td></tr>
  *   <tr><td>{@code zkchaos.chaos.preload}</td><td>{@code COUNTxBYTES} znodes made before every ZooKeeper scenario's
  *       main phase ({@code --preload}); default none</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.compose}</td><td>up to K faults at once, each of another family
+ *       ({@code --compose}), for the nemeses whose faults (as the scenario runs them) span K families; the others run
+ *       one fault at a time; default 1</td></tr>
  *   <tr><td>{@code zkchaos.chaos.lanes}</td><td>scenarios run at once, default 2 (each on its own ensemble)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.store}</td><td>where run directories go, default target/chaos-store</td></tr>
  *   <tr><td>{@code zkchaos.chaos.shard}</td><td>{@code K/N}: run share K of N of the matrix, balanced by expected
@@ -56,6 +59,7 @@ import java.util.List;
  * @param backend   what runs the ensembles
  * @param nodes     ensemble size
  * @param sync      the sync steering of every ensemble
+ * @param compose   the most faults at once, for the nemeses that have that many families
  * @param lanes     how many scenarios run at once
  * @param store     the store of the run directories
  * @param shard     which share of the matrix this run runs
@@ -64,15 +68,15 @@ import java.util.List;
  * @param preload   the znodes made before every ZooKeeper scenario's main phase, null for none
  */
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
-                  Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store,
-                  Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
+                  Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
+                  Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
 
     /** With ZooKeeper's own snapCount and nothing preloaded. */
     ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
-               Duration time, long seed, String backend, int nodes, SyncMode sync, int lanes, Path store,
-               Shard shard, ScenarioTimes times) {
-        this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, lanes, store, shard, times,
-                null, null);
+               Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
+               Path store, Shard shard, ScenarioTimes times) {
+        this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, compose, lanes, store, shard,
+                times, null, null);
     }
 
     static final String SHARD_PROPERTY = "zkchaos.chaos.shard";
@@ -98,6 +102,9 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
             }
         }
         nemeses.forEach(Nemeses::require);
+        if (compose < 1) {
+            throw new IllegalArgumentException("zkchaos.chaos.compose must be at least 1, got " + compose);
+        }
         if (lanes < 1) {
             throw new IllegalArgumentException("zkchaos.chaos.lanes must be at least 1, got " + lanes);
         }
@@ -126,6 +133,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 System.getProperty("zkchaos.chaos.backend", RunConfig.ClusterPart.defaults().backend()),
                 Integer.getInteger("zkchaos.chaos.nodes", RunConfig.ClusterPart.defaults().nodes()),
                 SyncMode.parse(System.getProperty("zkchaos.chaos.sync", RunConfig.ClusterPart.defaults().sync().toString())),
+                Integer.getInteger("zkchaos.chaos.compose", 1),
                 Integer.getInteger("zkchaos.chaos.lanes", 2),
                 Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")),
                 Shard.parse(SHARD_PROPERTY, System.getProperty(SHARD_PROPERTY)),
@@ -201,12 +209,19 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     }
 
     /**
-     * The run of one scenario (with the suite's snapCount and preload when it runs ZooKeeper). The nemesis cycle scales with the main phase (held a quarter, healed a fifth of it);
-     * the clients work on after the final heal for the whole failover bound, so that heal is judged too.
+     * The run of one scenario (with the suite's snapCount and preload when it runs ZooKeeper). The nemesis cycle
+     * scales with the main phase (held a quarter, healed a fifth of it); the clients work on after the final heal for
+     * the whole failover bound, so that heal is judged too. With {@link #compose}, a nemesis whose faults span that
+     * many families (as this scenario runs them) holds up to that many at once.
      */
     RunConfig config(Scenario s) {
+        RunConfig one = config(s, 1);
+        return compose > 1 && one.nemesisDescriptor().families().size() >= compose ? config(s, compose) : one;
+    }
+
+    private RunConfig config(Scenario s, int compose) {
         Duration failoverBound = RunConfig.defaultChecks().failoverBound();
-        return RunConfig.builder().backend(backend).nodes(nodes).sync(sync).system(s.system()).zookeeper(s.version())
+        return RunConfig.builder().compose(compose).backend(backend).nodes(nodes).sync(sync).system(s.system()).zookeeper(s.version())
                 .workload(s.workload()).nemesis(s.nemesis()).timeLimit(time)
                 .faultFor(time.dividedBy(4)).healFor(time.dividedBy(5))
                 .recover(failoverBound).failoverBound(failoverBound)

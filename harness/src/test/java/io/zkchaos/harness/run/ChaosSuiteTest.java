@@ -18,7 +18,7 @@ class ChaosSuiteTest {
     private static ChaosSuite suite(List<String> systems, List<String> versions, List<String> workloads,
                                     List<String> nemeses, Shard shard) {
         return new ChaosSuite(systems, versions, workloads, nemeses, Duration.ofSeconds(12), 7, "local", 3,
-                io.zkchaos.harness.cluster.SyncMode.AUTO, 2, Path.of("target/s"), shard, ChaosSuite.times(""));
+                io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), shard, ChaosSuite.times(""));
     }
 
     /** The 98 scenarios of docs/chaos-suite.md: 7 workloads under the 14 network and process nemeses. */
@@ -91,7 +91,7 @@ class ChaosSuiteTest {
     void theSuitesSnapCountAndPreloadGoToItsZooKeeperScenariosOnly() {
         ChaosSuite s = new ChaosSuite(List.of("zookeeper", "fle"), List.of("3.9.5"), List.of("set"),
                 List.of("replace-disk", "kill-leader"), Duration.ofSeconds(12), 7, "local", 3,
-                io.zkchaos.harness.cluster.SyncMode.AUTO, 2, Path.of("target/s"), Shard.all("test"),
+                io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), Shard.all("test"),
                 ChaosSuite.times(""), 100, new Preload(2000, 4096));
         RunConfig zk = s.config(s.scenarios().get(0));
         assertThat(zk.scenario()).isEqualTo("set-replace-disk");

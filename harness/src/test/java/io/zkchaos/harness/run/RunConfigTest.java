@@ -318,6 +318,36 @@ class RunConfigTest {
     }
 
     @Test
+    void composeIsSavedReadBackAndAtMostTheFamiliesOfTheNemesisAsTheRunDoesIt(@TempDir Path dir) throws Exception {
+        RunConfig c = RunConfig.builder().workload("set").nemesis("mixed").compose(3).seed(5).out(dir).build();
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("nemesis").path("compose").asInt())
+                .isEqualTo(3);
+        assertThat(RunConfig.read(run).nemesis().compose()).as("a replay composes as the run did").isEqualTo(3);
+        assertThat(RunConfig.builder().workload("set").nemesis("mixed").build().nemesis().compose()).isEqualTo(1);
+        // the client faults are left out when clients are threads: their family does not count
+        int families = c.nemesisDescriptor().families().size();
+        assertThatThrownBy(() -> RunConfig.builder().workload("set").nemesis("mixed").compose(families + 1).build())
+                .hasMessageStartingWith("--compose " + (families + 1) + " asks for up to " + (families + 1)
+                        + " faults at once, each of another family, but nemesis 'mixed' has faults of " + families
+                        + " families");
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("kill-leader").compose(2).build())
+                .hasMessageContaining("nemesis 'kill-leader' has faults of 1 family (crash)");
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("mixed").compose(0).build())
+                .hasMessage("compose must be at least 1 (faults in force at once), got 0");
+        // a schedule may overlap faults of different families, never two of one
+        var ok = new io.zkchaos.nemesis.schedule.FaultSchedule("mixed", null, List.of(
+                io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("halves", 1000, 5000),
+                io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("kill-leader", 2000, 4000)));
+        assertThat(RunConfig.builder().nemesis("mixed").schedule(ok).build().faultOps()).isPresent();
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("mixed").schedule(ok.withFaults(List.of(
+                io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("halves", 1000, 5000),
+                io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("bridge", 2000, 4000)))).build())
+                .hasMessageContaining("both are network faults");
+    }
+
+    @Test
     void aScheduleMustHoldTheNemesissOwnFaultsWithinTheMainPhase() {
         var w = io.zkchaos.nemesis.schedule.FaultSchedule.Window.of("kill-leader", 2000, 4000);
         var schedule = new io.zkchaos.nemesis.schedule.FaultSchedule("mixed", null, List.of(w));

@@ -82,6 +82,56 @@ class RunnerIT {
     }
 
     @Test
+    void aComposedMixedRunHoldsFaultsOfDifferentFamiliesAtOnceInItsHistory() throws Exception {
+        // --compose 3: up to three faults at once, one per family, in seeded windows that overlap
+        RunOutcome outcome = run(RunConfig.builder().workload("set").nemesis("mixed").compose(3).seed(2)
+                .timeLimit(Duration.ofSeconds(12)).faultFor(Duration.ofSeconds(3)).healFor(Duration.ofSeconds(1))
+                .concurrency(4), Duration.ofSeconds(8));
+        assertThat(outcome.result().validity()).as(outcome.result().summary()).isNotEqualTo(Validity.INVALID);
+        // the history: each start that acted is in force until the heal that names it (or the final heal)
+        java.util.Map<String, io.zkchaos.nemesis.Fault.Family> inForce = new java.util.HashMap<>();
+        String starting = null;
+        int most = 0;
+        for (Op op : HistoryFiles.read(outcome.directory().historyFile()).nemesisOps()) {
+            if (op.f().equals("trigger")) {
+                continue;
+            }
+            if (op.f().equals("heal")) {
+                if (op.type() == io.zkchaos.checkers.history.OpType.INVOKE) {
+                    if ("all".equals(op.value())) {
+                        inForce.clear();
+                    } else {
+                        inForce.remove(String.valueOf(op.value()));
+                    }
+                }
+                continue;
+            }
+            if (op.type() == io.zkchaos.checkers.history.OpType.INVOKE) {
+                starting = op.f();
+                continue;
+            }
+            if (op.f().equals(starting) && !String.valueOf(op.value()).contains("error")) {
+                io.zkchaos.nemesis.Fault.Family family = io.zkchaos.nemesis.Faults.byName(op.f()).orElseThrow()
+                        .family();
+                assertThat(inForce.values()).as("%s acts while %s hold", op.f(), inForce.keySet())
+                        .doesNotContain(family);
+                inForce.put(op.f(), family);
+                most = Math.max(most, inForce.size());
+            }
+        }
+        assertThat(most).as("faults in force at once").isBetween(2, 3);
+        // schedule.json, as run --schedule takes it, has the windows overlapping; config.json the compose
+        io.zkchaos.nemesis.schedule.FaultSchedule executed = io.zkchaos.results.Json.read(
+                outcome.directory().scheduleFile(), io.zkchaos.nemesis.schedule.FaultSchedule.class);
+        List<io.zkchaos.nemesis.schedule.FaultSchedule.Window> ws = executed.faults();
+        assertThat(ws).anyMatch(a -> ws.stream().anyMatch(b -> b != a && a.startMillis() < b.startMillis()
+                && (a.endMillis() == io.zkchaos.nemesis.schedule.FaultSchedule.AT_FINAL_HEAL
+                || b.startMillis() < a.endMillis())));
+        assertThat(RunConfig.read(outcome.directory()).nemesis().compose()).isEqualTo(3);
+        LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+
+    @Test
     void setupAndFinalReadsDoNotHangOnTheClientsRequestTimeout() throws Exception {
         // A 1 ms request timeout: no client can even connect, as if the machine were loaded beyond it. Setup and the
         // final reads are not under test and get their own, longer bound: the run still sets up, ends and reads

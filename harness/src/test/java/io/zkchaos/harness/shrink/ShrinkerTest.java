@@ -106,6 +106,36 @@ class ShrinkerTest {
         assertThat(r.smallest().schedule().faults()).extracting(Window::holdMillis).containsExactly(1000L, 3000L);
     }
 
+    /** Whether {@code a} and {@code b} are both in force at some time. */
+    private static boolean overlap(Candidate c, String a, String b) {
+        List<Window> ws = c.schedule().faults();
+        return ws.stream().filter(x -> x.fault().equals(a)).anyMatch(x -> ws.stream()
+                .filter(y -> y.fault().equals(b)).anyMatch(y -> x.startMillis() < y.endMillis()
+                        && y.startMillis() < x.endMillis()));
+    }
+
+    @Test
+    void aFindingThatNeedsTwoFaultsAtOnceKeepsThemOverlappingAsTheScheduleShrinks() throws Exception {
+        // a --compose run: faults of different families overlapping
+        Candidate compound = new Candidate(new FaultSchedule("mixed", null, List.of(
+                Window.of("halves", 5000, 15_000), Window.of("kill-all", 8000, 18_000),
+                Window.of("pause-random", 12_000, 20_000), Window.of("bridge", 22_000, 30_000),
+                Window.of("kill-leader", 25_000, 35_000), Window.of("clock-bump", 27_000, 33_000))),
+                new Size(3, 2, 0, 40_000));
+        List<Candidate> tried = new ArrayList<>();
+        Shrinker.Result r = shrinker(plantedBug(c -> overlap(c, "halves", "kill-all"), tried), 1, new ArrayList<>())
+                .shrink(compound);
+        Candidate s = r.smallest();
+        assertThat(s.schedule().faults()).extracting(Window::fault).containsExactly("halves", "kill-all");
+        assertThat(overlap(s, "halves", "kill-all")).isTrue();
+        assertThat(s.schedule().faults()).extracting(Window::holdMillis).allMatch(h -> h < 10_000);
+        assertThat(s.schedule().faults().get(0).startMillis()).as("moved earlier").isLessThan(5000);
+        assertThat(s.size().mainPhaseMillis()).isLessThan(20_000);
+        // no move ever pushed a fault later than it was
+        assertThat(tried).allMatch(c -> c.schedule().faults().stream().allMatch(w -> compound.schedule().faults()
+                .stream().filter(o -> o.fault().equals(w.fault())).allMatch(o -> w.startMillis() <= o.startMillis())));
+    }
+
     @Test
     void aCandidateIsKeptIfAnyOfItsTriesReproducesAndNeverOnARunThatExercisedTooLittle() throws Exception {
         // the bug shows on the second try of a candidate only

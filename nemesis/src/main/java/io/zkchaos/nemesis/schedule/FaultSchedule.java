@@ -10,6 +10,7 @@ import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.NemesisDriver;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  *
  * @param nemesis the nemesis whose faults these are (the run's {@code --nemesis}: {@code mixed}, {@code kill-leader} ...)
  * @param targets how a replay finds the nodes the aims name: {@code role} (the default) or {@code name}
- * @param faults  the faults, in start order, one at a time
+ * @param faults  the faults, in start order; they may overlap ({@code --compose}), but two windows of one fault never
+ *                do (nor, as the run checks against its nemesis, two of one family)
  */
 public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> faults) {
 
@@ -40,16 +42,20 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
         }
         targets = targets == null ? Aim.Targets.ROLE : targets;
         faults = faults == null ? List.of() : List.copyOf(faults);
+        Map<String, Window> last = new java.util.HashMap<>();
         for (int i = 0; i < faults.size(); i++) {
             Window w = Objects.requireNonNull(faults.get(i), "schedule: fault #" + (i + 1) + " is null");
-            if (i + 1 < faults.size()) {
-                Window n = faults.get(i + 1);
-                if (w.endMillis() == AT_FINAL_HEAL || n.startMillis() < w.endMillis()) {
-                    throw new IllegalArgumentException("schedule: fault #" + (i + 2) + " (" + n.fault() + ") starts at "
-                            + n.startMillis() + " ms, before fault #" + (i + 1) + " (" + w.fault() + ") ends "
-                            + (w.endMillis() == AT_FINAL_HEAL ? "(at the final heal)" : "at " + w.endMillis() + " ms")
-                            + ": a schedule holds one fault at a time, in start order");
-                }
+            if (i > 0 && w.startMillis() < faults.get(i - 1).startMillis()) {
+                throw new IllegalArgumentException("schedule: fault #" + (i + 1) + " (" + w.fault() + ") starts at "
+                        + w.startMillis() + " ms, before fault #" + i + " (" + faults.get(i - 1).fault() + ") at "
+                        + faults.get(i - 1).startMillis() + " ms: the faults are listed in start order");
+            }
+            Window before = last.put(w.fault(), w);
+            if (before != null && (before.endMillis() == AT_FINAL_HEAL || w.startMillis() < before.endMillis())) {
+                throw new IllegalArgumentException("schedule: fault #" + (i + 1) + " (" + w.fault() + ") starts at "
+                        + w.startMillis() + " ms, before the " + w.fault() + " started at " + before.startMillis()
+                        + " ms ends " + (before.endMillis() == AT_FINAL_HEAL ? "(at the final heal)" : "at "
+                        + before.endMillis() + " ms") + ": one fault is not in force twice at once");
             }
         }
     }
@@ -136,19 +142,21 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
      * aim. The seed is not used. A fault the final heal ended is stopped by the final heal again.
      */
     public Gen<FaultOp> gen() {
-        record Due(long nanos, FaultOp op) {
+        // at one time, a stop of a fault that was in force goes first: it may free the family of the start beside
+        // it; a fault held for no time at all starts before it stops
+        record Due(long nanos, int rank, FaultOp op) {
         }
         List<Due> due = new ArrayList<>();
         for (Window w : faults) {
-            due.add(new Due(TimeUnit.MILLISECONDS.toNanos(w.startMillis()), new FaultOp(FaultOp.Kind.START,
+            due.add(new Due(TimeUnit.MILLISECONDS.toNanos(w.startMillis()), 1, new FaultOp(FaultOp.Kind.START,
                     w.fault(), w.start(), targets)));
             if (w.endMillis() != AT_FINAL_HEAL) {
-                due.add(new Due(TimeUnit.MILLISECONDS.toNanos(w.endMillis()), new FaultOp(FaultOp.Kind.STOP,
-                        w.fault(), w.stop(), targets)));
+                due.add(new Due(TimeUnit.MILLISECONDS.toNanos(w.endMillis()), w.endMillis() > w.startMillis() ? 0 : 2,
+                        new FaultOp(FaultOp.Kind.STOP, w.fault(), w.stop(), targets)));
             }
         }
-        // in start order already (one fault at a time); stable, so a stop and the next start at one time keep order
-        due.sort(Comparator.comparingLong(Due::nanos));
+        // stable: starts at one time keep their start order
+        due.sort(Comparator.comparingLong(Due::nanos).thenComparingInt(Due::rank));
         List<Due> events = List.copyOf(due);
         return seed -> new Cursor<>() {
             int next;
@@ -169,48 +177,49 @@ public record FaultSchedule(String nemesis, Aim.Targets targets, List<Window> fa
     }
 
     /**
-     * The schedule a driver executed: each start paired with the stop that followed it (or the final heal), at the
-     * times they began, with the choices both made and what fired in between.
+     * The schedule a driver executed: each start paired with the stop of the same fault that followed it (or the
+     * final heal), at the times they began, with the choices both made and what its triggers did in between. Faults
+     * of different families may overlap ({@code --compose}); the windows are in start order.
      *
      * @param nemesis the run's nemesis
      * @param actions the driver's actions, in order ({@link NemesisDriver#actions()})
      */
     public static FaultSchedule executed(String nemesis, List<NemesisDriver.Action> actions) {
-        List<Window> windows = new ArrayList<>();
-        NemesisDriver.Action started = null;
-        List<String> fired = new ArrayList<>();
+        record Open(int order, NemesisDriver.Action start, List<String> fired) {
+        }
+        SortedMap<Integer, Window> windows = new TreeMap<>();
+        Map<String, Open> open = new LinkedHashMap<>();
+        int starts = 0;
         for (NemesisDriver.Action a : actions) {
             switch (a.step()) {
                 case "start" -> {
-                    if (started != null) { // a start without its stop: it held until this one
-                        windows.add(window(started, null, a.beganMillis(), fired));
+                    Open before = open.remove(a.fault());
+                    if (before != null) { // a start without its stop: it held until this one
+                        windows.put(before.order(), window(before.start(), null, a.beganMillis(), before.fired()));
                     }
-                    started = a;
-                    fired = new ArrayList<>();
+                    open.put(a.fault(), new Open(starts++, a, new ArrayList<>()));
                 }
                 case "trigger" -> {
-                    if (started != null && a.did() != null) {
-                        fired.add(a.did().description());
+                    Open o = open.get(a.fault());
+                    if (o != null && a.did() != null) {
+                        o.fired().add(a.did().description());
                     }
                 }
                 case "stop" -> {
-                    if (started != null && started.fault().equals(a.fault())) {
-                        windows.add(window(started, a, a.beganMillis(), fired));
-                        started = null;
+                    Open o = open.remove(a.fault());
+                    if (o != null) {
+                        windows.put(o.order(), window(o.start(), a, a.beganMillis(), o.fired()));
                     }
                 }
                 default -> { // the final heal
-                    if (started != null) {
-                        windows.add(window(started, null, AT_FINAL_HEAL, fired));
-                        started = null;
-                    }
+                    open.values().forEach(o -> windows.put(o.order(), window(o.start(), null, AT_FINAL_HEAL,
+                            o.fired())));
+                    open.clear();
                 }
             }
         }
-        if (started != null) {
-            windows.add(window(started, null, AT_FINAL_HEAL, fired));
-        }
-        return new FaultSchedule(nemesis, Aim.Targets.ROLE, windows);
+        open.values().forEach(o -> windows.put(o.order(), window(o.start(), null, AT_FINAL_HEAL, o.fired())));
+        return new FaultSchedule(nemesis, Aim.Targets.ROLE, new ArrayList<>(windows.values()));
     }
 
     private static Window window(NemesisDriver.Action start, NemesisDriver.Action stop, long end, List<String> fired) {

@@ -7,6 +7,7 @@ import io.zkchaos.checkers.gen.Gens;
 import io.zkchaos.nemesis.FaultOp;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -54,6 +55,20 @@ public final class Schedules {
                 return new Next.Emit<>(FaultOp.stop(stopped));
             }
         };
+    }
+
+    /**
+     * Compound faults: up to {@code atOnce} faults in force at once, never two of one family, in seeded overlapping
+     * windows, each held {@code faultFor} to 1.5 times as long, each lane healed about {@code healFor} between them
+     * ({@link ComposedSchedule}). Endless, like {@link #cycle}.
+     *
+     * @param families each family's faults, by name, in a stable order
+     * @throws IllegalArgumentException when there are fewer families than {@code atOnce}, or {@code atOnce < 1}
+     */
+    public static Gen<FaultOp> compose(Duration faultFor, Duration healFor, Map<String, List<String>> families,
+                                       int atOnce) {
+        return new ComposedSchedule(Gens.positive(faultFor, "fault duration").toNanos(),
+                Gens.positive(healFor, "heal duration").toNanos(), families, atOnce);
     }
 
     /** One fault: start it after {@code after}, stop it {@code faultFor} later. */

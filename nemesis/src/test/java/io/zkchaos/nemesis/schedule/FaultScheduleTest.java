@@ -69,6 +69,50 @@ class FaultScheduleTest {
     }
 
     @Test
+    void overlappingFaultsArePairedByNameAndExecutedAgainOverlapping() {
+        List<NemesisDriver.Action> actions = List.of(
+                new NemesisDriver.Action(1010, "start", "halves", FaultRecord.process("halves", "cut", List.of("n1")),
+                        null, 1000),
+                new NemesisDriver.Action(2010, "start", "kill-random", killed("n2", null), null, 2000),
+                new NemesisDriver.Action(3000, "trigger", "kill-random",
+                        new FaultRecord("kill-random", "fired on DIFF", List.of(), List.of(), new TreeMap<>()), null,
+                        3000),
+                new NemesisDriver.Action(4010, "stop", "halves", FaultRecord.process("heal", "heal", List.of()),
+                        null, 4000),
+                new NemesisDriver.Action(5010, "start", "pause-leader", FaultRecord.process("pause-leader", "pause",
+                        List.of("n3")), null, 5000),
+                new NemesisDriver.Action(6010, "stop", "kill-random", FaultRecord.process("restart", "restart",
+                        List.of("n2")), null, 6000),
+                new NemesisDriver.Action(9000, "final-heal", "all", FaultRecord.process("heal", "heal", List.of()),
+                        null, 8990));
+        FaultSchedule s = FaultSchedule.executed("mixed", actions);
+        assertThat(s.faults()).extracting(FaultSchedule.Window::fault, FaultSchedule.Window::startMillis,
+                FaultSchedule.Window::endMillis).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("halves", 1000L, 4000L),
+                org.assertj.core.groups.Tuple.tuple("kill-random", 2000L, 6000L),
+                org.assertj.core.groups.Tuple.tuple("pause-leader", 5000L, FaultSchedule.AT_FINAL_HEAL));
+        assertThat(s.faults().get(1).fired()).containsExactly("fired on DIFF");
+        assertThat(s.faults().get(0).fired()).isEmpty();
+        // executed again: the same starts and stops, interleaved at their times
+        assertThat(Gens.preview(s.gen(), 0, 10)).extracting(t -> t.atNanos() / 1_000_000, t -> t.value().kind()
+                + " " + t.value().fault()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(1000L, "START halves"),
+                org.assertj.core.groups.Tuple.tuple(2000L, "START kill-random"),
+                org.assertj.core.groups.Tuple.tuple(4000L, "STOP halves"),
+                org.assertj.core.groups.Tuple.tuple(5000L, "START pause-leader"),
+                org.assertj.core.groups.Tuple.tuple(6000L, "STOP kill-random"));
+    }
+
+    @Test
+    void atOneTimeAFaultThatHeldStopsFirstAndOneHeldForNoTimeStartsFirst() {
+        FaultSchedule s = new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("halves", 0, 2000),
+                FaultSchedule.Window.of("kill-leader", 1000, 2000), FaultSchedule.Window.of("bridge", 2000, 2000)));
+        assertThat(Gens.preview(s.gen(), 0, 10)).extracting(t -> t.value().kind() + " " + t.value().fault())
+                .containsExactly("START halves", "START kill-leader", "STOP halves", "STOP kill-leader",
+                        "START bridge", "STOP bridge");
+    }
+
+    @Test
     void aScheduleFileReadsBackAsWritten() throws Exception {
         ObjectMapper json = new ObjectMapper();
         FaultSchedule s = new FaultSchedule("kill-random", Aim.Targets.NAME, List.of(new FaultSchedule.Window(
@@ -88,11 +132,18 @@ class FaultScheduleTest {
     }
 
     @Test
-    void aScheduleHoldsOneFaultAtATimeAtTimesThatMakeSense() {
+    void aScheduleListsItsFaultsInStartOrderAndNeverOneFaultTwiceAtOnce() {
+        // faults of different families may overlap (--compose)
+        assertThat(new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("halves", 0, 5000),
+                FaultSchedule.Window.of("kill-leader", 4000, FaultSchedule.AT_FINAL_HEAL),
+                FaultSchedule.Window.of("halves", 6000, 7000))).faults()).hasSize(3);
         assertThatThrownBy(() -> new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("halves", 0, 5000),
-                FaultSchedule.Window.of("kill-leader", 4000, 6000))))
-                .hasMessage("schedule: fault #2 (kill-leader) starts at 4000 ms, before fault #1 (halves) ends at "
-                        + "5000 ms: a schedule holds one fault at a time, in start order");
+                FaultSchedule.Window.of("halves", 4000, 6000))))
+                .hasMessage("schedule: fault #2 (halves) starts at 4000 ms, before the halves started at 0 ms ends at "
+                        + "5000 ms: one fault is not in force twice at once");
+        assertThatThrownBy(() -> new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("halves", 3000,
+                4000), FaultSchedule.Window.of("kill-leader", 1000, 2000))))
+                .hasMessageContaining("before fault #1 (halves) at 3000 ms: the faults are listed in start order");
         assertThatThrownBy(() -> FaultSchedule.Window.of("halves", 3000, 2000))
                 .hasMessage("schedule: fault halves ends at 2000 ms, before it starts at 3000 ms (-1: at the final "
                         + "heal)");

@@ -226,8 +226,9 @@ final class RunPages {
     }
 
     /**
-     * Fault windows: each fault from its invoke to the completion of the next heal ({@code heal}, or Jepsen's
-     * {@code stop}), which ends every fault in force.
+     * Fault windows: each fault from its invoke to the completion of the heal that ended it: the heal whose invoke
+     * names it (faults may overlap, {@code --compose}), else the next heal ({@code heal}, or Jepsen's {@code stop}),
+     * which ends every fault in force (the final heal, and histories that do not name what a heal ends).
      */
     static List<FaultWindow> faults(History history, Axis axis, long end) {
         List<FaultWindow> done = new ArrayList<>();
@@ -246,10 +247,16 @@ final class RunPages {
             Op start = invoke != null && invoke.f().equals(op.f()) ? invoke : op;
             invoke = null;
             if (isHeal(op.f())) {
-                for (Open w : open) {
+                Open named = start.value() instanceof String f ? open.stream().filter(w -> w.f().equals(f))
+                        .findFirst().orElse(null) : null;
+                for (Open w : named == null ? open : List.of(named)) {
                     done.add(w.close(axis.of(op), true, op.index()));
                 }
-                open.clear();
+                if (named == null) {
+                    open.clear();
+                } else {
+                    open.remove(named);
+                }
                 continue;
             }
             Object error = op.value() instanceof Map<?, ?> m ? m.get("error") : null;

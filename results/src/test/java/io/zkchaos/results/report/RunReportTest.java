@@ -389,6 +389,29 @@ class RunReportTest {
     }
 
     @Test
+    void overlappingFaultsEachEndAtTheHealThatNamesThem() throws Exception {
+        // --compose: halves from 3 to 9 ms, kill-random from 5 to 13 ms; the final heal ends what is left
+        List<Op> ops = List.of(
+                Op.invoke(0, 0, "write", null, 1L, 1_000_000), new Op(1, 0, OpType.OK, "write", null, 1L, null, 2_000_000),
+                new Op(2, Op.NEMESIS, OpType.INVOKE, "halves", null, "halves", null, 3_000_000),
+                new Op(3, Op.NEMESIS, OpType.INFO, "halves", null, Map.of("description", "cut n1"), null, 4_000_000),
+                new Op(4, Op.NEMESIS, OpType.INVOKE, "kill-random", null, "kill-random", null, 5_000_000),
+                new Op(5, Op.NEMESIS, OpType.INFO, "kill-random", null, Map.of("description", "kill n2"), null,
+                        6_000_000),
+                new Op(6, Op.NEMESIS, OpType.INVOKE, "heal", null, "halves", null, 8_000_000),
+                new Op(7, Op.NEMESIS, OpType.INFO, "heal", null, Map.of("description", "heal"), null, 9_000_000),
+                new Op(8, Op.NEMESIS, OpType.INVOKE, "heal", null, "all", null, 12_000_000),
+                new Op(9, Op.NEMESIS, OpType.INFO, "heal", null, Map.of("description", "heal"), null, 13_000_000));
+        RunDirectory run = RunDirs.write(tmp.resolve("compose"), RunDirs.check("compose"), History.of(ops), null,
+                List.of());
+
+        Elements faults = RunDirs.render(run).select("table.faults tr:has(td)");
+        assertThat(faults).hasSize(2);
+        assertThat(cells(faults.get(0))).containsSubsequence("halves", "cut n1", "0.003 s", "6.0 ms");
+        assertThat(cells(faults.get(1))).containsSubsequence("kill-random", "kill n2", "0.005 s", "8.0 ms");
+    }
+
+    @Test
     void aRunThatWasNeverCheckedStillRendersAndSaysSo() throws Exception {
         History h = new HistoryBuilder().invoke(1, "add", 1L, 10).ok(1, null, 12).invoke(2, "add", 2L, 20).build();
         RunDirectory run = RunDirs.write(tmp.resolve("crashed"), RunDirs.run("set", "none"), h, null,
