@@ -37,6 +37,10 @@ public final class RecordingSystem implements NodeControl {
     /** Whether this system can move its nodes' clocks. */
     volatile boolean clocks = true;
     final Map<String, Duration> offsets = new ConcurrentHashMap<>();
+    /** Each node whose disk fails, with its faults. */
+    final Map<String, List<DiskFault>> disks = new ConcurrentHashMap<>();
+    /** How many more times repairing a node's disk fails. */
+    final Map<String, Integer> failingRepairs = new ConcurrentHashMap<>();
     /** How many more times starting a node fails (as an engine or host that is busy for a moment). */
     final Map<String, Integer> failingStarts = new ConcurrentHashMap<>();
 
@@ -95,6 +99,43 @@ public final class RecordingSystem implements NodeControl {
         }
         calls.add("kill-lose " + node);
         states.put(node, NodeState.DOWN);
+    }
+
+    /** Recorded as {@code kill-tear n1 SEED}. */
+    @Override
+    public void killTearingUnsyncedWrites(String node, long seed) {
+        if (!lazy) {
+            NodeControl.super.killTearingUnsyncedWrites(node, seed);
+        }
+        calls.add("kill-tear " + node + " " + seed);
+        states.put(node, NodeState.DOWN);
+    }
+
+    /** Recorded as {@code disk n1 fsyncs fail with EIO}. */
+    @Override
+    public void injectDiskFault(String node, DiskFault fault) {
+        if (!lazy) {
+            NodeControl.super.injectDiskFault(node, fault);
+        }
+        calls.add("disk " + node + " " + fault.describe());
+        disks.merge(node, List.of(fault), (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList());
+    }
+
+    /** Recorded as {@code repair n1}. */
+    @Override
+    public void repairDisk(String node) {
+        if (failingRepairs.getOrDefault(node, 0) > 0) {
+            failingRepairs.merge(node, -1, Integer::sum);
+            calls.add("failed repair " + node);
+            throw new IllegalStateException("cannot repair " + node + "'s disk now");
+        }
+        calls.add("repair " + node);
+        disks.remove(node);
+    }
+
+    @Override
+    public Map<String, List<DiskFault>> diskFaults() {
+        return Map.copyOf(disks);
     }
 
     /** Recorded as {@code clock n1 +1.500 s}. */
