@@ -1,0 +1,91 @@
+package io.zkchaos.harness.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zkchaos.checkers.CheckResult;
+import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.codec.HistoryFiles;
+import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.harness.cluster.lazyfs.LazyFs;
+import io.zkchaos.harness.cluster.lazyfs.Mounts;
+import io.zkchaos.harness.testing.Prerequisites;
+import io.zkchaos.nemesis.Aim;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
+import io.zkchaos.results.ClusterLog;
+import io.zkchaos.results.ServerObservation;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real ZooKeeper ensemble whose leader's disk fails every fsync with EIO for a window ({@code disk-eio-fsync},
+ * aimed at the leader by role): the leader sees the error in its own log, stops leading (a server whose transaction
+ * log cannot reach its disk must not go on acknowledging), the others carry on without losing an acknowledged write,
+ * and once the disk is repaired it rejoins and holds the same data as the others. Skipped, loudly, without FUSE.
+ */
+class DiskFaultsIT {
+
+    @TempDir
+    Path store;
+
+    @RegisterExtension
+    static final ExecutionCondition LAZY_FS = Prerequisites.forClass("the lazy file system", LazyFs::unavailable);
+
+    private static CheckResult part(RunOutcome o, String checker) {
+        return o.result().parts().stream().filter(p -> p.checker().equals(checker)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aLeaderWhoseFsyncsFailStepsDownLosesNothingAndRejoinsOnceItsDiskIsRepaired() throws Exception {
+        // the leader then is the leader now, whoever it is: the aim names its role
+        Aim atTheLeader = new Aim(new TreeMap<>(Map.of("n1", Aim.FOLLOWER, "n2", Aim.LEADER, "n3", Aim.FOLLOWER)),
+                List.of(new Aim.Choice(Aim.Choice.NODE, List.of("n2"), null)));
+        FaultSchedule schedule = new FaultSchedule("disk-eio-fsync", Aim.Targets.ROLE, List.of(new FaultSchedule.Window(
+                "disk-eio-fsync", 1_500, 6_500, null, List.of(), null, atTheLeader, null, List.of(), null, 0)));
+        RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofSeconds(5)).run(
+                RunConfig.builder().workload("set").nemesis("disk-eio-fsync").seed(1).concurrency(4)
+                        .timeLimit(Duration.ofSeconds(10)).recover(Duration.ofSeconds(3)).schedule(schedule)
+                        .out(store).build());
+        History h = HistoryFiles.read(outcome.directory().historyFile());
+
+        Op failed = h.nemesisOps().stream().filter(o -> o.f().equals("disk-eio-fsync") && o.type().isCompletion())
+                .findFirst().orElseThrow();
+        Op repaired = h.nemesisOps().stream().filter(o -> o.type().isCompletion()
+                && o.value().toString().contains("repair the disk of")).findFirst().orElseThrow();
+        String node = failed.value().toString().replaceAll("(?s).*description=(n\\d)'s disk.*", "$1");
+        assertThat(failed.value().toString()).contains(node + "'s disk: fsyncs fail with EIO")
+                .contains(node + "=" + Aim.LEADER);
+
+        // the server saw the fsync fail: ZooKeeper's sync thread dies on it ("Severe unrecoverable error")
+        String log = Files.readString(outcome.directory().nodeDir(node).resolve("server.log"));
+        assertThat(log).contains("java.io.IOException: Input/output error")
+                .contains("at org.apache.zookeeper.server.persistence.FileTxnLog.commit");
+
+        // it stopped leading while its disk failed: another server led, and it did not lead again before the repair
+        List<ServerObservation> seen = ClusterLog.read(outcome.directory().clusterFile());
+        ServerObservation next = seen.stream().filter(s -> s.time() > failed.time() && s.time() < repaired.time()
+                && s.mode().equals("leader") && !s.node().equals(node)).findFirst().orElseThrow(() ->
+                new AssertionError("no other server led while " + node + "'s fsyncs failed: " + seen));
+        assertThat(seen).filteredOn(s -> s.node().equals(node) && s.mode().equals("leader")
+                && s.time() > next.time() && s.time() < repaired.time()).isEmpty();
+
+        // nothing acknowledged was lost; every server, the repaired one too, came back and holds the same data
+        assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
+        for (String checker : List.of("no-lost-commit", "final-state", "recovery")) {
+            assertThat(part(outcome, checker).validity()).as(part(outcome, checker).summary())
+                    .isEqualTo(Validity.VALID);
+        }
+        assertThat(Mounts.lazyFsMounts()).noneMatch(m -> m.startsWith(store));
+        LeftOvers.assertNoServerOf(outcome.directory().path());
+    }
+}
