@@ -229,12 +229,13 @@ public final class FaultActions {
         List<String> steps = new ArrayList<>();
         for (String node : nodes) {
             long seed = choices.upTo("tear-seed", Integer.MAX_VALUE);
+            String torn;
             try {
-                cluster.killTearingUnsyncedWrites(node, seed);
+                torn = cluster.killTearingUnsyncedWrites(node, seed);
             } catch (UnsupportedOperationException e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
-            steps.add(node + " (tear seed " + seed + ")");
+            steps.add(node + " (tear seed " + seed + ": " + torn + ")");
         }
         return new FaultRecord(fault, "kill, tearing unfsynced writes, " + String.join(", ", steps), nodes,
                 List.of(), new java.util.TreeMap<>());

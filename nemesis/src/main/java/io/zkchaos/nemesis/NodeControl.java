@@ -73,9 +73,10 @@ public interface NodeControl {
      * written and not fsynced, a prefix in file order (at least one byte, never all; its length drawn from
      * {@code seed}) reaches the disk and the rest is lost, so that a file may end in a partly written record.
      *
+     * @return what was torn, in words (for the history): {@code 2 file(s) torn, 37 of 120 unsynced bytes kept}
      * @throws UnsupportedOperationException when this system cannot (the default)
      */
-    default void killTearingUnsyncedWrites(String node, long seed) {
+    default String killTearingUnsyncedWrites(String node, long seed) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot tear " + node
                 + "'s unsynced writes: its data is not on a file system that holds writes until fsync");
     }

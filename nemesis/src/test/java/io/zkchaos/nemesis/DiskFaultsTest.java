@@ -127,7 +127,8 @@ class DiskFaultsTest {
         assertThat(all.nodes()).containsExactly("n1", "n2", "n3");
         assertThat(s.calls).hasSize(3).allMatch(c -> c.matches("kill-tear n[123] \\d+"));
         assertThat(s.calls.stream().map(c -> c.split(" ")[2]).distinct()).as("a seed of its own each").hasSize(3);
-        assertThat(all.description()).startsWith("kill, tearing unfsynced writes, n1 (tear seed ");
+        assertThat(all.description()).startsWith("kill, tearing unfsynced writes, n1 (tear seed ")
+                .contains(": torn in memory), n2 (tear seed ");
         RecordingSystem again = lazy();
         new FaultActions(again.target(4)).killAllTearUnfsynced();
         assertThat(again.calls).isEqualTo(s.calls);

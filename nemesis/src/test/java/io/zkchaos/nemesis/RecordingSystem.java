@@ -103,12 +103,13 @@ public final class RecordingSystem implements NodeControl {
 
     /** Recorded as {@code kill-tear n1 SEED}. */
     @Override
-    public void killTearingUnsyncedWrites(String node, long seed) {
+    public String killTearingUnsyncedWrites(String node, long seed) {
         if (!lazy) {
             NodeControl.super.killTearingUnsyncedWrites(node, seed);
         }
         calls.add("kill-tear " + node + " " + seed);
         states.put(node, NodeState.DOWN);
+        return "torn in memory";
     }
 
     /** Recorded as {@code disk n1 fsyncs fail with EIO}. */

@@ -122,8 +122,28 @@ public final class LazyFsMount implements AutoCloseable {
      * not fsynced, a prefix in file order — at least one byte, never all, its length drawn from {@code seed} — reaches
      * the disk first, so that a file may end in a partly written record.
      */
-    public synchronized void tearUnsynced(long seed) {
+    public synchronized Tear tearUnsynced(long seed) {
+        Map<String, Long> before = counters();
         command("tear " + Long.toUnsignedString(seed));
+        Map<String, Long> after = counters();
+        return new Tear(after.get("torn_files") - before.get("torn_files"),
+                after.get("torn_kept_bytes") - before.get("torn_kept_bytes"),
+                after.get("torn_dropped_bytes") - before.get("torn_dropped_bytes"));
+    }
+
+    /**
+     * What one tear did.
+     *
+     * @param files        the files that kept part of their unsynced bytes (a file with fewer than two keeps none)
+     * @param keptBytes    the unsynced bytes those files kept
+     * @param droppedBytes the unsynced bytes those files lost (files that kept none are not counted)
+     */
+    public record Tear(long files, long keptBytes, long droppedBytes) {
+        @Override
+        public String toString() {
+            return files == 0 ? "nothing to tear" : files + " file(s) torn, " + keptBytes + " of "
+                    + (keptBytes + droppedBytes) + " unsynced bytes kept";
+        }
     }
 
     /** Writes every file as an fsync of each would. */

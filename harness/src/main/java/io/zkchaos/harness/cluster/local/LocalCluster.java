@@ -296,11 +296,11 @@ public final class LocalCluster implements Cluster {
      * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#lazyFs()}
      */
     @Override
-    public void killTearingUnsyncedWrites(String node, long seed) {
+    public String killTearingUnsyncedWrites(String node, long seed) {
         ProcessControl<JvmProcess> p = process(node);
         LazyFsMount m = mount(node, "tear " + node + "'s unsynced writes");
         p.kill();
-        m.tearUnsynced(seed);
+        return m.tearUnsynced(seed).toString();
     }
 
     /**

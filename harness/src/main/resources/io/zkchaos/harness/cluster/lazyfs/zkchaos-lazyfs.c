@@ -238,6 +238,11 @@ static void lose_all(void) {
     }
 }
 
+static int by_index(const void *a, const void *b) {
+    uint64_t x = (*(struct page *const *) a)->index, y = (*(struct page *const *) b)->index;
+    return x < y ? -1 : x > y;
+}
+
 /* One file's written, un-fsynced bytes, in file order: the pages, and their written ranges clipped to its size. */
 static size_t written_pages(struct lfile *f, struct page **out, off_t size) {
     size_t n = 0;
@@ -249,15 +254,7 @@ static size_t written_pages(struct lfile *f, struct page **out, off_t size) {
             }
         }
     }
-    for (size_t i = 1; i < n; i++) { /* insertion sort by index: dirty pages are few between fsyncs */
-        struct page *p = out[i];
-        size_t j = i;
-        while (j > 0 && out[j - 1]->index > p->index) {
-            out[j] = out[j - 1];
-            j--;
-        }
-        out[j] = p;
-    }
+    qsort(out, n, sizeof *out, by_index);
     return n;
 }
 

@@ -219,10 +219,13 @@ class LazyFsMountIT {
                     ch.write(bytes(tail.substring(i, Math.min(tail.length(), i + 1000))));
                 }
             }
-            m.tearUnsynced(seed);
+            LazyFsMount.Tear tear = m.tearUnsynced(seed);
             assertThat(m.counters()).containsEntry("tears", 1L).containsEntry("torn_files", 1L)
                     .containsEntry("dirty_bytes", 0L);
-            return Files.readString(dir.resolve("log"));
+            String kept = Files.readString(dir.resolve("log"));
+            assertThat(tear).isEqualTo(new LazyFsMount.Tear(1, kept.length() - synced.length(),
+                    synced.length() + tail.length() - kept.length()));
+            return kept;
         }
     }
 
