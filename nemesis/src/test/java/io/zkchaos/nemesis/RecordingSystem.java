@@ -77,13 +77,18 @@ public final class RecordingSystem implements NodeControl {
 
     @Override
     public void start(String node) {
-        if (failingStarts.getOrDefault(node, 0) > 0) {
-            failingStarts.merge(node, -1, Integer::sum);
-            calls.add("failed start " + node);
-            throw new IllegalStateException("cannot start " + node + " now");
-        }
+        failIfDue(failingStarts, "start", node, "cannot start " + node + " now");
         calls.add("start " + node);
         states.put(node, NodeState.RUNNING);
+    }
+
+    /** Throws {@code message} (recorded as {@code failed VERB node}) while {@code failing} counts failures left. */
+    private void failIfDue(Map<String, Integer> failing, String verb, String node, String message) {
+        if (failing.getOrDefault(node, 0) > 0) {
+            failing.merge(node, -1, Integer::sum);
+            calls.add("failed " + verb + " " + node);
+            throw new IllegalStateException(message);
+        }
     }
 
     @Override
@@ -125,11 +130,7 @@ public final class RecordingSystem implements NodeControl {
     /** Recorded as {@code repair n1}. */
     @Override
     public void repairDisk(String node) {
-        if (failingRepairs.getOrDefault(node, 0) > 0) {
-            failingRepairs.merge(node, -1, Integer::sum);
-            calls.add("failed repair " + node);
-            throw new IllegalStateException("cannot repair " + node + "'s disk now");
-        }
+        failIfDue(failingRepairs, "repair", node, "cannot repair " + node + "'s disk now");
         calls.add("repair " + node);
         disks.remove(node);
     }
