@@ -29,9 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real ZooKeeper ensemble whose leader's disk fails every fsync with EIO for a window ({@code disk-eio-fsync},
- * aimed at the leader by role): the leader sees the error in its own log, stops leading (a server whose transaction
- * log cannot reach its disk must not go on acknowledging), the others carry on without losing an acknowledged write,
- * and once the disk is repaired it rejoins and holds the same data as the others. Skipped, loudly, without FUSE.
+ * aimed at the leader by role): the leader sees the error in its own log and stops serving as leader until the
+ * repair (a server whose transaction log cannot reach its disk must not go on acknowledging), no acknowledged write
+ * is lost, and once the disk is repaired every server serves and holds the same data. Whether the two healthy
+ * servers serve meanwhile is not asserted: the failing server can win the next elections (docs/lazyfs.md). Skipped,
+ * loudly, without FUSE.
  */
 class DiskFaultsIT {
 
@@ -46,7 +48,7 @@ class DiskFaultsIT {
     }
 
     @Test
-    void aLeaderWhoseFsyncsFailStepsDownLosesNothingAndRejoinsOnceItsDiskIsRepaired() throws Exception {
+    void aLeaderWhoseFsyncsFailStopsLeadingLosesNothingAndRejoinsOnceItsDiskIsRepaired() throws Exception {
         // the leader then is the leader now, whoever it is: the aim names its role
         Aim atTheLeader = new Aim(new TreeMap<>(Map.of("n1", Aim.FOLLOWER, "n2", Aim.LEADER, "n3", Aim.FOLLOWER)),
                 List.of(new Aim.Choice(Aim.Choice.NODE, List.of("n2"), null)));
@@ -71,13 +73,15 @@ class DiskFaultsIT {
         assertThat(log).contains("java.io.IOException: Input/output error")
                 .contains("at org.apache.zookeeper.server.persistence.FileTxnLog.commit");
 
-        // it stopped leading while its disk failed: another server led, and it did not lead again before the repair
+        // it stopped serving as leader once its disk failed, and did not serve as leader again before the repair
+        // (it may win an election again meanwhile, and fail to take office: docs/lazyfs.md)
         List<ServerObservation> seen = ClusterLog.read(outcome.directory().clusterFile());
-        ServerObservation next = seen.stream().filter(s -> s.time() > failed.time() && s.time() < repaired.time()
-                && s.mode().equals("leader") && !s.node().equals(node)).findFirst().orElseThrow(() ->
-                new AssertionError("no other server led while " + node + "'s fsyncs failed: " + seen));
-        assertThat(seen).filteredOn(s -> s.node().equals(node) && s.mode().equals("leader")
-                && s.time() > next.time() && s.time() < repaired.time()).isEmpty();
+        ServerObservation stepped = seen.stream().filter(s -> s.node().equals(node) && s.time() > failed.time()
+                && s.time() < repaired.time() && !s.mode().equals("leader")).findFirst().orElseThrow(() ->
+                new AssertionError(node + " was never seen not leading while its fsyncs failed: " + seen));
+        assertThat(seen).as("%s serving as leader after it stepped down, before its disk was repaired", node)
+                .filteredOn(s -> s.node().equals(node) && s.mode().equals("leader") && s.time() > stepped.time()
+                        && s.time() < repaired.time()).isEmpty();
 
         // nothing acknowledged was lost; every server, the repaired one too, came back and holds the same data
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
