@@ -25,7 +25,10 @@ public interface Fault {
          * clients elect none, every start finds nothing to act on.
          */
         ON_LEADING_CLIENT,
-        /** Drops what the servers had not fsynced: needs the lazy file system under every server. */
+        /**
+         * Acts on the servers' disks — drops or tears what they had not fsynced, or makes them fail for a window: needs
+         * the lazy file system under every server.
+         */
         NEEDS_LAZYFS,
         /**
          * Acts at a moment of the quorum protocol through frame triggers, which may be armed and never fire: such a
@@ -69,6 +72,11 @@ public interface Fault {
         PAUSE,
         /** Wall clocks moved; undone by resetting every moved clock. */
         CLOCK,
+        /**
+         * Disks failing (EIO, full, slow) under running servers; undone by repairing every failing disk (and starting
+         * a server the failure made exit).
+         */
+        DISK,
         /** Client processes paused or killed; undone by resuming every paused client. */
         CLIENT;
 

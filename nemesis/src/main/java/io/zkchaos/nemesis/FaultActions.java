@@ -206,6 +206,42 @@ public final class FaultActions {
     }
 
     /**
+     * SIGKILLs a random running node in the middle of writing back: of each of its files' bytes written and not
+     * fsynced, a seeded prefix reaches its disk and the rest is lost ({@link NodeControl#killTearingUnsyncedWrites}).
+     *
+     * @throws IllegalStateException when the system cannot tear unsynced writes
+     */
+    public FaultRecord killTearUnfsynced() {
+        return tearing("kill-tear-unfsynced", List.of(pick(running())));
+    }
+
+    /**
+     * A power failure of the whole ensemble in the middle of writing back: every node SIGKILLed, each file keeping a
+     * seeded prefix of what it had not fsynced.
+     *
+     * @throws IllegalStateException when the system cannot tear unsynced writes
+     */
+    public FaultRecord killAllTearUnfsynced() {
+        return tearing("kill-all-tear-unfsynced", cluster.nodes());
+    }
+
+    private FaultRecord tearing(String fault, List<String> nodes) {
+        List<String> steps = new ArrayList<>();
+        for (String node : nodes) {
+            long seed = choices.upTo("tear-seed", Integer.MAX_VALUE);
+            String torn;
+            try {
+                torn = cluster.killTearingUnsyncedWrites(node, seed);
+            } catch (UnsupportedOperationException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+            steps.add(node + " (tear seed " + seed + ": " + torn + ")");
+        }
+        return new FaultRecord(fault, "kill, tearing unfsynced writes, " + String.join(", ", steps), nodes,
+                List.of(), new java.util.TreeMap<>());
+    }
+
+    /**
      * SIGKILLs every running node, one right after the other in a seeded order: the whole ensemble loses power, so
      * whatever no node had written out yet is gone (a node that acknowledged a write it had not written loses it).
      */
@@ -270,6 +306,64 @@ public final class FaultActions {
     /** Kills and starts {@code node} again on its data. */
     public FaultRecord restart(String node) {
         return onEach("restart", "restart", List.of(node), cluster::restart);
+    }
+
+    // ---- disks: a node's data directory fails rather than forgets, until it is repaired ----
+
+    /** A random running node's writes fail with EIO until {@link #repairDisks}. */
+    public FaultRecord diskWriteErrors() {
+        return failDisk("disk-eio-write", node -> new DiskFault.WriteErrors());
+    }
+
+    /** A random running node's fsyncs fail with EIO until {@link #repairDisks}. */
+    public FaultRecord diskFsyncErrors() {
+        return failDisk("disk-eio-fsync", node -> new DiskFault.FsyncErrors());
+    }
+
+    /** A random running node's disk is full until {@link #repairDisks}. */
+    public FaultRecord diskFull() {
+        return failDisk("disk-full", node -> new DiskFault.Full());
+    }
+
+    /**
+     * A random running node's fsyncs each wait an extra delay in {@code [least, most]}, drawn in turn from a seeded
+     * sequence, until {@link #repairDisks}.
+     */
+    public FaultRecord slowFsyncs(Duration least, Duration most) {
+        return failDisk("disk-slow-fsync", node -> new DiskFault.SlowFsync(least, most,
+                choices.upTo("fsync-delay-seed", Integer.MAX_VALUE)));
+    }
+
+    private FaultRecord failDisk(String fault, java.util.function.Function<String, DiskFault> how) {
+        String node = pick(running());
+        DiskFault f = how.apply(node);
+        try {
+            cluster.injectDiskFault(node, f);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        return new FaultRecord(fault, node + "'s disk: " + f.describe(), List.of(node), List.of(),
+                new java.util.TreeMap<>());
+    }
+
+    /**
+     * Repairs every failing disk, then starts every node that is down on its data: a server that exited on its
+     * disk's errors is started again, as its supervisor would once the disk works. A server that is still running
+     * is left as it is, whatever state the errors left it in.
+     */
+    public FaultRecord repairDisks() {
+        FaultRecord repaired = repairFailingDisks();
+        FaultRecord restarted = restartDown();
+        List<String> nodes = new ArrayList<>(repaired.nodes());
+        nodes.addAll(restarted.nodes());
+        return new FaultRecord("repair-disks", repaired.description() + "; " + restarted.description(),
+                nodes.stream().distinct().sorted().toList(), List.of(), new java.util.TreeMap<>());
+    }
+
+    /** Ends the faults of every failing disk (each tried, whatever the others do); restarts nothing. */
+    FaultRecord repairFailingDisks() {
+        List<String> failing = cluster.diskFaults().keySet().stream().sorted().toList();
+        return onEachIndependently("repair-disks", "repair the disk of", failing, cluster::repairDisk);
     }
 
     // ---- clocks (wall clock only: the monotonic clock runs on, see NodeControl#setClockOffset) ----

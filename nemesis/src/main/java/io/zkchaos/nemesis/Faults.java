@@ -50,6 +50,10 @@ public final class Faults {
     public static final int STROBE_FLIPS = 4;
     public static final Duration STROBE_HOLD = Duration.ofMillis(500);
 
+    /** {@code disk-slow-fsync}: each fsync waits a seeded extra delay in this range. */
+    public static final Duration SLOW_FSYNC_LEAST = Duration.ofMillis(100);
+    public static final Duration SLOW_FSYNC_MOST = Duration.ofSeconds(2);
+
     private static final Map<String, Fault> ALL = new LinkedHashMap<>();
 
     static {
@@ -151,6 +155,31 @@ public final class Faults {
                         + "--lazyfs); restart them on what their disks kept at the heal", Fault.Family.CRASH,
                 t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS,
                 Fault.Trait.NO_SERVICE);
+        add("kill-tear-unfsynced", "SIGKILL a random node in the middle of writing back: each of its files keeps a "
+                        + "seeded prefix of what it had not fsynced, the rest is dropped (implies --lazyfs); restart it "
+                        + "on what its disk kept at the heal", Fault.Family.CRASH,
+                t -> actions(t).killTearUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS);
+        add("kill-all-tear-unfsynced", "power failure in the middle of writing back: SIGKILL every node, each file "
+                        + "keeping a seeded prefix of what it had not fsynced (implies --lazyfs); restart them on "
+                        + "what their disks kept at the heal", Fault.Family.CRASH,
+                t -> actions(t).killAllTearUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS,
+                Fault.Trait.NO_SERVICE);
+        // disks that fail rather than forget, for the fault's window (the lazy file system fails on command)
+        add("disk-eio-write", "a random node's data directory fails every write with EIO (implies --lazyfs); "
+                        + "repair it at the heal and restart the server if it exited", Fault.Family.DISK,
+                t -> actions(t).diskWriteErrors(), t -> actions(t).repairDisks(), Fault.Trait.NEEDS_LAZYFS);
+        add("disk-eio-fsync", "a random node's data directory fails every fsync with EIO, writes still succeed "
+                        + "(implies --lazyfs); repair it at the heal and restart the server if it exited",
+                Fault.Family.DISK,
+                t -> actions(t).diskFsyncErrors(), t -> actions(t).repairDisks(), Fault.Trait.NEEDS_LAZYFS);
+        add("disk-full", "a random node's disk is full: writes that need space fail with ENOSPC (implies --lazyfs); "
+                        + "repair it at the heal and restart the server if it exited", Fault.Family.DISK,
+                t -> actions(t).diskFull(), t -> actions(t).repairDisks(), Fault.Trait.NEEDS_LAZYFS);
+        add("disk-slow-fsync", "a random node's fsyncs each take a seeded " + SLOW_FSYNC_LEAST.toMillis() + " ms to "
+                        + SLOW_FSYNC_MOST.toSeconds() + " s more (implies --lazyfs); repair it at the heal",
+                Fault.Family.DISK,
+                t -> actions(t).slowFsyncs(SLOW_FSYNC_LEAST, SLOW_FSYNC_MOST), t -> actions(t).repairDisks(),
+                Fault.Trait.NEEDS_LAZYFS);
         // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
                         + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "

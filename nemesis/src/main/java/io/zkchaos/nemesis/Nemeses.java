@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * The nemeses {@code ./zkchaos run --nemesis NAME} takes, in a stable order: {@code none}, one per built-in fault
- * ({@link Faults}), and {@code mixed}, a seeded random sequence of all of them but the power failures that drop
- * unfsynced writes (those on client processes only when clients run as processes: {@link NemesisDescriptor#forClients}).
+ * ({@link Faults}), and {@code mixed}, a seeded random sequence of all of them but those that need the lazy file
+ * system (power failures, failing disks; those on client processes only when clients run as processes:
+ * {@link NemesisDescriptor#forClients}).
  */
 public final class Nemeses {
 
@@ -24,10 +25,11 @@ public final class Nemeses {
         for (Fault f : Faults.all()) {
             ALL.put(f.name(), new NemesisDescriptor(f.name(), f.description(), List.of(f)));
         }
-        // The power failures that drop unfsynced writes need the lazy file system under every server (--lazyfs):
-        // named on their own they imply it; mixed leaves them out rather than fail to act on most runs.
-        ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above but the "
-                + "*-lose-unfsynced ones (the client faults only when clients run as processes)", Faults.all().stream()
+        // The power failures and the failing disks need the lazy file system under every server (--lazyfs): named
+        // on their own they imply it; mixed leaves them out rather than fail to act on most runs.
+        ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above but those that "
+                + "need --lazyfs (the *-unfsynced and disk-* ones; the client faults only when clients run as "
+                + "processes)", Faults.all().stream()
                 .filter(f -> !f.is(Fault.Trait.NEEDS_LAZYFS)).toList()));
     }
 

@@ -81,6 +81,41 @@ public interface NodeControl {
     }
 
     /**
+     * As {@link #killLosingUnsyncedWrites}, but the power fails in the middle of writing back: of each file's bytes
+     * written and not fsynced, a prefix in file order (at least one byte, never all; its length drawn from
+     * {@code seed}) reaches the disk and the rest is lost, so that a file may end in a partly written record.
+     *
+     * @return what was torn, in words (for the history): {@code 2 file(s) torn, 37 of 120 unsynced bytes kept}
+     * @throws UnsupportedOperationException when this system cannot (the default)
+     */
+    default String killTearingUnsyncedWrites(String node, long seed) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot tear " + node
+                + "'s unsynced writes: its data is not on a file system that holds writes until fsync");
+    }
+
+    /**
+     * Makes {@code node}'s disk (its data directory) fail as {@code fault} says, in addition to any fault it has,
+     * until {@link #repairDisk}. The server is not restarted: it meets the fault at its next write or fsync.
+     *
+     * @throws UnsupportedOperationException when this system cannot (the default; a local cluster without its data
+     *                                       directories on the lazy file system)
+     */
+    default void injectDiskFault(String node, DiskFault fault) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot make " + node
+                + "'s disk fail: its data is not on a file system that can fail on command");
+    }
+
+    /** Ends every fault of {@code node}'s disk; what the server does about it is its own affair. No-op if none. */
+    default void repairDisk(String node) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot repair " + node + "'s disk");
+    }
+
+    /** Each node whose disk fails now, with its faults in the order they began; empty when none (the default). */
+    default Map<String, List<DiskFault>> diskFaults() {
+        return Map.of();
+    }
+
+    /**
      * Sets {@code node}'s wall clock to the real time plus {@code offset} ({@link Duration#ZERO} resets it): what
      * {@code settimeofday} or an operator's {@code date -s} does to a machine. Only the wall clock moves
      * ({@code CLOCK_REALTIME}: a JVM's {@code System.currentTimeMillis}); the monotonic clock

@@ -149,7 +149,9 @@ class CompoundFaultsTest {
     @Test
     void composeIsAtLeastOneAndAtMostTheFamiliesOfTheNemesis() {
         NemesisDescriptor mixed = Nemeses.require("mixed");
-        assertThat(mixed.families()).containsExactly(Fault.Family.values());
+        // every family but the disks': their faults need --lazyfs, which mixed leaves out
+        assertThat(mixed.families()).containsExactlyElementsOf(java.util.Arrays.stream(Fault.Family.values())
+                .filter(f -> f != Fault.Family.DISK).toList());
         mixed.requireCompose(5);
         assertThatThrownBy(() -> mixed.forClients(false).requireCompose(5))
                 .hasMessage("--compose 5 asks for up to 5 faults at once, each of another family, but nemesis "

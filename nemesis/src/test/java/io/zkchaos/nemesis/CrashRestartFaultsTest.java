@@ -54,7 +54,7 @@ class CrashRestartFaultsTest {
     @Test
     void replaceDiskNeedsASystemThatCanEmptyADataDirectoryAndAFollower() {
         RecordingSystem s = new RecordingSystem(3);
-        s.disks = false;
+        s.emptiesDisks = false;
         assertThatThrownBy(() -> new FaultActions(s.target(1)).replaceDisk(Duration.ZERO, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot empty n")
                 .hasMessageContaining("data directory");

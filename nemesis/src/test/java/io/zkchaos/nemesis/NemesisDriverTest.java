@@ -26,8 +26,9 @@ class NemesisDriverTest {
         assertThat(Nemeses.names()).startsWith("none").endsWith("mixed")
                 .containsAll(Faults.all().stream().map(Fault::name).toList());
         assertThat(Nemeses.require("mixed").faults()).isEqualTo(Faults.all().stream()
-                .filter(f -> !f.name().endsWith("-lose-unfsynced")).toList())
-                .as("everything but the power failures that need --lazyfs").hasSize(Faults.all().size() - 2);
+                .filter(f -> !f.name().endsWith("-unfsynced") && !f.name().startsWith("disk-")).toList())
+                .as("everything but the power failures and failing disks that need --lazyfs")
+                .hasSize(Faults.all().size() - 8);
         assertThat(Nemeses.require("none").isNone()).isTrue();
         assertThat(Nemeses.require("none").schedule(TIMING)).isEmpty();
         assertThatThrownBy(() -> Nemeses.require("chaos-monkey"))
@@ -140,7 +141,7 @@ class NemesisDriverTest {
         assertThat(Nemeses.require("kill-leader").minimum(Optional.empty()).ids()).containsExactly("fault-applied");
         // no quorum serves the clients under these: nothing is expected to be acknowledged meanwhile
         for (String n : List.of("kill-majority", "kill-all", "restart-all", "client-partition",
-                "kill-all-lose-unfsynced", "majorities-ring")) {
+                "kill-all-lose-unfsynced", "kill-all-tear-unfsynced", "majorities-ring")) {
             assertThat(Nemeses.require(n).minimum(Optional.of(any)).ids()).as(n).containsExactly("fault-applied");
         }
         assertThat(Nemeses.require("stall-during-snapshot").minimum(Optional.of(any)).ids())

@@ -37,6 +37,10 @@ public final class RecordingSystem implements NodeControl {
     /** Whether this system can move its nodes' clocks. */
     volatile boolean clocks = true;
     final Map<String, Duration> offsets = new ConcurrentHashMap<>();
+    /** Each node whose disk fails, with its faults. */
+    final Map<String, List<DiskFault>> disks = new ConcurrentHashMap<>();
+    /** How many more times repairing a node's disk fails. */
+    final Map<String, Integer> failingRepairs = new ConcurrentHashMap<>();
     /** How many more times starting a node fails (as an engine or host that is busy for a moment). */
     final Map<String, Integer> failingStarts = new ConcurrentHashMap<>();
 
@@ -73,13 +77,18 @@ public final class RecordingSystem implements NodeControl {
 
     @Override
     public void start(String node) {
-        if (failingStarts.getOrDefault(node, 0) > 0) {
-            failingStarts.merge(node, -1, Integer::sum);
-            calls.add("failed start " + node);
-            throw new IllegalStateException("cannot start " + node + " now");
-        }
+        failIfDue(failingStarts, "start", node, "cannot start " + node + " now");
         calls.add("start " + node);
         states.put(node, NodeState.RUNNING);
+    }
+
+    /** Throws {@code message} (recorded as {@code failed VERB node}) while {@code failing} counts failures left. */
+    private void failIfDue(Map<String, Integer> failing, String verb, String node, String message) {
+        if (failing.getOrDefault(node, 0) > 0) {
+            failing.merge(node, -1, Integer::sum);
+            calls.add("failed " + verb + " " + node);
+            throw new IllegalStateException(message);
+        }
     }
 
     @Override
@@ -103,12 +112,46 @@ public final class RecordingSystem implements NodeControl {
     }
 
     /** Whether this system can empty a node's data directory. */
-    volatile boolean disks = true;
+    volatile boolean emptiesDisks = true;
 
     /** Recorded as {@code replace-disk n1}; the node is down after it. */
     @Override
     public void replaceDisk(String node) {
-        downIf(disks, () -> NodeControl.super.replaceDisk(node), "replace-disk " + node, node);
+        downIf(emptiesDisks, () -> NodeControl.super.replaceDisk(node), "replace-disk " + node, node);
+    }
+
+    /** Recorded as {@code kill-tear n1 SEED}. */
+    @Override
+    public String killTearingUnsyncedWrites(String node, long seed) {
+        if (!lazy) {
+            NodeControl.super.killTearingUnsyncedWrites(node, seed);
+        }
+        calls.add("kill-tear " + node + " " + seed);
+        states.put(node, NodeState.DOWN);
+        return "torn in memory";
+    }
+
+    /** Recorded as {@code disk n1 fsyncs fail with EIO}. */
+    @Override
+    public void injectDiskFault(String node, DiskFault fault) {
+        if (!lazy) {
+            NodeControl.super.injectDiskFault(node, fault);
+        }
+        calls.add("disk " + node + " " + fault.describe());
+        disks.merge(node, List.of(fault), (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList());
+    }
+
+    /** Recorded as {@code repair n1}. */
+    @Override
+    public void repairDisk(String node) {
+        failIfDue(failingRepairs, "repair", node, "cannot repair " + node + "'s disk now");
+        calls.add("repair " + node);
+        disks.remove(node);
+    }
+
+    @Override
+    public Map<String, List<DiskFault>> diskFaults() {
+        return Map.copyOf(disks);
     }
 
     /** Recorded as {@code clock n1 +1.500 s}. */

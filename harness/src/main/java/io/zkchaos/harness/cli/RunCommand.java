@@ -222,7 +222,8 @@ public final class RunCommand implements Callable<Integer> {
     String sync;
 
     @Option(names = "--lazyfs", description = "put every server's data directory on the lazy file system, which "
-            + "holds writes until fsync (FUSE, root; needed by kill-lose-unfsynced and kill-all-lose-unfsynced)")
+            + "holds writes until fsync and fails on command (FUSE, root; needed, and implied, by the *-unfsynced "
+            + "and disk-* nemeses)")
     boolean lazyfs;
 
     @Option(names = "--force-sync", description = "ZooKeeper's forceSync: yes (fsync the transaction log before "

@@ -346,9 +346,10 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     /**
      * Where the servers keep their data.
      *
-     * @param lazyfs    every server's data directory on the lazy file system, which holds writes until fsync, so
-     *                  that {@code kill-lose-unfsynced} and {@code kill-all-lose-unfsynced} can drop what was not
-     *                  fsynced (local backend; needs FUSE, see {@code docs/lazyfs.md}); those two nemeses set it
+     * @param lazyfs    every server's data directory on the lazy file system, which holds writes until fsync and
+     *                  fails on command, so that the power failures ({@code kill-lose-unfsynced} ...) can drop or
+     *                  tear what was not fsynced and the {@code disk-*} faults can make a disk fail (local backend;
+     *                  needs FUSE, see {@code docs/lazyfs.md}); the nemeses that need it set it
      * @param forceSync ZooKeeper's {@code forceSync}: whether it fsyncs its transaction log before acknowledging;
      *                  {@code false} writes {@code forceSync=no} (a server that acknowledges what a power failure
      *                  can still take)

@@ -153,6 +153,12 @@ class RunConfigTest {
         RunConfig power = RunConfig.builder().nemesis("kill-all-lose-unfsynced").forceSync(false).build();
         assertThat(power.storage()).isEqualTo(new RunConfig.StoragePart(true, false));
         assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").build().storage().lazyfs()).isTrue();
+        for (String disk : List.of("disk-eio-write", "disk-eio-fsync", "disk-full", "disk-slow-fsync",
+                "kill-tear-unfsynced", "kill-all-tear-unfsynced")) {
+            assertThat(RunConfig.builder().nemesis(disk).build().storage().lazyfs()).as(disk).isTrue();
+            assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis(disk).build()).as(disk)
+                    .hasMessageStartingWith("lazyfs: the docker backend cannot");
+        }
         assertThat(RunConfig.builder().nemesis("mixed").build().storage().lazyfs()).isFalse();
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").lazyfs(true).build())
                 .hasMessage("lazyfs: the docker backend cannot put the data directories on the lazy file system");

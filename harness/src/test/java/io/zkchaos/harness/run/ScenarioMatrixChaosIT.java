@@ -85,7 +85,7 @@ class ScenarioMatrixChaosIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void keepsItsPromises(ChaosSuite.Scenario scenario) throws Exception {
-        if (scenario.nemesis().endsWith("-lose-unfsynced")) { // these put the data directories on the lazy file system
+        if (io.zkchaos.nemesis.Nemeses.require(scenario.nemesis()).needsLazyFs()) { // on the lazy file system
             Prerequisites.require("the lazy file system", LazyFs.unavailable());
         }
         RunConfig config = SUITE.config(scenario);

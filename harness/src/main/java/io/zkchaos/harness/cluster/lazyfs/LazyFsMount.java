@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One directory on the lazy file system: its files live in {@code <dir>.disk} (what survives a power failure: all
  * metadata, and file data up to each file's last fsync), and {@code <dir>} is the mount through which the server
- * reads and writes. {@link #loseUnsynced()} drops what was written but not fsynced; {@link #close()} unmounts and
- * ends the program. Thread-safe.
+ * reads and writes. {@link #loseUnsynced()} drops what was written but not fsynced, {@link #tearUnsynced} keeps a
+ * prefix of it; {@link #failWrites()}, {@link #failFsyncs()}, {@link #fill()} and {@link #slowFsyncs} make the disk
+ * fail until {@link #clearFaults()}; {@link #close()} unmounts and ends the program. Thread-safe.
  */
 public final class LazyFsMount implements AutoCloseable {
 
@@ -116,12 +117,84 @@ public final class LazyFsMount implements AutoCloseable {
         command("lose");
     }
 
+    /**
+     * As {@link #loseUnsynced()}, but the power fails in the middle of writing back: of each file's bytes written and
+     * not fsynced, a prefix in file order — at least one byte, never all, its length drawn from {@code seed} — reaches
+     * the disk first, so that a file may end in a partly written record.
+     */
+    public synchronized Tear tearUnsynced(long seed) {
+        Map<String, Long> before = counters();
+        command("tear " + Long.toUnsignedString(seed));
+        Map<String, Long> after = counters();
+        return new Tear(after.get("torn_files") - before.get("torn_files"),
+                after.get("torn_kept_bytes") - before.get("torn_kept_bytes"),
+                after.get("torn_dropped_bytes") - before.get("torn_dropped_bytes"));
+    }
+
+    /**
+     * What one tear did.
+     *
+     * @param files        the files that kept part of their unsynced bytes (a file with fewer than two keeps none)
+     * @param keptBytes    the unsynced bytes those files kept
+     * @param droppedBytes the unsynced bytes those files lost (files that kept none are not counted)
+     */
+    public record Tear(long files, long keptBytes, long droppedBytes) {
+        @Override
+        public String toString() {
+            return files == 0 ? "nothing to tear" : files + " file(s) torn, " + keptBytes + " of "
+                    + (keptBytes + droppedBytes) + " unsynced bytes kept";
+        }
+    }
+
     /** Writes every file as an fsync of each would. */
     public synchronized void syncAll() {
         command("sync");
     }
 
-    /** The program's counters: writes, fsyncs, losses, lost_pages, dirty_bytes, ... */
+    /** Every {@code write(2)} under the mount fails with {@code EIO} until {@link #clearFaults()}. */
+    public synchronized void failWrites() {
+        command("fault eio-write");
+    }
+
+    /**
+     * Every {@code fsync(2)}/{@code fdatasync(2)} under the mount fails with {@code EIO} (what it would have written
+     * stays held) until {@link #clearFaults()}.
+     */
+    public synchronized void failFsyncs() {
+        command("fault eio-fsync");
+    }
+
+    /**
+     * The disk is full until {@link #clearFaults()}: a write that needs space — past a file's end, or into a hole of
+     * a sparse file — fails with {@code ENOSPC}; overwriting what a file holds still works.
+     */
+    public synchronized void fill() {
+        command("fault enospc");
+    }
+
+    /**
+     * Every fsync waits an extra delay in {@code [least, most]} (millisecond steps), each drawn in turn from
+     * {@code seed}, until {@link #clearFaults()}. The delay holds up the fsync only: the rest of the mount is served
+     * meanwhile.
+     */
+    public synchronized void slowFsyncs(Duration least, Duration most, long seed) {
+        if (least.isNegative() || most.compareTo(least) < 0) {
+            throw new IllegalArgumentException("slow fsync delays must satisfy 0 <= least <= most, not "
+                    + least.toMillis() + " ms .. " + most.toMillis() + " ms");
+        }
+        command("fault slow-fsync " + least.toMillis() + " " + most.toMillis() + " " + Long.toUnsignedString(seed));
+    }
+
+    /** Ends every fault of the disk; what was written and not fsynced is still held. */
+    public synchronized void clearFaults() {
+        command("clear");
+    }
+
+    /**
+     * The program's counters — writes, fsyncs, losses, lost_pages, dirty_bytes, failed_writes, failed_fsyncs,
+     * full_writes, slowed_fsyncs, torn_files, ... — and the faults in force, each 0 or 1: fault_eio_write,
+     * fault_eio_fsync, fault_enospc, fault_slow_fsync.
+     */
     public synchronized Map<String, Long> counters() {
         Map<String, Long> out = new LinkedHashMap<>();
         try {

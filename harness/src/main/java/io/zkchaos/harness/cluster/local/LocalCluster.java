@@ -15,6 +15,7 @@ import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.Reaper;
 import io.zkchaos.harness.process.ShutdownRegistry;
+import io.zkchaos.nemesis.DiskFault;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
@@ -60,6 +61,8 @@ public final class LocalCluster implements Cluster {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Each node's data directory on the lazy file system, when {@link ClusterConfig#lazyFs()}. */
     private final Map<String, LazyFsMount> mounts = new ConcurrentHashMap<>();
+    /** Each node whose disk fails now, with its faults in the order they began (on its lazy file system). */
+    private final Map<String, List<DiskFault>> diskFaults = new ConcurrentHashMap<>();
     /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
     private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
 
@@ -263,11 +266,7 @@ public final class LocalCluster implements Cluster {
     @Override
     public void killLosingUnsyncedWrites(String node) {
         ProcessControl<JvmProcess> p = process(node);
-        LazyFsMount m = mounts.get(node);
-        if (m == null) {
-            throw new UnsupportedOperationException("cannot drop " + node + "'s unsynced writes: the data "
-                    + "directories are not on the lazy file system (start the cluster with lazyFs, --lazyfs)");
-        }
+        LazyFsMount m = mount(node, "drop " + node + "'s unsynced writes");
         p.kill();
         m.loseUnsynced();
     }
@@ -287,6 +286,68 @@ public final class LocalCluster implements Cluster {
         }
         p.kill();
         ServerFiles.emptyDataDirectory(layout(node).dir().resolve("data"));
+    }
+
+    /**
+     * SIGKILLs the node, then keeps a seeded prefix of what each of its files had not fsynced and drops the rest.
+     *
+     * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#lazyFs()}
+     */
+    @Override
+    public String killTearingUnsyncedWrites(String node, long seed) {
+        ProcessControl<JvmProcess> p = process(node);
+        LazyFsMount m = mount(node, "tear " + node + "'s unsynced writes");
+        p.kill();
+        return m.tearUnsynced(seed).toString();
+    }
+
+    /**
+     * Makes the node's data directory fail through its lazy file system's control file; the server meets it at its
+     * next write or fsync.
+     *
+     * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#lazyFs()}
+     */
+    @Override
+    public void injectDiskFault(String node, DiskFault fault) {
+        LazyFsMount m = mount(node, "make " + node + "'s disk fail");
+        if (fault instanceof DiskFault.WriteErrors) {
+            m.failWrites();
+        } else if (fault instanceof DiskFault.FsyncErrors) {
+            m.failFsyncs();
+        } else if (fault instanceof DiskFault.Full) {
+            m.fill();
+        } else if (fault instanceof DiskFault.SlowFsync s) {
+            m.slowFsyncs(s.least(), s.most(), s.seed());
+        } else {
+            throw new IllegalArgumentException("unknown disk fault " + fault);
+        }
+        diskFaults.compute(node, (n, before) -> {
+            List<DiskFault> now = before == null ? new ArrayList<>() : new ArrayList<>(before);
+            now.add(fault);
+            return List.copyOf(now);
+        });
+    }
+
+    /** Clears every fault of the node's lazy file system (asked even when none is known to hold: it is idempotent). */
+    @Override
+    public void repairDisk(String node) {
+        mount(node, "repair " + node + "'s disk").clearFaults();
+        diskFaults.remove(node);
+    }
+
+    @Override
+    public Map<String, List<DiskFault>> diskFaults() {
+        return Map.copyOf(diskFaults);
+    }
+
+    private LazyFsMount mount(String node, String what) {
+        process(node);
+        LazyFsMount m = mounts.get(node);
+        if (m == null) {
+            throw new UnsupportedOperationException("cannot " + what + ": the data directories are not on the lazy "
+                    + "file system (start the cluster with lazyFs, --lazyfs)");
+        }
+        return m;
     }
 
     /** Writes back every node's unsynced writes, when the data directories are on the lazy file system. */

@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster.lazyfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.process.ProcessMarkers;
@@ -111,6 +112,138 @@ class LazyFsMountIT {
                 assertThat(list.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("currentEpoch", "t");
             }
         }
+    }
+
+    private static FileChannel open(Path file) throws IOException {
+        return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+    }
+
+    private static ByteBuffer bytes(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void writesFailWithEioWhileTheFaultHoldsAndSucceedAfter() throws Exception {
+        Path dir = tmp.resolve("eio-write");
+        try (LazyFsMount m = mount(dir); FileChannel ch = open(dir.resolve("log"))) {
+            ch.write(bytes("before;"));
+            m.failWrites();
+            assertThat(m.counters()).containsEntry("fault_eio_write", 1L).containsEntry("fault_eio_fsync", 0L);
+            assertThatThrownBy(() -> ch.write(bytes("during;"))).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            ch.force(false); // fsyncs still work: what was written before is kept
+            m.clearFaults();
+            ch.write(bytes("after;"));
+            ch.force(false);
+            assertThat(m.counters()).containsEntry("fault_eio_write", 0L).containsEntry("failed_writes", 1L);
+            assertThat(Files.readString(m.disk().resolve("log"))).isEqualTo("before;after;");
+        }
+    }
+
+    @Test
+    void fsyncsFailWithEioAndWhatTheyWouldHaveWrittenStaysHeldUntilOneSucceeds() throws Exception {
+        Path dir = tmp.resolve("eio-fsync");
+        try (LazyFsMount m = mount(dir); FileChannel ch = open(dir.resolve("log"))) {
+            ch.write(bytes("synced;"));
+            ch.force(false);
+            m.failFsyncs();
+            ch.write(bytes("written;"));
+            assertThatThrownBy(() -> ch.force(false)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            assertThat(m.counters()).containsEntry("fault_eio_fsync", 1L).containsEntry("failed_fsyncs", 1L);
+            assertThat(Files.readString(m.disk().resolve("log"))).as("nothing reached the disk")
+                    .isEqualTo("synced;");
+            assertThat(Files.readString(dir.resolve("log"))).as("the writer reads what it wrote")
+                    .isEqualTo("synced;written;");
+            m.clearFaults();
+            ch.force(false);
+            assertThat(Files.readString(m.disk().resolve("log"))).isEqualTo("synced;written;");
+        }
+    }
+
+    @Test
+    void aFullDiskRefusesWritesThatNeedSpaceWithEnospcAndTakesThemAfter() throws Exception {
+        Path dir = tmp.resolve("full");
+        try (LazyFsMount m = mount(dir); FileChannel ch = open(dir.resolve("log"))) {
+            ch.write(bytes("header;"));
+            ch.write(ByteBuffer.wrap(new byte[] {0}), 64 * 1024 * 1024 - 1); // a preallocation: sparse
+            ch.force(false);
+            m.fill();
+            assertThat(m.counters()).containsEntry("fault_enospc", 1L);
+            assertThatThrownBy(() -> ch.write(bytes("past the end"), 64 * 1024 * 1024))
+                    .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+            assertThatThrownBy(() -> ch.write(bytes("into the hole"), 1024 * 1024))
+                    .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+            ch.write(bytes("HEADER;"), 0); // overwriting what the file holds needs no space
+            ch.force(false);
+            m.clearFaults();
+            ch.write(bytes("into the hole"), 1024 * 1024);
+            ch.force(false);
+            assertThat(m.counters()).containsEntry("fault_enospc", 0L).containsEntry("full_writes", 2L);
+            assertThat(Files.size(m.disk().resolve("log"))).isEqualTo(64 * 1024 * 1024);
+            assertThat(new String(Files.readAllBytes(m.disk().resolve("log")), 0, 7, StandardCharsets.UTF_8))
+                    .isEqualTo("HEADER;");
+        }
+    }
+
+    @Test
+    void aSlowFsyncIsReportedActiveAndCompletes() throws Exception {
+        Path dir = tmp.resolve("slow");
+        try (LazyFsMount m = mount(dir); FileChannel ch = open(dir.resolve("log"))) {
+            m.slowFsyncs(Duration.ofMillis(100), Duration.ofMillis(300), 42);
+            assertThat(m.counters()).containsEntry("fault_slow_fsync", 1L).containsEntry("slow_fsync_min_ms", 100L)
+                    .containsEntry("slow_fsync_max_ms", 300L);
+            ch.write(bytes("slowly;"));
+            ch.force(false);
+            ch.write(bytes("again;"));
+            ch.force(false);
+            assertThat(Files.readString(m.disk().resolve("log"))).isEqualTo("slowly;again;");
+            assertThat(m.counters()).containsEntry("slowed_fsyncs", 2L);
+            assertThat(m.counters().get("slow_fsync_ms")).as("the delays drawn, each in 100..300 ms")
+                    .isBetween(200L, 600L);
+            m.clearFaults();
+            ch.force(false);
+            assertThat(m.counters()).containsEntry("fault_slow_fsync", 0L).containsEntry("slowed_fsyncs", 2L);
+            assertThatThrownBy(() -> m.slowFsyncs(Duration.ofSeconds(2), Duration.ofSeconds(1), 0))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("least <= most");
+        }
+    }
+
+    /** What a file holds after a torn power failure: its synced part, then what of its tail the tear kept. */
+    private String tornLog(Path dir, String synced, String tail, long seed) throws IOException {
+        try (LazyFsMount m = mount(dir)) {
+            try (FileChannel ch = open(dir.resolve("log"))) {
+                ch.write(bytes(synced));
+                ch.force(false);
+                for (int i = 0; i < tail.length(); i += 1000) { // records, appended one by one
+                    ch.write(bytes(tail.substring(i, Math.min(tail.length(), i + 1000))));
+                }
+            }
+            LazyFsMount.Tear tear = m.tearUnsynced(seed);
+            assertThat(m.counters()).containsEntry("tears", 1L).containsEntry("torn_files", 1L)
+                    .containsEntry("dirty_bytes", 0L);
+            String kept = Files.readString(dir.resolve("log"));
+            assertThat(tear).isEqualTo(new LazyFsMount.Tear(1, kept.length() - synced.length(),
+                    synced.length() + tail.length() - kept.length()));
+            return kept;
+        }
+    }
+
+    @Test
+    void aTornPowerFailureKeepsAStrictPrefixOfTheUnsyncedTail() throws Exception {
+        String synced = "synced;";
+        StringBuilder t = new StringBuilder();
+        for (int i = 0; t.length() < 9000; i++) {
+            t.append("record ").append(i).append(';');
+        }
+        String tail = t.toString();
+        String kept = tornLog(tmp.resolve("torn"), synced, tail, 7);
+        assertThat(kept.length()).as("longer than the synced part, shorter than all that was written")
+                .isGreaterThan(synced.length()).isLessThan(synced.length() + tail.length());
+        assertThat(kept).isEqualTo((synced + tail).substring(0, kept.length()));
+        assertThat(Files.readString(tmp.resolve("torn.disk/log"))).isEqualTo(kept);
+        assertThat(tornLog(tmp.resolve("again"), synced, tail, 7)).as("the same seed keeps the same prefix")
+                .isEqualTo(kept);
     }
 
     @Test
