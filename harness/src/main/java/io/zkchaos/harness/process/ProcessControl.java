@@ -121,15 +121,32 @@ public final class ProcessControl<P extends ManagedProcess> {
         kill();
     }
 
+    /**
+     * Waits until the process is gone after a SIGKILL. Not cut short by an interrupt (the flag is kept for the caller):
+     * a kill that was sent is seen through, so that the state says DOWN once this returns. Cut short, a process still
+     * dying would read RUNNING, and a heal that starts every node that is down would pass it by (seen: a rolling restart
+     * interrupted at the end of a run left its node down after the final heal).
+     */
     private void awaitExit(String after) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + EXIT_BOUND.toNanos();
         try {
-            if (!process.awaitExit(EXIT_BOUND)) {
-                throw new IllegalStateException(name() + " (pid " + process.pid() + ") still alive "
-                        + EXIT_BOUND.toSeconds() + " s after " + after);
+            while (true) {
+                try {
+                    long left = deadline - System.nanoTime();
+                    if (!process.awaitExit(Duration.ofNanos(Math.max(0, left)))) {
+                        throw new IllegalStateException(name() + " (pid " + process.pid() + ") still alive "
+                                + EXIT_BOUND.toSeconds() + " s after " + after);
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for " + name() + " to exit", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         refresh();
     }

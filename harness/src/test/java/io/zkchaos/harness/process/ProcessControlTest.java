@@ -85,6 +85,23 @@ class ProcessControlTest {
     }
 
     @Test
+    void aKillOnAnInterruptedThreadIsSeenThroughAndTheProcessIsDown() throws Exception {
+        ProcessControl<JvmProcess> c = sleeper("60", "0");
+        c.start();
+        long pid = c.process().pid();
+        // a nemesis thread that its driver interrupted (the run's end) while it stopped a node
+        Thread.currentThread().interrupt();
+        try {
+            c.stop();
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+        }
+        assertThat(c.state()).as("down at once, so a heal that starts every node that is down sees it")
+                .isEqualTo(NodeState.DOWN);
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    @Test
     void aProcessThatEndsByItselfIsDownWithItsExitCodeAndARetiredOneStaysDown() {
         ProcessControl<JvmProcess> c = sleeper("0", "3");
         c.start();
