@@ -120,7 +120,9 @@ public sealed interface Requirement {
 
     /**
      * A fault that acts at a protocol moment fired at least once: arming a trigger that never fires tests nothing.
-     * Judged only when one of {@code faults} was applied.
+     * Judged only when one of {@code faults} was applied, and only when no other fault was: in a run of several
+     * faults ({@code mixed}), the others applied are what the run exercised, and a trigger that waited in vain is one
+     * fault that did not happen among them, not a run that tested nothing.
      */
     record TriggerFired(String id, Set<String> faults) implements Requirement {
         public TriggerFired {
@@ -137,7 +139,9 @@ public sealed interface Requirement {
         public Optional<String> unmet(Exercised run) {
             List<FaultTally> ours = run.faults().stream()
                     .filter(f -> faults.contains(f.fault()) && f.applied() > 0).toList();
-            if (ours.isEmpty() || ours.stream().anyMatch(f -> f.triggersFired() > 0)) {
+            boolean othersApplied = run.faults().stream()
+                    .anyMatch(f -> !faults.contains(f.fault()) && f.applied() > 0);
+            if (ours.isEmpty() || othersApplied || ours.stream().anyMatch(f -> f.triggersFired() > 0)) {
                 return Optional.empty();
             }
             long armed = ours.stream().mapToLong(FaultTally::triggersArmed).sum();

@@ -165,6 +165,30 @@ class MinimumTest {
     }
 
     @Test
+    void aTriggerThatNeverFiredAmongOtherAppliedFaultsIsOneFaultThatDidNotHappen() {
+        Map<String, Object> armed = map("fault", "stall-during-snapshot", "description", "armed; restart n2",
+                "nodes", List.of("n2"), "groups", List.of(), "grudge", Map.of());
+        Map<String, Object> disarmed = map("fault", "heal", "description", "disarmed", "nodes", List.of(),
+                "groups", List.of(), "grudge", Map.of(), "triggers", List.of(
+                        map("fault", "stall-during-snapshot", "trigger", "SNAP body", "fired", false)));
+        Map<String, Object> killed = map("fault", "kill-leader", "description", "kill n1", "nodes", List.of("n1"),
+                "groups", List.of(), "grudge", Map.of());
+        History h = new HistoryBuilder()
+                .okOp(0, "add", 1L, null, 1)
+                .nemesis("stall-during-snapshot", armed, 2, 3)
+                .heal("stall-during-snapshot", disarmed, 5, 6)
+                .nemesis("kill-leader", killed, 7, 8)
+                .okOp(0, "add", 2L, null, 9)
+                .heal("kill-leader", HEALED, 10, 11)
+                .heal("all", HEALED, 12, 13)
+                .build();
+        Exercised run = Exercised.of(h);
+        Minimum m = Minimum.of(new Requirement.TriggerFired("trigger-fired", Set.of("stall-during-snapshot")));
+        assertThat(m.judge(run, List.of()).validity()).as("a mixed run: kill-leader was applied")
+                .isNotEqualTo(Validity.UNKNOWN);
+    }
+
+    @Test
     void harnessReadsMustAllAnswer() {
         History h = new HistoryBuilder()
                 .okOp(1_000_000, "read", null, map("node", "n1", "values", List.of()), 1)
