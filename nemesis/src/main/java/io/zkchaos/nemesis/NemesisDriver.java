@@ -63,6 +63,14 @@ public final class NemesisDriver implements AutoCloseable {
     private volatile long startNanos = System.nanoTime();
     private boolean finalHealDone;
     private Thread thread;
+    /**
+     * Guards the hand-over between the schedule's end and {@link #close}: once the driver's thread has begun the final
+     * heal it is not interrupted (an interrupt cuts short what the heal waits on, such as a container engine's start
+     * call, and a node would stay down); once close has begun, the thread leaves the final heal to close.
+     */
+    private final Object endLock = new Object();
+    private boolean healingOnDriverThread;
+    private boolean closing;
 
     /**
      * @param nemesis   what acts
@@ -138,6 +146,12 @@ public final class NemesisDriver implements AutoCloseable {
                     }
                 }
             }
+            synchronized (endLock) {
+                if (closing) {
+                    return; // close heals, on its own thread
+                }
+                healingOnDriverThread = true;
+            }
             finalHeal();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -197,7 +211,12 @@ public final class NemesisDriver implements AutoCloseable {
     @Override
     public void close() {
         if (thread != null) {
-            thread.interrupt();
+            synchronized (endLock) {
+                closing = true;
+                if (!healingOnDriverThread) {
+                    thread.interrupt();
+                }
+            }
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(60));
             } catch (InterruptedException e) {

@@ -52,4 +52,45 @@ class NemesisDriverInterruptTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.history().ops().stream()
                 .anyMatch(o -> o.type() == OpType.INFO && "heal".equals(o.f())));
     }
+
+    @Test
+    void aFinalHealUnderWayOnTheDriversThreadIsNotInterruptedByClose() throws Exception {
+        CountDownLatch inHeal = new CountDownLatch(1);
+        CountDownLatch closeCalled = new CountDownLatch(1);
+        AtomicBoolean interruptedInHeal = new AtomicBoolean();
+        Nemesis slowHeal = new Nemesis() {
+            @Override
+            public FaultRecord invoke(FaultOp op) {
+                return FaultRecord.process(op.fault(), "did", java.util.List.of());
+            }
+
+            @Override
+            public FaultRecord healAll() {
+                inHeal.countDown();
+                try {
+                    // a container engine's start call: an interrupt here would cut it short
+                    closeCalled.await();
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    interruptedInHeal.set(true);
+                    Thread.currentThread().interrupt();
+                }
+                return FaultRecord.process("heal", "healed", java.util.List.of());
+            }
+        };
+        InMemoryRecorder recorder = new InMemoryRecorder();
+        // no schedule: the main phase of 50 ms ends, and the driver's own thread begins the final heal
+        NemesisDriver driver = new NemesisDriver(slowHeal, Optional.empty(), 1, recorder, Duration.ofMillis(50));
+        driver.start();
+        inHeal.await();
+        Thread closer = new Thread(driver::close, "closer");
+        closer.start();
+        await("close waits for the heal").atMost(Duration.ofSeconds(10))
+                .until(() -> closer.getState() != Thread.State.RUNNABLE && closer.getState() != Thread.State.NEW);
+        closeCalled.countDown();
+        closer.join(30_000);
+        assertThat(interruptedInHeal).as("the heal under way was interrupted by close").isFalse();
+        assertThat(driver.actions()).extracting(NemesisDriver.Action::step).containsExactly("final-heal");
+        assertThat(driver.actions().get(0).error()).isNull();
+    }
 }
