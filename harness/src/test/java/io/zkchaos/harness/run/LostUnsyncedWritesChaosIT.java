@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * system — loses nothing acknowledged when ZooKeeper fsyncs its log before acknowledging ({@code forceSync=yes}, its
  * default), and loses acknowledged adds when it does not ({@code forceSync=no}). Skipped, loudly, without FUSE.
  */
-class LostUnsyncedWritesIT {
+class LostUnsyncedWritesChaosIT {
 
     @TempDir
     Path store;
