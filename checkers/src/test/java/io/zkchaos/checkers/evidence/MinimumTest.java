@@ -142,18 +142,20 @@ class MinimumTest {
         assertThat(run.finalHeal()).isFalse();
     }
 
+    /** A stall-during-snapshot armed on n2, and its stop: the trigger never fired. */
+    private static final Map<String, Object> STALL_ARMED = map("fault", "stall-during-snapshot", "description",
+            "armed; restart n2", "nodes", List.of("n2"), "groups", List.of(), "grudge", Map.of());
+    private static final Map<String, Object> STALL_DISARMED_UNFIRED = map("fault", "heal", "description", "disarmed",
+            "nodes", List.of(), "groups", List.of(), "grudge", Map.of(), "triggers", List.of(
+                    map("fault", "stall-during-snapshot", "trigger", "SNAP body", "fired", false)));
+
     @Test
     void triggersThatNeverFiredMeanTheFaultNeverHappened() {
-        Map<String, Object> armed = map("fault", "stall-during-snapshot", "description", "armed; restart n2",
-                "nodes", List.of("n2"), "groups", List.of(), "grudge", Map.of());
-        Map<String, Object> disarmed = map("fault", "heal", "description", "disarmed", "nodes", List.of(),
-                "groups", List.of(), "grudge", Map.of(), "triggers", List.of(
-                        map("fault", "stall-during-snapshot", "trigger", "SNAP body", "fired", false)));
         History h = new HistoryBuilder()
                 .okOp(0, "add", 1L, null, 1)
-                .nemesis("stall-during-snapshot", armed, 2, 3)
+                .nemesis("stall-during-snapshot", STALL_ARMED, 2, 3)
                 .okOp(0, "add", 2L, null, 4)
-                .heal("stall-during-snapshot", disarmed, 5, 6)
+                .heal("stall-during-snapshot", STALL_DISARMED_UNFIRED, 5, 6)
                 .heal("all", HEALED, 7, 8)
                 .build();
         Exercised run = Exercised.of(h).withObserved(Map.of("DIFF", 5L, "SNAP", 0L, "TRUNC", 0L), 1, Map.of());
@@ -166,17 +168,12 @@ class MinimumTest {
 
     @Test
     void aTriggerThatNeverFiredAmongOtherAppliedFaultsIsOneFaultThatDidNotHappen() {
-        Map<String, Object> armed = map("fault", "stall-during-snapshot", "description", "armed; restart n2",
-                "nodes", List.of("n2"), "groups", List.of(), "grudge", Map.of());
-        Map<String, Object> disarmed = map("fault", "heal", "description", "disarmed", "nodes", List.of(),
-                "groups", List.of(), "grudge", Map.of(), "triggers", List.of(
-                        map("fault", "stall-during-snapshot", "trigger", "SNAP body", "fired", false)));
         Map<String, Object> killed = map("fault", "kill-leader", "description", "kill n1", "nodes", List.of("n1"),
                 "groups", List.of(), "grudge", Map.of());
         History h = new HistoryBuilder()
                 .okOp(0, "add", 1L, null, 1)
-                .nemesis("stall-during-snapshot", armed, 2, 3)
-                .heal("stall-during-snapshot", disarmed, 5, 6)
+                .nemesis("stall-during-snapshot", STALL_ARMED, 2, 3)
+                .heal("stall-during-snapshot", STALL_DISARMED_UNFIRED, 5, 6)
                 .nemesis("kill-leader", killed, 7, 8)
                 .okOp(0, "add", 2L, null, 9)
                 .heal("kill-leader", HEALED, 10, 11)
