@@ -55,12 +55,21 @@ class SyncTriggersIT {
     }
 
     @AfterAll
-    void stop() {
-        List<Long> pids = ClusterChecks.pids(cluster).stream().filter(p -> p > 0).toList();
-        List<InetSocketAddress> ports = cluster.proxyListenAddresses();
-        cluster.close();
-        ClusterChecks.assertNothingLeft(cluster, pids, ports);
-        ClusterChecks.assertNoProcessUnder(runs);
+    void stop() throws java.io.IOException {
+        try {
+            List<Long> pids = ClusterChecks.pids(cluster).stream().filter(p -> p > 0).toList();
+            List<InetSocketAddress> ports = cluster.proxyListenAddresses();
+            cluster.close();
+            ClusterChecks.assertNothingLeft(cluster, pids, ports);
+            ClusterChecks.assertNoProcessUnder(runs);
+        } finally {
+            // the test leaves no temp directory behind (each run left one in /tmp)
+            try (java.util.stream.Stream<Path> all = Files.walk(runs)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
     }
 
     @BeforeEach
