@@ -160,6 +160,13 @@ class RunConfigTest {
                     .hasMessageStartingWith("lazyfs: the docker backend cannot");
         }
         assertThat(RunConfig.builder().nemesis("mixed").build().storage().lazyfs()).isFalse();
+        // mixed draws the disk faults and power failures only on a run that asked for the lazy file system
+        assertThat(RunConfig.builder().nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).doesNotContain("disk-eio-fsync", "kill-all-lose-unfsynced");
+        assertThat(RunConfig.builder().nemesis("mixed").lazyfs(true).build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).contains("disk-eio-fsync", "disk-full", "kill-all-lose-unfsynced");
+        assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).doesNotContain("disk-eio-fsync");
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").lazyfs(true).build())
                 .hasMessage("lazyfs: the docker backend cannot put the data directories on the lazy file system");
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis("kill-lose-unfsynced").build())
