@@ -224,7 +224,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor(),
                         s.nemesis().compose(), null),
                 s.checks() == null ? defaultChecks() : s.checks(),
-                new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
+                new Timing(s.timing().timeLimit(), s.timing().recover(), s.timing().recoveryBound() == null
+                        ? Timing.DEFAULT_RECOVERY_BOUND : s.timing().recoveryBound()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
                         s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
                         : Preload.parse(s.storage().preload())));

@@ -283,6 +283,15 @@ class RunConfigTest {
     }
 
     @Test
+    void aRecoveryBoundIsSavedAndReadBack(@TempDir Path dir) {
+        RunConfig c = RunConfig.builder().recoveryBound(java.time.Duration.ofSeconds(90)).seed(3).out(dir).build();
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        assertThat(RunConfig.read(run).timing().recoveryBound()).isEqualTo(java.time.Duration.ofSeconds(90));
+        assertThat(RunConfig.read(run)).isEqualTo(c);
+    }
+
+    @Test
     void aReplacedDiskIsRefusedWhereTheBackendCannotEmptyADataDirectory() {
         assertThat(RunConfig.builder().nemesis("replace-disk").build().nemesisDescriptor().faults())
                 .extracting(f -> f.name()).containsExactly("replace-disk");
