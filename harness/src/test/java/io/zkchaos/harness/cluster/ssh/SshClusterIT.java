@@ -12,7 +12,9 @@ import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
+import io.zkchaos.harness.cluster.local.Libfaketime;
 import io.zkchaos.harness.process.Reaper;
+import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.net.Stream;
@@ -30,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
@@ -55,6 +58,10 @@ class SshClusterIT {
 
     @TempDir
     static Path dir;
+
+    private static final Duration AHEAD = Duration.ofHours(2);
+    /** Far below the offset, far above any delay between a write and its stamp on a loaded machine. */
+    private static final long SLACK_MS = Duration.ofMinutes(10).toMillis();
 
     private NamespaceHosts hosts;
     private Process harness;
@@ -162,6 +169,64 @@ class SshClusterIT {
             cluster.links().heal();
             SshChecks.assertHealed(hosts, cluster.runId());
             assertThat(SshChecks.processesOf(cluster.runId())).hasSize(3);
+        } finally {
+            cluster.close();
+        }
+        leftovers.run();
+    }
+
+    /**
+     * The clock faults and the replaced disk, made on the hosts: with the leader's clock 2 h ahead, a znode's
+     * {@code mtime} (stamped by the leader's wall clock) is 2 h ahead of this machine's; a follower whose disk is
+     * replaced keeps only its {@code myid}, and back up it serves the tree it took by SNAP from its leader.
+     */
+    @Test
+    void aSkewedServerStampsItsHostsMovedTimeAndAReplacedDiskSyncsBySnapshot() throws Exception {
+        // the namespace hosts share this machine's file system, and so its libfaketime
+        Prerequisites.require("libfaketime", Libfaketime.candidates().stream()
+                .anyMatch(f -> java.nio.file.Files.isReadable(Path.of(f))) ? Optional.empty()
+                : Optional.of("libfaketime is not installed (apt-get install libfaketime)"));
+        SshCluster cluster = SshCluster.start(ClusterConfig.builder().nodes(3).clocks(true)
+                .runDirectory(dir.resolve("clock-disk")).startTimeout(Duration.ofSeconds(120)) // libfaketime's start
+                .build(), hosts.settings());
+        Runnable leftovers = SshChecks.leftoverCheck(cluster, hosts);
+        Path nodes = hosts.remoteDirectory().resolve("runs").resolve(cluster.runId());
+        try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
+            assertThat(cluster.summary()).contains("libfaketime preloaded: n1 /");
+            String leader = cluster.leader().orElseThrow();
+            assertThat(nodes.resolve(leader).resolve("clock")).hasContent("+0.000");
+            cluster.setClockOffset(leader, AHEAD);
+            assertThat(nodes.resolve(leader).resolve("clock")).hasContent("+7200.000");
+            assertThat(cluster.clockOffsets()).containsExactly(java.util.Map.entry(leader, AHEAD));
+            assertThat(Zk.write(zk, "/ahead")).isTrue();
+            long ahead = zk.exists("/ahead", false).getMtime() - System.currentTimeMillis();
+            assertThat(ahead).as("ms a write stamped by a leader 2 h ahead is ahead")
+                    .isBetween(AHEAD.toMillis() - SLACK_MS, AHEAD.toMillis() + SLACK_MS);
+            cluster.setClockOffset(leader, Duration.ZERO);
+            assertThat(cluster.clockOffsets()).isEmpty();
+
+            String follower = cluster.nodes().stream().filter(n -> !n.equals(leader)).findFirst().orElseThrow();
+            Path data = nodes.resolve(follower).resolve("data");
+            assertThat(data.resolve("version-2")).isNotEmptyDirectory();
+            cluster.replaceDisk(follower);
+            assertThat(cluster.state(follower)).isEqualTo(NodeState.DOWN);
+            try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(data)) {
+                assertThat(left.map(p -> p.getFileName().toString())).containsExactly("myid");
+            }
+            cluster.start(follower);
+            await(follower + " follows on its empty disk").atMost(Duration.ofSeconds(60)).until(() ->
+                    cluster.status(follower).mode() == Mode.FOLLOWER);
+            try (ZooKeeper onIt = Zk.connect(cluster.connectString(follower), Duration.ofSeconds(10))) {
+                assertThat(onIt.exists("/ahead", false)).as("/ahead on " + follower).isNotNull();
+            }
+            // a SNAP of the tree written in this epoch (the counter, the low 32 bits, past 0): not the empty tree a
+            // start in a new epoch may bring
+            String log = java.nio.file.Files.readString(cluster.logFile(follower));
+            java.util.regex.Matcher snap = java.util.regex.Pattern.compile(
+                    "Getting a snapshot from leader 0x([0-9a-f]+)").matcher(log.substring(log.lastIndexOf("== start")));
+            assertThat(snap.find()).as(follower + " took a snapshot from its leader since its restart").isTrue();
+            assertThat(Long.parseUnsignedLong(snap.group(1), 16) & 0xffffffffL).as("the snapshot's zxid counter")
+                    .isPositive();
         } finally {
             cluster.close();
         }
