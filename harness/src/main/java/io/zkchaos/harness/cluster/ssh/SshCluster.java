@@ -462,6 +462,9 @@ public final class SshCluster implements Cluster {
             throw new UnsupportedOperationException("cannot move the clocks of " + offsets.keySet() + ": the servers "
                     + "were started on their hosts' clocks (start the cluster with clocks(true); a clock nemesis does)");
         }
+        if (offsets.isEmpty()) {
+            return;
+        }
         onHostsOf(offsets.keySet(), s -> {
             s.write(clockFile(layout(s.node())), Libfaketime.controlLine(offsets.get(s.node()))
                     .getBytes(StandardCharsets.UTF_8));

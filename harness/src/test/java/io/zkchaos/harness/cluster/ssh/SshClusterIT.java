@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ssh backend on three namespace hosts ({@link NamespaceHosts}): each fault family made on the hosts and seen in
- * their kernels; a {@code ./zkchaos run --backend ssh} with partitions, valid and naming its hosts; a start that
+ * their kernels, files and servers (a clock moved by the hosts' libfaketime in a znode's {@code mtime}, a replaced
+ * disk in its directory and the SNAP that refills it); a {@code ./zkchaos run --backend ssh} with partitions, valid and naming its hosts; a start that
  * fails after the hosts were readied; a killed harness's leftovers ended by {@code hosts heal} and by the next start.
  * After each, nothing of the run is left on the hosts. The shared contracts run in {@link SshProxiedClusterChaosIT} and
  * {@link SshPartitionShapesIT}.
@@ -81,9 +82,15 @@ class SshClusterIT {
 
     @Test
     void threeHostsServeAndEveryFaultFamilyIsMadeOnTheHostsThenNothingIsLeft() throws Exception {
-        SshCluster cluster = SshCluster.start(ClusterConfig.builder().nodes(3).runDirectory(dir.resolve("faults"))
+        // the namespace hosts share this machine's file system, and so its libfaketime (the clock faults')
+        Prerequisites.require("libfaketime", Libfaketime.candidates().stream()
+                .anyMatch(f -> java.nio.file.Files.isReadable(Path.of(f))) ? Optional.empty()
+                : Optional.of("libfaketime is not installed (apt-get install libfaketime)"));
+        SshCluster cluster = SshCluster.start(ClusterConfig.builder().nodes(3).clocks(true)
+                .runDirectory(dir.resolve("faults")).startTimeout(Duration.ofSeconds(120)) // libfaketime's start
                 .build(), hosts.settings());
         Runnable leftovers = SshChecks.leftoverCheck(cluster, hosts);
+        Path nodes = hosts.remoteDirectory().resolve("runs").resolve(cluster.runId());
         try {
             assertThat(cluster.summary()).startsWith("hosts: n1 h1 (" + hosts.address(1) + "), n2 h2");
             assertThat(cluster.connectString()).isEqualTo(hosts.address(1) + ":2181," + hosts.address(2) + ":2181,"
@@ -130,6 +137,47 @@ class SshClusterIT {
             await(paused + " follows after it thaws").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.status(paused).mode() == Mode.FOLLOWER);
 
+            // A clock moved: libfaketime preloaded on the hosts; the leader, 2 h ahead, stamps a znode's mtime so.
+            assertThat(cluster.summary()).contains("libfaketime preloaded: n1 /");
+            String stamping = cluster.leader().orElseThrow();
+            assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+0.000");
+            cluster.setClockOffset(stamping, AHEAD);
+            assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+7200.000");
+            assertThat(cluster.clockOffsets()).containsExactly(java.util.Map.entry(stamping, AHEAD));
+            try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
+                assertThat(Zk.write(zk, "/ahead")).isTrue();
+                assertThat(zk.exists("/ahead", false).getMtime() - System.currentTimeMillis())
+                        .as("ms a write stamped by a leader 2 h ahead is ahead")
+                        .isBetween(AHEAD.toMillis() - SLACK_MS, AHEAD.toMillis() + SLACK_MS);
+            }
+            faults.resetClocks();
+            assertThat(cluster.clockOffsets()).isEmpty();
+            assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+0.000");
+
+            // A replaced disk: only myid left on the host; back up, the follower serves the tree it took by SNAP.
+            String replaced = cluster.nodes().stream().filter(n -> !n.equals(stamping)).findFirst().orElseThrow();
+            Path data = nodes.resolve(replaced).resolve("data");
+            assertThat(data.resolve("version-2")).isNotEmptyDirectory();
+            cluster.replaceDisk(replaced);
+            assertThat(cluster.state(replaced)).isEqualTo(NodeState.DOWN);
+            try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(data)) {
+                assertThat(left.map(p -> p.getFileName().toString())).containsExactly("myid");
+            }
+            cluster.start(replaced);
+            await(replaced + " follows on its empty disk").atMost(Duration.ofSeconds(60)).until(() ->
+                    cluster.status(replaced).mode() == Mode.FOLLOWER);
+            try (ZooKeeper onIt = Zk.connect(cluster.connectString(replaced), Duration.ofSeconds(10))) {
+                assertThat(onIt.exists("/ahead", false)).as("/ahead on " + replaced).isNotNull();
+            }
+            // a SNAP of the tree written in this epoch (its counter, the low 32 bits, past 0), not of the empty tree
+            // a start in a new epoch may bring
+            String log = java.nio.file.Files.readString(cluster.logFile(replaced));
+            java.util.regex.Matcher snap = java.util.regex.Pattern.compile(
+                    "Getting a snapshot from leader 0x([0-9a-f]+)").matcher(log.substring(log.lastIndexOf("== start")));
+            assertThat(snap.find()).as(replaced + " took a snapshot from its leader since its restart").isTrue();
+            assertThat(Long.parseUnsignedLong(snap.group(1), 16) & 0xffffffffL).as("the snapshot's zxid counter")
+                    .isPositive();
+
             // A client cut: clients cannot reach n1, the harness still asks it through its host.
             cluster.links().cutClient("n1");
             assertThat(cluster.status("n1").mode().serving()).as("n1 answers srvr through its host").isTrue();
@@ -169,64 +217,6 @@ class SshClusterIT {
             cluster.links().heal();
             SshChecks.assertHealed(hosts, cluster.runId());
             assertThat(SshChecks.processesOf(cluster.runId())).hasSize(3);
-        } finally {
-            cluster.close();
-        }
-        leftovers.run();
-    }
-
-    /**
-     * The clock faults and the replaced disk, made on the hosts: with the leader's clock 2 h ahead, a znode's
-     * {@code mtime} (stamped by the leader's wall clock) is 2 h ahead of this machine's; a follower whose disk is
-     * replaced keeps only its {@code myid}, and back up it serves the tree it took by SNAP from its leader.
-     */
-    @Test
-    void aSkewedServerStampsItsHostsMovedTimeAndAReplacedDiskSyncsBySnapshot() throws Exception {
-        // the namespace hosts share this machine's file system, and so its libfaketime
-        Prerequisites.require("libfaketime", Libfaketime.candidates().stream()
-                .anyMatch(f -> java.nio.file.Files.isReadable(Path.of(f))) ? Optional.empty()
-                : Optional.of("libfaketime is not installed (apt-get install libfaketime)"));
-        SshCluster cluster = SshCluster.start(ClusterConfig.builder().nodes(3).clocks(true)
-                .runDirectory(dir.resolve("clock-disk")).startTimeout(Duration.ofSeconds(120)) // libfaketime's start
-                .build(), hosts.settings());
-        Runnable leftovers = SshChecks.leftoverCheck(cluster, hosts);
-        Path nodes = hosts.remoteDirectory().resolve("runs").resolve(cluster.runId());
-        try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
-            assertThat(cluster.summary()).contains("libfaketime preloaded: n1 /");
-            String leader = cluster.leader().orElseThrow();
-            assertThat(nodes.resolve(leader).resolve("clock")).hasContent("+0.000");
-            cluster.setClockOffset(leader, AHEAD);
-            assertThat(nodes.resolve(leader).resolve("clock")).hasContent("+7200.000");
-            assertThat(cluster.clockOffsets()).containsExactly(java.util.Map.entry(leader, AHEAD));
-            assertThat(Zk.write(zk, "/ahead")).isTrue();
-            long ahead = zk.exists("/ahead", false).getMtime() - System.currentTimeMillis();
-            assertThat(ahead).as("ms a write stamped by a leader 2 h ahead is ahead")
-                    .isBetween(AHEAD.toMillis() - SLACK_MS, AHEAD.toMillis() + SLACK_MS);
-            cluster.setClockOffset(leader, Duration.ZERO);
-            assertThat(cluster.clockOffsets()).isEmpty();
-
-            String follower = cluster.nodes().stream().filter(n -> !n.equals(leader)).findFirst().orElseThrow();
-            Path data = nodes.resolve(follower).resolve("data");
-            assertThat(data.resolve("version-2")).isNotEmptyDirectory();
-            cluster.replaceDisk(follower);
-            assertThat(cluster.state(follower)).isEqualTo(NodeState.DOWN);
-            try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(data)) {
-                assertThat(left.map(p -> p.getFileName().toString())).containsExactly("myid");
-            }
-            cluster.start(follower);
-            await(follower + " follows on its empty disk").atMost(Duration.ofSeconds(60)).until(() ->
-                    cluster.status(follower).mode() == Mode.FOLLOWER);
-            try (ZooKeeper onIt = Zk.connect(cluster.connectString(follower), Duration.ofSeconds(10))) {
-                assertThat(onIt.exists("/ahead", false)).as("/ahead on " + follower).isNotNull();
-            }
-            // a SNAP of the tree written in this epoch (the counter, the low 32 bits, past 0): not the empty tree a
-            // start in a new epoch may bring
-            String log = java.nio.file.Files.readString(cluster.logFile(follower));
-            java.util.regex.Matcher snap = java.util.regex.Pattern.compile(
-                    "Getting a snapshot from leader 0x([0-9a-f]+)").matcher(log.substring(log.lastIndexOf("== start")));
-            assertThat(snap.find()).as(follower + " took a snapshot from its leader since its restart").isTrue();
-            assertThat(Long.parseUnsignedLong(snap.group(1), 16) & 0xffffffffL).as("the snapshot's zxid counter")
-                    .isPositive();
         } finally {
             cluster.close();
         }
