@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * What the harness learns of a host in one command ({@link #look}): its remote directory, its name, the harness's
  * address as it sees it, whether it has what the backend needs (a JRE, iptables, root or sudo), which jars it has, what
- * killed harnesses left there ({@link HostReaper#survey}), what its kernel can shape ({@link HostShaper#probeScript}) and
- * where its libfaketime is ({@link #faketimeProbe}: the clock faults preload it).
+ * killed harnesses left there ({@link HostReaper#survey}), what its kernel can shape
+ * ({@link HostShaper#probeScript}) and where its libfaketime is ({@link #faketimeProbe}: the clock faults preload it).
  *
  * @param base     the remote directory, absolute (created if missing)
  * @param hostName the host's own name (its servers resolve it)

@@ -15,9 +15,9 @@ import java.util.Set;
  * configuration ({@link SshSettings}, {@code --hosts FILE}); the backend listed by name ({@code --backend ssh}) has
  * none and refuses to start.
  *
- * <p>What it can do ({@link #capabilities}): run ZooKeeper and the fle nodes, move the servers' wall clocks (libfaketime
- * preloaded on the hosts: a host without it fails the start, naming it) and empty a ZooKeeper server's data directory
- * (the {@code replace-disk} fault); no lazy file system (the data stays on
+ * <p>What it can do ({@link #capabilities}): run ZooKeeper and the fle nodes, move the servers' wall clocks
+ * (libfaketime preloaded on the hosts: a host without it fails the start, naming it) and empty a ZooKeeper server's
+ * data directory (the {@code replace-disk} fault); no lazy file system (the data stays on
  * the hosts' own disks), no protocol taps (no proxy sees the quorum's bytes), and no delay on every link (what
  * clients send leaves this machine unshaped): {@code slow-network} is refused at config, naming why, and
  * {@code mixed} goes without it. A link's own latency or bandwidth toxic on the stream a host sends is made with

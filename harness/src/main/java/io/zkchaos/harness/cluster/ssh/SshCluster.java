@@ -460,7 +460,8 @@ public final class SshCluster implements Cluster {
         offsets.keySet().forEach(this::process); // unknown nodes refused before any clock moves
         if (!config.clocks()) {
             throw new UnsupportedOperationException("cannot move the clocks of " + offsets.keySet() + ": the servers "
-                    + "were started on their hosts' clocks (start the cluster with clocks(true); a clock nemesis does)");
+                    + "were started on their hosts' clocks (start the cluster with clocks(true); a clock nemesis "
+                    + "does)");
         }
         if (offsets.isEmpty()) {
             return;
@@ -493,7 +494,7 @@ public final class SshCluster implements Cluster {
         return network.divergences();
     }
 
-    /** One line per node: which host runs it, what its kernel can shape, and where its libfaketime is if clocks move. */
+    /** One line per node: which host runs it, what its kernel can shape, and its libfaketime when clocks move. */
     @Override
     public String summary() {
         return "hosts: " + layouts.stream().map(n -> n.name() + " " + hosts.session(n.name()).host().name()
@@ -502,8 +503,9 @@ public final class SshCluster implements Cluster {
                 .sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey() + " " + e.getValue().shaper().describe()).collect(Collectors.joining("; "))
                 + (config.clocks() ? "; servers' wall clocks movable (libfaketime preloaded: " + prepared.entrySet()
-                        .stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + " " + e.getValue().faketime())
-                        .collect(Collectors.joining(", ")) + ")" : "");
+                        .stream().sorted(Map.Entry.comparingByKey())
+                        .map(e -> e.getKey() + " " + e.getValue().faketime()).collect(Collectors.joining(", ")) + ")"
+                        : "");
     }
 
     /** The node's server log, copied from its host into the local run directory ({@code <run>/n1/server.log}). */

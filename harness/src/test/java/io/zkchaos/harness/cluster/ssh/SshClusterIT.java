@@ -47,8 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The ssh backend on three namespace hosts ({@link NamespaceHosts}): each fault family made on the hosts and seen in
  * their kernels, files and servers (a clock moved by the hosts' libfaketime in a znode's {@code mtime}, a replaced
- * disk in its directory and the SNAP that refills it); a {@code ./zkchaos run --backend ssh} with partitions, valid and naming its hosts; a start that
- * fails after the hosts were readied; a killed harness's leftovers ended by {@code hosts heal} and by the next start.
+ * disk in its directory and the SNAP that refills it); a {@code ./zkchaos run --backend ssh} with partitions, valid
+ * and naming its hosts; a start that fails after the hosts were readied; a killed harness's leftovers ended by
+ * {@code hosts heal} and by the next start.
  * After each, nothing of the run is left on the hosts. The shared contracts run in {@link SshProxiedClusterChaosIT} and
  * {@link SshPartitionShapesIT}.
  */
