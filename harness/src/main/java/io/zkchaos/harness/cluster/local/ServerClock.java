@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.process.Libfaketime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.zkchaos.harness.cluster.ssh;
 
-import io.zkchaos.harness.cluster.local.Libfaketime;
+import io.zkchaos.harness.process.Libfaketime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.local.Libfaketime;
+import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.cluster.local.NodeLayout;
 import io.zkchaos.harness.cluster.local.NodeProcesses;
 import io.zkchaos.harness.cluster.local.PeerRouting;

@@ -2,7 +2,7 @@ package io.zkchaos.harness.cluster.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.harness.cluster.local.Libfaketime;
+import io.zkchaos.harness.process.Libfaketime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

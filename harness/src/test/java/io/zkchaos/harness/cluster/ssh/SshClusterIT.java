@@ -12,7 +12,7 @@ import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
-import io.zkchaos.harness.cluster.local.Libfaketime;
+import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.process.Reaper;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.FaultActions;

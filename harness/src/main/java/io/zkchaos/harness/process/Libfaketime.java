@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.process;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -7,9 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What every backend that moves a server's clock does alike with libfaketime: where the library is looked for, the
- * environment a server starts with, and the control file's line. Why each variable is set so is said by
- * {@link ServerClock}, the local backend's clock; the ssh backend preloads the same on its hosts.
+ * What every process whose wall clock moves has alike, wherever it runs: where libfaketime is looked for, the
+ * environment the process starts with, the control file's line, and how long the library takes to read it. Why each
+ * variable is set so is said by the local backend's clock ({@code ServerClock}); the ssh backend preloads the same on
+ * its hosts ({@code SshCluster}), with the library's path and the control file there.
  */
 public final class Libfaketime {
 
