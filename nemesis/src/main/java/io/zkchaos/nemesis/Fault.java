@@ -48,7 +48,7 @@ public interface Fault {
         DELAYS_LINKS,
         /**
          * Moves the servers' wall clocks ({@link NodeControl#setClockOffset}): needs a backend that can, and the
-         * servers started so that it can (the local backend preloads libfaketime into them).
+         * servers started so that it can (the local and ssh backends preload libfaketime into them).
          */
         MOVES_CLOCKS,
         /**

@@ -17,7 +17,10 @@ public enum Capability {
     PROTOCOL_TAPS("taps the quorum links for faults at a protocol moment"),
     /** Its links can hold data back (latency with jitter): a proxy's can; a host's kernel needs {@code tc netem}. */
     LINK_DELAY("delays the data of its links (latency with jitter)"),
-    /** It can move a server's wall clock while it runs (the local backend, with libfaketime installed). */
+    /**
+     * It can move a server's wall clock while it runs (libfaketime preloaded: installed on this machine for the local
+     * backend, on every host for the ssh backend).
+     */
     CLOCKS("moves a server's wall clock"),
     /** It can empty a stopped server's data directory, keeping its identity (the {@code replace-disk} fault). */
     EMPTIES_DATA("empties a server's data directory");

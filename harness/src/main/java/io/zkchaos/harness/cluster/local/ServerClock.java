@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.process.Libfaketime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,9 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -40,13 +39,11 @@ import java.util.stream.Stream;
 final class ServerClock {
 
     /** A change of the control file is seen by the server within this (the library's cache, in whole seconds). */
-    static final Duration APPLIED_WITHIN = Duration.ofMillis(2100);
+    static final Duration APPLIED_WITHIN = Libfaketime.APPLIED_WITHIN;
     /** Set to the library's path to use another build or place. */
     static final String LIBRARY_PROPERTY = "zkchaos.libfaketime";
 
-    private static final List<String> DIRECTORIES = List.of("/usr/lib/x86_64-linux-gnu/faketime",
-            "/usr/lib/aarch64-linux-gnu/faketime", "/usr/lib/faketime", "/usr/local/lib/faketime");
-    private static final String LIBRARY = "libfaketime.so.1";
+    private static final List<String> DIRECTORIES = Libfaketime.DIRECTORIES;
 
     private final Path control;
 
@@ -58,7 +55,7 @@ final class ServerClock {
     static Optional<Path> library() {
         String set = System.getProperty(LIBRARY_PROPERTY);
         Stream<Path> candidates = set != null ? Stream.of(Path.of(set))
-                : DIRECTORIES.stream().map(d -> Path.of(d, LIBRARY));
+                : Libfaketime.candidates().stream().map(Path::of);
         return candidates.filter(Files::isReadable).findFirst();
     }
 
@@ -71,7 +68,7 @@ final class ServerClock {
         library().orElseThrow(() -> new IllegalStateException("clocks: cannot move the servers' clocks: "
                 + "libfaketime is not installed (apt-get install libfaketime; looked in " + DIRECTORIES + ", or set -D"
                 + LIBRARY_PROPERTY + "=PATH)"));
-        ServerClock clock = new ServerClock(nodeDirectory.resolve("clock"));
+        ServerClock clock = new ServerClock(nodeDirectory.resolve(Libfaketime.CONTROL_FILE));
         if (!Files.exists(clock.control)) {
             clock.write(Duration.ZERO);
         }
@@ -80,13 +77,7 @@ final class ServerClock {
 
     /** The environment the server starts with: the library preloaded, reading {@link #control}. */
     Map<String, String> environment() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("LD_PRELOAD", library().orElseThrow().toString());
-        env.put("FAKETIME_TIMESTAMP_FILE", control.toString());
-        env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-        env.put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
-        env.put("FAKETIME_CACHE_DURATION", "1");
-        return env;
+        return Libfaketime.environment(library().orElseThrow().toString(), control.toString());
     }
 
     /**
@@ -95,24 +86,14 @@ final class ServerClock {
      */
     void set(Duration offset) {
         write(offset);
-        try {
-            Thread.sleep(APPLIED_WITHIN.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** libfaketime's relative form: {@code +12.345} or {@code -0.800} seconds. */
-    static String spec(Duration offset) {
-        long ms = offset.toMillis();
-        return String.format(Locale.ROOT, "%s%d.%03d", ms < 0 ? "-" : "+", Math.abs(ms) / 1000, Math.abs(ms) % 1000);
+        Libfaketime.awaitApplied();
     }
 
     /** Written whole and moved into place, so that the library never reads half a line. */
     private void write(Duration offset) {
         Path tmp = control.resolveSibling(control.getFileName() + ".tmp");
         try {
-            Files.writeString(tmp, spec(offset) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(tmp, Libfaketime.controlLine(offset), StandardCharsets.UTF_8);
             try {
                 Files.move(tmp, control, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

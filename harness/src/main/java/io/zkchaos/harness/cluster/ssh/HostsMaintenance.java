@@ -30,8 +30,8 @@ public final class HostsMaintenance {
     }
 
     /**
-     * Connects to every host and says what it has: its name, the JRE, iptables, root, what its kernel can shape, and
-     * what it lacks ({@code problem: ...} lines).
+     * Connects to every host and says what it has: its name, the JRE, iptables, root, what its kernel can shape,
+     * libfaketime (for the clock faults), and what it lacks ({@code problem: ...} lines).
      *
      * @return per host, its facts, one line each
      * @throws IllegalStateException naming the hosts that cannot be reached
@@ -46,8 +46,10 @@ public final class HostsMaintenance {
             lines.add("iptables: " + (f.iptables() == null ? "missing" : f.iptables()) + "; user id " + f.uid()
                     + (f.sudo() ? " (sudo works)" : ""));
             lines.add("traffic control: " + HostShaper.of(s, f.sections().getOrDefault("tc", List.of())).describe());
+            lines.add("libfaketime: " + (f.faketime() == null ? "missing (the clock faults need it: install the "
+                    + "package libfaketime)" : f.faketime()));
             lines.add("remote directory " + f.base() + " (" + f.jars().size() + " jar(s) kept)");
-            f.problems(settings).forEach(p -> lines.add("problem: " + p));
+            f.problems(settings, false).forEach(p -> lines.add("problem: " + p));
             return lines;
         });
     }

@@ -15,7 +15,9 @@ import java.util.Set;
  * configuration ({@link SshSettings}, {@code --hosts FILE}); the backend listed by name ({@code --backend ssh}) has
  * none and refuses to start.
  *
- * <p>What it can do ({@link #capabilities}): run ZooKeeper and the fle nodes; no lazy file system (the data stays on
+ * <p>What it can do ({@link #capabilities}): run ZooKeeper and the fle nodes, move the servers' wall clocks
+ * (libfaketime preloaded on the hosts: a host without it fails the start, naming it) and empty a ZooKeeper server's
+ * data directory (the {@code replace-disk} fault); no lazy file system (the data stays on
  * the hosts' own disks), no protocol taps (no proxy sees the quorum's bytes), and no delay on every link (what
  * clients send leaves this machine unshaped): {@code slow-network} is refused at config, naming why, and
  * {@code mixed} goes without it. A link's own latency or bandwidth toxic on the stream a host sends is made with
@@ -50,7 +52,9 @@ public final class SshBackend implements ClusterBackend {
 
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        return EnumSet.of(Capability.RUNS);
+        return system == SystemUnderTest.ZOOKEEPER
+                ? EnumSet.of(Capability.RUNS, Capability.CLOCKS, Capability.EMPTIES_DATA)
+                : EnumSet.of(Capability.RUNS, Capability.CLOCKS);
     }
 
     @Override
@@ -61,9 +65,8 @@ public final class SshBackend implements ClusterBackend {
             case LINK_DELAY -> "a host delays only what it sends (tc netem on its way out), and what the clients send "
                     + "leaves the harness's own machine, where zk-chaos shapes nothing; a link's downstream latency is "
                     + "made where the host's kernel has netem";
-            case CLOCKS -> "the hosts' clocks are their own: zk-chaos does not preload libfaketime on them";
-            case EMPTIES_DATA -> "the servers' data directories on the hosts are not emptied by zk-chaos yet";
-            case RUNS -> "";
+            case EMPTIES_DATA -> "only ZooKeeper servers' data directories are emptied, not the fle nodes'";
+            case CLOCKS, RUNS -> "";
         };
     }
 

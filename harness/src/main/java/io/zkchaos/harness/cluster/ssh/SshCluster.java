@@ -7,6 +7,8 @@ import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.QuorumWait;
+import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.cluster.local.NodeLayout;
 import io.zkchaos.harness.cluster.local.NodeProcesses;
 import io.zkchaos.harness.cluster.local.PeerRouting;
@@ -27,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * &lt;remote dir&gt;/lib/&lt;hash&gt;-&lt;jar&gt;                       the jars, kept for later runs
  * &lt;remote dir&gt;/runs/&lt;run&gt;/run.properties            the run's marks (who made it)
- * &lt;remote dir&gt;/runs/&lt;run&gt;/n1/zoo.cfg, hosts, data/, tmp/, server.log
+ * &lt;remote dir&gt;/runs/&lt;run&gt;/n1/zoo.cfg, hosts, data/, tmp/, server.log, clock (when clocks move)
  * </pre>
  * Its servers listen on the host's own address with the usual ports ({@value #CLIENT_PORT}, {@value #QUORUM_PORT},
  * {@value #ELECTION_PORT}); clients reach them directly, and the harness asks them {@code srvr} through the host
@@ -56,8 +59,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Faults are the hosts' own: kill, pause and resume are {@code kill -KILL/-STOP/-CONT} by pid ({@link RemoteProcess}
  * under a {@link ProcessControl}); the links are {@link HostLink}s — iptables rules in the run's chains and traffic
- * control — handed to {@link NodeLinks}, so every cut, partition and grudge is made as on the other backends. There are
- * no protocol taps (no proxy sees the bytes): the faults at a protocol moment cannot act here.
+ * control — handed to {@link NodeLinks}, so every cut, partition and grudge is made as on the other backends. A replaced
+ * disk is a SIGKILL and the data directory emptied but for {@code myid} on the host ({@link #replaceDisk}). With
+ * {@link ClusterConfig#clocks()} every server starts with the host's libfaketime preloaded, reading its offset from
+ * {@code clock} in its directory ({@link Libfaketime}; a host without the library fails the start, naming it), which
+ * {@link #setClockOffset} rewrites. There are no protocol taps (no proxy sees the bytes): the faults at a protocol
+ * moment cannot act here.
  *
  * <p>A start first ends what killed harnesses of this machine left on the hosts ({@link HostReaper}); {@link #close()}
  * heals, kills every server, copies each server's log into the local run directory ({@code <run>/n1/server.log}),
@@ -85,12 +92,14 @@ public final class SshCluster implements Cluster {
     private final NodeProcesses<RemoteProcess> processes = new NodeProcesses<>();
     /** Where each node lives, laid out before its process is made. */
     private final List<NodeLayout> layouts = new ArrayList<>();
+    /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
+    private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
     private HostNetwork network;
     private NodeLinks links;
 
     /** What the harness learned of a host and set up there before its server starts. */
     private record Host(HostSession session, String base, String harnessAddress, String hostName,
-                        HostShaper shaper) {
+                        HostShaper shaper, String faketime) {
         String runDirectory(String runId) {
             return base + "/runs/" + runId;
         }
@@ -111,7 +120,8 @@ public final class SshCluster implements Cluster {
     }
 
     /**
-     * Connects to the hosts, ends what killed harnesses left there, checks each host (a JRE, iptables, root), brings
+     * Connects to the hosts, ends what killed harnesses left there, checks each host (a JRE, iptables, root, and
+     * libfaketime when clocks move), brings
      * the servers' jars and files, installs the run's chains, starts every server and waits (up to
      * {@link ClusterConfig#startTimeout()}) until a quorum serves. On any failure everything started is undone.
      *
@@ -178,7 +188,11 @@ public final class SshCluster implements Cluster {
         onEveryHost(s -> {
             NodeLayout n = layouts.get(Integer.parseInt(s.node().substring(1)) - 1);
             HostFirewall f = new HostFirewall(s, marks);
-            s.exec("sh -s", (filesScript(s, n, kind.files(config, n, layouts, routing)) + s.asRoot(f.installCommand())
+            Map<String, String> files = new LinkedHashMap<>(kind.files(config, n, layouts, routing));
+            if (config.clocks()) {
+                files.put(Libfaketime.CONTROL_FILE, Libfaketime.controlLine(Duration.ZERO)); // the true time at start
+            }
+            s.exec("sh -s", (filesScript(s, n, files) + s.asRoot(f.installCommand())
                     + "\n").getBytes(StandardCharsets.UTF_8), HostSession.COMMAND_TIMEOUT)
                     .require(s, "writing the files of " + n.name() + " and the run's iptables chains");
             firewalls.put(s.node(), f);
@@ -211,12 +225,21 @@ public final class SshCluster implements Cluster {
         links = new NodeLinks(network, config.nodeNames(), clientLinks, peerLinks);
         for (NodeLayout n : layouts) {
             ServerKind.Launch l = kind.launch(config, n);
-            List<String> command = JvmProcess.commandLine(settings.java(), marks.arguments(), ServerKind.ROLE,
-                    l.jvmOptions(), n.dir(), String.join(":", jars.paths(prepared.get(n.name()).base() + "/lib")),
-                    l.mainClass(), l.args());
+            List<String> command = NodeCommands.withEnvironment(environment(n), JvmProcess.commandLine(settings.java(),
+                    marks.arguments(), ServerKind.ROLE, l.jvmOptions(), n.dir(), String.join(":",
+                            jars.paths(prepared.get(n.name()).base() + "/lib")), l.mainClass(), l.args()));
             processes.add(n, new RemoteProcess(n.name(), hosts.session(n.name()), n.dir().toString(), ServerKind.ROLE,
                     command));
         }
+    }
+
+    /** What the node's server starts with beside the host's environment: libfaketime, when clocks move. */
+    private Map<String, String> environment(NodeLayout n) {
+        return config.clocks() ? Libfaketime.environment(prepared.get(n.name()).faketime(), clockFile(n)) : Map.of();
+    }
+
+    private static String clockFile(NodeLayout n) {
+        return n.dir().resolve(Libfaketime.CONTROL_FILE).toString();
     }
 
     private static NodeLayout layout(String node, String address, String dir) {
@@ -233,7 +256,7 @@ public final class SshCluster implements Cluster {
     private Host prepare(HostSession s, Artifacts jars) {
         long t0 = System.nanoTime();
         HostFacts facts = HostFacts.look(s, settings);
-        List<String> problems = facts.problems(settings);
+        List<String> problems = facts.problems(settings, config.clocks());
         if (!problems.isEmpty()) {
             throw new IllegalStateException(s.describe() + ": " + String.join("; ", problems));
         }
@@ -251,7 +274,7 @@ public final class SshCluster implements Cluster {
         LOG.info("{}: looked in {} ms, {} thing(s) ended and {} jar(s) sent in {} ms; traffic control: {}",
                 s.describe(), (t1 - t0) / 1_000_000, leftovers.ended().size(), missing.size(),
                 (System.nanoTime() - t1) / 1_000_000, shaper.describe());
-        return new Host(s, facts.base(), facts.harness(), facts.hostName(), shaper);
+        return new Host(s, facts.base(), facts.harness(), facts.hostName(), shaper, facts.faketime());
     }
 
     /** The script that writes the run's marks and a node's directories and files (each a quoted here-document). */
@@ -276,8 +299,16 @@ public final class SshCluster implements Cluster {
 
     /** Runs {@code step} on every host in parallel; fails naming every host where it failed. */
     private <T> Map<String, T> onEveryHost(Function<HostSession, T> step) {
+        return onHostsOf(hosts.sessions().keySet(), step);
+    }
+
+    /** Runs {@code step} on the host of each of {@code nodes} in parallel; fails naming every host where it failed. */
+    private <T> Map<String, T> onHostsOf(Collection<String> nodes, Function<HostSession, T> step) {
         Map<String, CompletableFuture<T>> running = new LinkedHashMap<>();
-        hosts.sessions().forEach((node, s) -> running.put(node, CompletableFuture.supplyAsync(() -> step.apply(s))));
+        for (String node : nodes) {
+            HostSession s = hosts.session(node);
+            running.put(node, CompletableFuture.supplyAsync(() -> step.apply(s)));
+        }
         Map<String, T> out = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         running.forEach((node, f) -> {
@@ -387,6 +418,75 @@ public final class SshCluster implements Cluster {
     }
 
     /**
+     * SIGKILLs the node and empties its data directory on its host but for its {@code myid}
+     * ({@link NodeCommands#emptyData}): what an operator who re-imaged the host leaves.
+     *
+     * @throws UnsupportedOperationException for the fle nodes (only ZooKeeper servers' data directories are emptied)
+     * @throws IllegalStateException         naming the host when the directory cannot be emptied
+     */
+    @Override
+    public void replaceDisk(String node) {
+        ProcessControl<RemoteProcess> p = process(node);
+        if (config.system() != SystemUnderTest.ZOOKEEPER) {
+            throw new UnsupportedOperationException("cannot empty " + node + "'s data directory: only ZooKeeper "
+                    + "servers' are emptied");
+        }
+        p.kill();
+        HostSession s = hosts.session(node);
+        s.exec(NodeCommands.emptyData(layout(node).dir().resolve("data").toString()))
+                .require(s, "emptying the data directory of " + node);
+    }
+
+    /**
+     * Moves the node's wall clock: rewrites libfaketime's control file in its directory on its host (a temporary file
+     * moved into place, so the library never reads half a line), then waits until the server has read it
+     * ({@link Libfaketime#APPLIED_WITHIN}).
+     *
+     * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#clocks()}
+     */
+    @Override
+    public void setClockOffset(String node, Duration offset) {
+        setClockOffsets(Map.of(node, offset));
+    }
+
+    /**
+     * Moves several nodes' wall clocks at once: every control file rewritten (in parallel, one command per host),
+     * then one wait for them all.
+     *
+     * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#clocks()}
+     * @throws IllegalStateException         naming each host where the file could not be written
+     */
+    public void setClockOffsets(Map<String, Duration> offsets) {
+        offsets.keySet().forEach(this::process); // unknown nodes refused before any clock moves
+        if (!config.clocks()) {
+            throw new UnsupportedOperationException("cannot move the clocks of " + offsets.keySet() + ": the servers "
+                    + "were started on their hosts' clocks (start the cluster with clocks(true); a clock nemesis "
+                    + "does)");
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        onHostsOf(offsets.keySet(), s -> {
+            s.write(clockFile(layout(s.node())), Libfaketime.controlLine(offsets.get(s.node()))
+                    .getBytes(StandardCharsets.UTF_8));
+            return null;
+        });
+        Libfaketime.awaitApplied();
+        offsets.forEach((node, offset) -> {
+            if (offset.isZero()) {
+                clockOffsets.remove(node);
+            } else {
+                clockOffsets.put(node, offset);
+            }
+        });
+    }
+
+    @Override
+    public Map<String, Duration> clockOffsets() {
+        return Map.copyOf(clockOffsets);
+    }
+
+    /**
      * Where what the hosts' firewalls hold differs from what the links set (empty when all agree): per host, the
      * rules missing and those too many.
      */
@@ -394,14 +494,18 @@ public final class SshCluster implements Cluster {
         return network.divergences();
     }
 
-    /** One line per node: which host runs it, and what its kernel can shape. */
+    /** One line per node: which host runs it, what its kernel can shape, and its libfaketime when clocks move. */
     @Override
     public String summary() {
         return "hosts: " + layouts.stream().map(n -> n.name() + " " + hosts.session(n.name()).host().name()
                 + (hosts.session(n.name()).host().name().equals(n.address()) ? "" : " (" + n.address() + ")"))
                 .collect(Collectors.joining(", ")) + "; traffic control: " + prepared.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
-                .map(e -> e.getKey() + " " + e.getValue().shaper().describe()).collect(Collectors.joining("; "));
+                .map(e -> e.getKey() + " " + e.getValue().shaper().describe()).collect(Collectors.joining("; "))
+                + (config.clocks() ? "; servers' wall clocks movable (libfaketime preloaded: " + prepared.entrySet()
+                        .stream().sorted(Map.Entry.comparingByKey())
+                        .map(e -> e.getKey() + " " + e.getValue().faketime()).collect(Collectors.joining(", ")) + ")"
+                        : "");
     }
 
     /** The node's server log, copied from its host into the local run directory ({@code <run>/n1/server.log}). */

@@ -39,6 +39,19 @@ class SshBackendTest {
     }
 
     @Test
+    void clockFaultsAndTheReplacedDiskRunOnHostsAndOnlyZooKeepersDataIsEmptied() {
+        assertThat(onHosts().nemesis("clock-skew").build().clusterConfig(java.nio.file.Path.of("/tmp/zkc-nodes"))
+                .clocks()).as("the servers start with libfaketime preloaded").isTrue();
+        assertThat(onHosts().nemesis("replace-disk").build().nemesisDescriptor().faults()).extracting(Fault::name)
+                .containsExactly("replace-disk");
+        assertThat(onHosts().nemesis("mixed").build().nemesisDescriptor().faults()).extracting(Fault::name)
+                .contains("clock-skew", "clock-bump", "clock-strobe", "replace-disk");
+        assertThatThrownBy(() -> onHosts().system("fle").nemesis("replace-disk").build())
+                .hasMessageContaining("empties a server's data directory")
+                .hasMessageContaining("only ZooKeeper servers' data directories are emptied");
+    }
+
+    @Test
     void hostsGoWithTheSshBackendOnlyAndNameEnoughOfThem() {
         assertThatThrownBy(() -> RunConfig.builder().backend(SshBackend.NAME).build())
                 .hasMessageContaining("hosts: --backend ssh runs on the hosts of a hosts file: --hosts FILE");

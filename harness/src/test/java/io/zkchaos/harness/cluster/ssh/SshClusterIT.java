@@ -12,7 +12,9 @@ import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
+import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.process.Reaper;
+import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.net.Stream;
@@ -30,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
@@ -43,8 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ssh backend on three namespace hosts ({@link NamespaceHosts}): each fault family made on the hosts and seen in
- * their kernels; a {@code ./zkchaos run --backend ssh} with partitions, valid and naming its hosts; a start that
- * fails after the hosts were readied; a killed harness's leftovers ended by {@code hosts heal} and by the next start.
+ * their kernels, files and servers (a clock moved by the hosts' libfaketime in a znode's {@code mtime}, a replaced
+ * disk in its directory and the SNAP that refills it); a {@code ./zkchaos run --backend ssh} with partitions, valid
+ * and naming its hosts; a start that fails after the hosts were readied; a killed harness's leftovers ended by
+ * {@code hosts heal} and by the next start.
  * After each, nothing of the run is left on the hosts. The shared contracts run in {@link SshProxiedClusterChaosIT} and
  * {@link SshPartitionShapesIT}.
  */
@@ -55,6 +60,10 @@ class SshClusterIT {
 
     @TempDir
     static Path dir;
+
+    private static final Duration AHEAD = Duration.ofHours(2);
+    /** Far below the offset, far above any delay between a write and its stamp on a loaded machine. */
+    private static final long SLACK_MS = Duration.ofMinutes(10).toMillis();
 
     private NamespaceHosts hosts;
     private Process harness;
@@ -74,9 +83,15 @@ class SshClusterIT {
 
     @Test
     void threeHostsServeAndEveryFaultFamilyIsMadeOnTheHostsThenNothingIsLeft() throws Exception {
-        SshCluster cluster = SshCluster.start(ClusterConfig.builder().nodes(3).runDirectory(dir.resolve("faults"))
+        // the namespace hosts share this machine's file system, and so its libfaketime (the clock faults')
+        Prerequisites.require("libfaketime", Libfaketime.candidates().stream()
+                .anyMatch(f -> java.nio.file.Files.isReadable(Path.of(f))) ? Optional.empty()
+                : Optional.of("libfaketime is not installed (apt-get install libfaketime)"));
+        SshCluster cluster = SshCluster.start(ClusterConfig.builder().nodes(3).clocks(true)
+                .runDirectory(dir.resolve("faults")).startTimeout(Duration.ofSeconds(120)) // libfaketime's start
                 .build(), hosts.settings());
         Runnable leftovers = SshChecks.leftoverCheck(cluster, hosts);
+        Path nodes = hosts.remoteDirectory().resolve("runs").resolve(cluster.runId());
         try {
             assertThat(cluster.summary()).startsWith("hosts: n1 h1 (" + hosts.address(1) + "), n2 h2");
             assertThat(cluster.connectString()).isEqualTo(hosts.address(1) + ":2181," + hosts.address(2) + ":2181,"
@@ -122,6 +137,47 @@ class SshClusterIT {
             assertThat(SshChecks.stopped(cluster.pid(paused))).isFalse();
             await(paused + " follows after it thaws").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.status(paused).mode() == Mode.FOLLOWER);
+
+            // A clock moved: libfaketime preloaded on the hosts; the leader, 2 h ahead, stamps a znode's mtime so.
+            assertThat(cluster.summary()).contains("libfaketime preloaded: n1 /");
+            String stamping = cluster.leader().orElseThrow();
+            assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+0.000");
+            cluster.setClockOffset(stamping, AHEAD);
+            assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+7200.000");
+            assertThat(cluster.clockOffsets()).containsExactly(java.util.Map.entry(stamping, AHEAD));
+            try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
+                assertThat(Zk.write(zk, "/ahead")).isTrue();
+                assertThat(zk.exists("/ahead", false).getMtime() - System.currentTimeMillis())
+                        .as("ms a write stamped by a leader 2 h ahead is ahead")
+                        .isBetween(AHEAD.toMillis() - SLACK_MS, AHEAD.toMillis() + SLACK_MS);
+            }
+            faults.resetClocks();
+            assertThat(cluster.clockOffsets()).isEmpty();
+            assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+0.000");
+
+            // A replaced disk: only myid left on the host; back up, the follower serves the tree it took by SNAP.
+            String replaced = cluster.nodes().stream().filter(n -> !n.equals(stamping)).findFirst().orElseThrow();
+            Path data = nodes.resolve(replaced).resolve("data");
+            assertThat(data.resolve("version-2")).isNotEmptyDirectory();
+            cluster.replaceDisk(replaced);
+            assertThat(cluster.state(replaced)).isEqualTo(NodeState.DOWN);
+            try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(data)) {
+                assertThat(left.map(p -> p.getFileName().toString())).containsExactly("myid");
+            }
+            cluster.start(replaced);
+            await(replaced + " follows on its empty disk").atMost(Duration.ofSeconds(60)).until(() ->
+                    cluster.status(replaced).mode() == Mode.FOLLOWER);
+            try (ZooKeeper onIt = Zk.connect(cluster.connectString(replaced), Duration.ofSeconds(10))) {
+                assertThat(onIt.exists("/ahead", false)).as("/ahead on " + replaced).isNotNull();
+            }
+            // a SNAP of the tree written in this epoch (its counter, the low 32 bits, past 0), not of the empty tree
+            // a start in a new epoch may bring
+            String log = java.nio.file.Files.readString(cluster.logFile(replaced));
+            java.util.regex.Matcher snap = java.util.regex.Pattern.compile(
+                    "Getting a snapshot from leader 0x([0-9a-f]+)").matcher(log.substring(log.lastIndexOf("== start")));
+            assertThat(snap.find()).as(replaced + " took a snapshot from its leader since its restart").isTrue();
+            assertThat(Long.parseUnsignedLong(snap.group(1), 16) & 0xffffffffL).as("the snapshot's zxid counter")
+                    .isPositive();
 
             // A client cut: clients cannot reach n1, the harness still asks it through its host.
             cluster.links().cutClient("n1");
