@@ -480,6 +480,39 @@ public final class FaultActions {
         return onEach("kill-leader-client", "kill client", List.of(requireClientLeader()), clients::kill);
     }
 
+    /**
+     * Skews every running client process's wall clock by its own seeded offset in {@code [-max, +max]} (millisecond
+     * steps); {@link #resetClientClocks} ends it.
+     */
+    public FaultRecord skewClientClocks(Duration max) {
+        java.util.Map<String, Duration> offsets = new java.util.LinkedHashMap<>();
+        for (String client : runningClients()) {
+            offsets.put(client, Duration.ofMillis(choices.upTo("clock-offset-ms", 2 * max.toMillis())
+                    - max.toMillis()));
+        }
+        return setClientClocks("client-clock-skew", "skew the clock of client", offsets);
+    }
+
+    /**
+     * Jumps one random running client process's wall clock forward or back (a seeded sign) by a seeded amount in
+     * {@code [least, most]}; {@link #resetClientClocks} ends it.
+     */
+    public FaultRecord bumpClientClock(Duration least, Duration most) {
+        String client = choices.one("client", runningClients(), c -> c);
+        return setClientClocks("client-clock-bump", "bump the clock of client",
+                java.util.Map.of(client, signed(least, most)));
+    }
+
+    /** Sets every moved client clock back to the true time, all at once. */
+    public FaultRecord resetClientClocks() {
+        return resetClocks("client-clock-reset", "reset the clock of client", clients.clockOffsets(),
+                clients::setClockOffsets);
+    }
+
+    private FaultRecord setClientClocks(String fault, String verb, java.util.Map<String, Duration> offsets) {
+        return moveClocks(fault, verb, offsets, clients::setClockOffsets);
+    }
+
     /** Undoes nothing: the harness replaced a killed client process with a new one the moment it died. */
     public FaultRecord clientsReplaced() {
         return new FaultRecord("clients-replaced", "nothing to undo: a new client process took each killed one's "
