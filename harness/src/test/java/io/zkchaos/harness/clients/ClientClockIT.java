@@ -16,6 +16,7 @@ import io.zkchaos.workloads.Workloads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -53,8 +54,10 @@ class ClientClockIT {
             WorkloadOptions options = WorkloadOptions.defaults().withRoot("/it/clock");
             Workloads.create("sessions", options).setup(target);
             InMemoryRecorder recorder = new InMemoryRecorder();
+            List<Long> pids;
             try (ClientProcesses clients = ClientProcesses.launch(runs.resolve("clients"), "sessions", options, target,
                     5L, 1, recorder, true)) {
+                pids = clients.pids();
                 clients.start(Duration.ofMinutes(2), ClientProcesses.WORKING_BOUND);
                 assertThat(Files.readString(runs.resolve("clients/c0/clock"))).isEqualTo("+0.000\n");
                 await("the client's clock, reported").atMost(Duration.ofSeconds(30))
@@ -74,6 +77,8 @@ class ClientClockIT {
                 await("the client's clock back").atMost(Duration.ofSeconds(30))
                         .until(() -> near(seen(clients), Duration.ZERO));
             }
+            await("the client process gone").atMost(Duration.ofSeconds(30)).until(() -> pids.stream()
+                    .noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)));
         }
     }
 
