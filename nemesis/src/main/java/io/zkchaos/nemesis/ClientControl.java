@@ -1,6 +1,8 @@
 package io.zkchaos.nemesis;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +52,11 @@ public interface ClientControl {
             throw none();
         }
 
+        @Override
+        public void setClockOffsets(Map<String, Duration> offsets) {
+            throw none();
+        }
+
         private IllegalStateException none() {
             return new IllegalStateException("clients run as threads of the harness: there is no client process to "
                     + "act on (client faults need clients in processes of their own)");
@@ -76,4 +83,21 @@ public interface ClientControl {
 
     /** SIGKILLs the client's process and waits until it is gone and its unfinished operations are recorded. */
     void kill(String client);
+
+    /**
+     * Sets each client's wall clock to the real time plus its offset ({@link Duration#ZERO} resets it), as
+     * {@link NodeControl#setClockOffset} does for a node: only the wall clock moves, the monotonic clock runs on.
+     * The offset belongs to the client's machine, not its process: a client process that replaces a killed one runs
+     * on it too. Every offset has taken effect when this returns.
+     *
+     * @throws UnsupportedOperationException when these clients' clocks cannot be moved (the default)
+     */
+    default void setClockOffsets(Map<String, Duration> offsets) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot move a client's clock");
+    }
+
+    /** Each client whose clock is moved now, by its name now, with its offset; empty when none is (the default). */
+    default Map<String, Duration> clockOffsets() {
+        return Map.of();
+    }
 }

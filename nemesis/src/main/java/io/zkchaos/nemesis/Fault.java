@@ -52,6 +52,11 @@ public interface Fault {
          */
         MOVES_CLOCKS,
         /**
+         * Moves the client processes' wall clocks ({@link ClientControl#setClockOffsets}): they must start so that it
+         * can (the harness preloads libfaketime into them, on its own machine whatever the backend).
+         */
+        MOVES_CLIENT_CLOCKS,
+        /**
          * Empties a server's data directory ({@link NodeControl#replaceDisk}): needs a backend that reaches the
          * servers' data directories between a kill and a start.
          */
@@ -77,7 +82,10 @@ public interface Fault {
          * a server the failure made exit).
          */
         DISK,
-        /** Client processes paused or killed; undone by resuming every paused client. */
+        /**
+         * Client processes paused, killed or their wall clocks moved; undone by resuming every paused client or
+         * resetting every moved client clock (its faults never hold together, so each stop undoes its own kind).
+         */
         CLIENT;
 
         /** The name people read: {@code network}, {@code crash} ... */

@@ -411,28 +411,42 @@ public final class FaultActions {
                 List.of(node), List.of(), new java.util.TreeMap<>());
     }
 
-    /** Sets every moved wall clock back to the true time. */
+    /** Sets every moved wall clock back to the true time, all at once. */
     public FaultRecord resetClocks() {
-        List<String> moved = cluster.clockOffsets().keySet().stream().sorted().toList();
-        return onEach("clock-reset", "reset the clock of", moved, n -> cluster.setClockOffset(n, Duration.ZERO));
+        return resetClocks("clock-reset", "reset the clock of", cluster.clockOffsets(), cluster::setClockOffsets);
     }
 
     private FaultRecord setClocks(String fault, String verb, java.util.Map<String, Duration> offsets) {
+        return moveClocks(fault, verb, offsets, cluster::setClockOffsets);
+    }
+
+    /**
+     * Sets every clock of {@code offsets} in one call (one wait on a backend that waits for a change to be seen: the
+     * fault's hold is not spent setting clocks one by one) and records each offset.
+     */
+    private static FaultRecord moveClocks(String fault, String verb, java.util.Map<String, Duration> offsets,
+                                          Consumer<java.util.Map<String, Duration>> set) {
+        try {
+            set.accept(offsets);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
         List<String> steps = new ArrayList<>();
-        offsets.forEach((node, offset) -> {
-            setClock(node, offset);
-            steps.add(node + " " + offsetText(offset));
-        });
+        offsets.forEach((who, offset) -> steps.add(who + " " + offsetText(offset)));
         return new FaultRecord(fault, verb + " " + String.join(", ", steps), offsets.keySet().stream().sorted()
                 .toList(), List.of(), new java.util.TreeMap<>());
     }
 
-    private void setClock(String node, Duration offset) {
-        try {
-            cluster.setClockOffset(node, offset);
-        } catch (UnsupportedOperationException e) {
-            throw new IllegalStateException(e.getMessage(), e);
+    /** Sets each clock of {@code moved} back to the true time in one call (none moved: nothing asked). */
+    private static FaultRecord resetClocks(String fault, String verb, java.util.Map<String, Duration> moved,
+                                           Consumer<java.util.Map<String, Duration>> set) {
+        List<String> names = moved.keySet().stream().sorted().toList();
+        java.util.Map<String, Duration> zero = new java.util.LinkedHashMap<>();
+        names.forEach(n -> zero.put(n, Duration.ZERO));
+        if (!zero.isEmpty()) {
+            moveClocks(fault, verb, zero, set);
         }
+        return FaultRecord.process(fault, verb, names);
     }
 
     /** A seeded duration in {@code [least, most]} (ms steps), forward or back with equal odds. */
@@ -464,6 +478,39 @@ public final class FaultActions {
     /** SIGKILLs the client process that holds leadership now (a new client process takes its place). */
     public FaultRecord killLeaderClient() {
         return onEach("kill-leader-client", "kill client", List.of(requireClientLeader()), clients::kill);
+    }
+
+    /**
+     * Skews every running client process's wall clock by its own seeded offset in {@code [-max, +max]} (millisecond
+     * steps); {@link #resetClientClocks} ends it.
+     */
+    public FaultRecord skewClientClocks(Duration max) {
+        java.util.Map<String, Duration> offsets = new java.util.LinkedHashMap<>();
+        for (String client : runningClients()) {
+            offsets.put(client, Duration.ofMillis(choices.upTo("clock-offset-ms", 2 * max.toMillis())
+                    - max.toMillis()));
+        }
+        return setClientClocks("client-clock-skew", "skew the clock of client", offsets);
+    }
+
+    /**
+     * Jumps one random running client process's wall clock forward or back (a seeded sign) by a seeded amount in
+     * {@code [least, most]}; {@link #resetClientClocks} ends it.
+     */
+    public FaultRecord bumpClientClock(Duration least, Duration most) {
+        String client = choices.one("client", runningClients(), c -> c);
+        return setClientClocks("client-clock-bump", "bump the clock of client",
+                java.util.Map.of(client, signed(least, most)));
+    }
+
+    /** Sets every moved client clock back to the true time, all at once. */
+    public FaultRecord resetClientClocks() {
+        return resetClocks("client-clock-reset", "reset the clock of client", clients.clockOffsets(),
+                clients::setClockOffsets);
+    }
+
+    private FaultRecord setClientClocks(String fault, String verb, java.util.Map<String, Duration> offsets) {
+        return moveClocks(fault, verb, offsets, clients::setClockOffsets);
     }
 
     /** Undoes nothing: the harness replaced a killed client process with a new one the moment it died. */

@@ -68,6 +68,8 @@ final class FaultNemesis implements Nemesis {
         // only where a clock was moved: a backend that cannot move clocks is never asked
         FaultRecord clocks = target.nodes().clockOffsets().isEmpty() ? null
                 : attempt(failures, "reset clocks", actions::resetClocks);
+        FaultRecord clientClocks = target.clients().clockOffsets().isEmpty() ? null
+                : attempt(failures, "reset client clocks", actions::resetClientClocks);
         if (!failures.isEmpty()) {
             throw new HealFailedException("the final heal did not finish: " + String.join("; ", failures));
         }
@@ -81,10 +83,15 @@ final class FaultNemesis implements Nemesis {
         if (clocks != null) {
             nodes.addAll(clocks.nodes());
         }
+        if (clientClocks != null) {
+            nodes.addAll(clientClocks.nodes());
+        }
         List<String> all = nodes.stream().distinct().sorted().toList();
         return new FaultRecord("heal", "healed every link" + (disks == null ? "" : "; " + disks.description())
                 + (woken.isEmpty() ? "" : "; resumed or restarted " + String.join(", ", woken))
-                + (clocks == null ? "" : "; " + clocks.description()), all, net.groups(), net.grudge(), triggers);
+                + (clocks == null ? "" : "; " + clocks.description())
+                + (clientClocks == null ? "" : "; " + clientClocks.description()), all, net.groups(), net.grudge(),
+                triggers);
     }
 
     private static FaultRecord attempt(List<String> failures, String step, Supplier<FaultRecord> action) {

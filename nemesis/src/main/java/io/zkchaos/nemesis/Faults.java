@@ -115,6 +115,16 @@ public final class Faults {
                         + "takes its place at once)",
                 t -> actions(t).killLeaderClient(), t -> actions(t).clientsReplaced(), 0,
                 Fault.Trait.ON_LEADING_CLIENT);
+        // the client processes' wall clocks (their monotonic clocks run on): what a client computes from its clock
+        addClient("client-clock-skew", "skew every client process's wall clock by its own seeded offset within ±"
+                        + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal",
+                t -> actions(t).skewClientClocks(CLOCK_SKEW_MAX), t -> actions(t).resetClientClocks(), 0,
+                Fault.Trait.MOVES_CLIENT_CLOCKS);
+        addClient("client-clock-bump", "jump a random client process's wall clock forward or back by a seeded "
+                        + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min; reset it at "
+                        + "the heal",
+                t -> actions(t).bumpClientClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST),
+                t -> actions(t).resetClientClocks(), 0, Fault.Trait.MOVES_CLIENT_CLOCKS);
         // crash-restart cycles: processes killed and started again on their data within the fault
         add("restart-random", "SIGKILL a random node, restart it on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,

@@ -72,6 +72,11 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
         return faults.stream().anyMatch(f -> f.is(Fault.Trait.MOVES_CLOCKS));
     }
 
+    /** Whether some fault of this nemesis moves the client processes' clocks: they must start so that it can. */
+    public boolean movesClientClocks() {
+        return faults.stream().anyMatch(f -> f.is(Fault.Trait.MOVES_CLIENT_CLOCKS));
+    }
+
     /**
      * What a run under this nemesis must have exercised for its verdict to be evidence
      * ({@link io.zkchaos.checkers.evidence.Minimum}): nothing for {@code none}; otherwise at least one fault applied;

@@ -130,6 +130,18 @@ public interface NodeControl {
                 + "'s clock");
     }
 
+    /**
+     * Sets several nodes' wall clocks at once, each as {@link #setClockOffset} would; every offset has taken effect
+     * when this returns. The default sets them one by one; a backend whose changes take a while to be seen (the local
+     * backend's servers read a file within about 2 s) makes every change first and waits once, so that a fault that
+     * moves every clock holds as long as one that moves one.
+     *
+     * @throws UnsupportedOperationException when this system cannot move a node's clock (the default)
+     */
+    default void setClockOffsets(Map<String, Duration> offsets) {
+        offsets.forEach(this::setClockOffset);
+    }
+
     /** Each node whose clock is moved now, with its offset; empty when every clock is true (the default). */
     default Map<String, Duration> clockOffsets() {
         return Map.of();

@@ -63,6 +63,28 @@ class ClientFaultsTest {
             calls.add("kill " + client);
             states.remove(client);
         }
+
+        /** Recorded as {@code clocks {p3=+1.500 s, p4=...}}: one call, one entry. */
+        @Override
+        public void setClockOffsets(Map<String, Duration> offsets) {
+            Map<String, String> set = new java.util.TreeMap<>();
+            offsets.forEach((c, d) -> set.put(c, FaultActions.offsetText(d)));
+            calls.add("clocks " + set);
+            offsets.forEach((c, d) -> {
+                if (d.isZero()) {
+                    clockOffsets.remove(c);
+                } else {
+                    clockOffsets.put(c, d);
+                }
+            });
+        }
+
+        final Map<String, Duration> clockOffsets = new LinkedHashMap<>();
+
+        @Override
+        public Map<String, Duration> clockOffsets() {
+            return Map.copyOf(clockOffsets);
+        }
     }
 
     private static NemesisTarget target(RecordingClients clients, long seed) {
@@ -138,6 +160,68 @@ class ClientFaultsTest {
     }
 
     @Test
+    void aClientClockSkewMovesEveryRunningClientInOneCallAndItsStopResetsOnlyTheClients() {
+        RecordingClients clients = new RecordingClients("p3", "p4", "p5");
+        clients.states.put("p5", NodeState.PAUSED);
+        RecordingSystem servers = new RecordingSystem(3);
+        NemesisTarget t = servers.target(1).withClients(clients);
+        new FaultActions(t).skewClocks(Duration.ofMinutes(1)); // a server clock fault in force at the same time
+        Fault skew = Faults.byName("client-clock-skew").orElseThrow();
+        FaultRecord did = skew.start(t);
+        assertThat(did.nodes()).containsExactly("p3", "p4");
+        assertThat(did.description()).startsWith("skew the clock of client p3 ");
+        assertThat(clients.calls).singleElement().asString().startsWith("clocks {p3=").contains(", p4=");
+        assertThat(clients.clockOffsets.values()).allSatisfy(d -> assertThat(d.abs())
+                .isLessThanOrEqualTo(Duration.ofMinutes(1)));
+        assertThat(skew.start(target(new RecordingClients("p3", "p4", "p5"), 1)).description())
+                .as("a seed repeats itself").isEqualTo(skew.start(target(new RecordingClients("p3", "p4", "p5"), 1))
+                        .description());
+
+        FaultRecord stop = skew.stop(t);
+        assertThat(stop).isEqualTo(FaultRecord.process("client-clock-reset", "reset the clock of client",
+                List.of("p3", "p4")));
+        assertThat(clients.clockOffsets).isEmpty();
+        assertThat(servers.clockOffsets()).as("the servers' clocks are not the client fault's to reset")
+                .hasSize(3);
+        assertThat(Faults.byName("clock-skew").orElseThrow().stop(t).nodes()).containsExactly("n1", "n2", "n3");
+        assertThat(clients.calls).hasSize(2);
+    }
+
+    @Test
+    void aClientClockBumpMovesOneClientEitherWayAndTheFinalHealResetsIt() {
+        List<Long> seen = new ArrayList<>();
+        for (long seed = 0; seed < 20; seed++) {
+            RecordingClients clients = new RecordingClients("p3", "p4", "p5");
+            FaultRecord did = Faults.byName("client-clock-bump").orElseThrow().start(target(clients, seed));
+            assertThat(did.nodes()).hasSize(1);
+            Duration d = clients.clockOffsets.get(did.nodes().get(0));
+            assertThat(d.abs()).isBetween(Duration.ofSeconds(1), Duration.ofMinutes(10));
+            seen.add(d.toMillis());
+            if (seed == 0) {
+                FaultRecord heal = Nemeses.require("client-clock-bump").on(target(clients, 1)).healAll();
+                assertThat(clients.clockOffsets).isEmpty();
+                assertThat(heal.description()).contains("reset the clock of client " + did.nodes().get(0));
+            }
+        }
+        assertThat(seen).anyMatch(ms -> ms > 0).anyMatch(ms -> ms < 0);
+    }
+
+    @Test
+    void clientClockFaultsAreClientFaultsThatMoveClientClocks() {
+        for (String name : List.of("client-clock-skew", "client-clock-bump")) {
+            Fault f = Faults.byName(name).orElseThrow();
+            assertThat(f.family()).as(name).isEqualTo(Fault.Family.CLIENT);
+            assertThat(f.needsClientProcesses()).as(name).isTrue();
+            assertThat(Nemeses.require(name).movesClientClocks()).as(name).isTrue();
+            assertThat(Nemeses.require(name).movesClocks()).as(name + " moves no server's clock").isFalse();
+        }
+        assertThatThrownBy(() -> new FaultActions(new RecordingSystem(3).target(1)).skewClientClocks(
+                Duration.ofMinutes(1))).hasMessageContaining("no client process is running");
+        assertThatThrownBy(() -> ClientControl.NONE.setClockOffsets(Map.of("p1", Duration.ofSeconds(1))))
+                .hasMessageContaining("clients run as threads of the harness");
+    }
+
+    @Test
     void withClientsAsThreadsHealAllHasNoClientToResumeAndAClientFaultSaysWhy() {
         NemesisTarget t = new RecordingSystem(3).target(1);
         assertThat(t.clients()).isSameAs(ClientControl.NONE);
@@ -152,7 +236,8 @@ class ClientFaultsTest {
         assertThat(mixed.forClients(true)).isSameAs(mixed);
         assertThat(mixed.forClients(false).faults()).isNotEmpty().noneMatch(Fault::needsClientProcesses);
         assertThat(mixed.faults()).filteredOn(Fault::needsClientProcesses).extracting(Fault::name)
-                .containsExactly("pause-leader-client", "pause-random-client", "kill-leader-client");
+                .containsExactly("pause-leader-client", "pause-random-client", "kill-leader-client",
+                        "client-clock-skew", "client-clock-bump");
         assertThat(Nemeses.require("kill-leader").forClients(false)).isSameAs(Nemeses.require("kill-leader"));
         assertThatThrownBy(() -> Nemeses.require("pause-leader-client").forClients(false))
                 .isInstanceOf(IllegalArgumentException.class)

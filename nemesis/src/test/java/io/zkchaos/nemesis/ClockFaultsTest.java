@@ -87,6 +87,17 @@ class ClockFaultsTest {
     }
 
     @Test
+    void aSkewAndItsResetEachSetEveryClockInOneCall() {
+        RecordingSystem s = new RecordingSystem(3);
+        FaultActions actions = new FaultActions(s.target(1));
+        actions.skewClocks(MINUTE);
+        actions.resetClocks();
+        assertThat(s.clockBatches).as("one call (one wait) for the skew, one for the reset")
+                .containsExactly(new java.util.TreeSet<>(List.of("n1", "n2", "n3")),
+                        new java.util.TreeSet<>(List.of("n1", "n2", "n3")));
+    }
+
+    @Test
     void aHealNeverAsksASystemWithoutMovedClocks() {
         RecordingSystem s = new RecordingSystem(3);
         s.clocks = false;

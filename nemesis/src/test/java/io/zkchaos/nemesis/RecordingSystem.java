@@ -154,6 +154,15 @@ public final class RecordingSystem implements NodeControl {
         return Map.copyOf(disks);
     }
 
+    /** Each {@link #setClockOffsets} call, with the nodes it set: a backend that waits for a change waits once each. */
+    final List<SortedSet<String>> clockBatches = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void setClockOffsets(Map<String, Duration> offsets) {
+        clockBatches.add(new TreeSet<>(offsets.keySet()));
+        NodeControl.super.setClockOffsets(offsets);
+    }
+
     /** Recorded as {@code clock n1 +1.500 s}. */
     @Override
     public void setClockOffset(String node, Duration offset) {

@@ -2,6 +2,7 @@ package io.zkchaos.harness.clients;
 
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ShutdownRegistry;
 import io.zkchaos.nemesis.ClientControl;
@@ -20,9 +21,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,6 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * &lt;run&gt;/clients/c0/client.log   the process's stderr (every incarnation), logback.xml, tmp/, client.pid
+ * &lt;run&gt;/clients/c0/clock        its wall clock's offset, when a client clock fault may move it ({@link ProcessClock})
  * </pre>
  *
  * <p><b>What happens to a client process's operations.</b> A process that dies (killed by the nemesis, crashed) has
@@ -60,6 +65,8 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     static final Duration HELLO_BOUND = Duration.ofSeconds(90);
     /** How long the run waits, after its start, for every client process to record its first operation. */
     public static final Duration WORKING_BOUND = Duration.ofSeconds(30);
+    /** Whose clocks {@link ProcessClock} moves here, for its errors. */
+    private static final String CLOCKS = "the client processes'";
     /** JVM options of a client process: small, quick to start. */
     static final List<String> JVM_OPTIONS = List.of("-Xmx128m", "-Xms16m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1");
@@ -80,6 +87,10 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     private final int concurrency;
     private final List<Incarnation> current = new ArrayList<>();
     private final boolean[] done;
+    /** Whether each process starts with libfaketime preloaded, its clock movable ({@link #setClockOffsets}). */
+    private final boolean clocks;
+    /** Each slot whose wall clock is moved now, with its offset: the slot's machine, whichever process runs there. */
+    private final Map<Integer, Duration> slotOffsets = new ConcurrentHashMap<>();
     private long deadline = -1;
     private boolean closing;
 
@@ -109,8 +120,9 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         }
     }
 
-    private ClientProcesses(Path dir, HistoryRecorder recorder, int concurrency) {
+    private ClientProcesses(Path dir, HistoryRecorder recorder, int concurrency, boolean clocks) {
         this.dir = dir;
+        this.clocks = clocks;
         this.runId = dir.toAbsolutePath().getParent().getFileName() + "-clients-"
                 + UUID.randomUUID().toString().substring(0, 8);
         this.recorder = recorder;
@@ -129,8 +141,23 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     public static ClientProcesses launch(Path dir, String workload, WorkloadOptions options, Target target,
                                          long seed, int concurrency, HistoryRecorder recorder)
             throws InterruptedException {
+        return launch(dir, workload, options, target, seed, concurrency, recorder, false);
+    }
+
+    /**
+     * As {@link #launch(Path, String, WorkloadOptions, Target, long, int, HistoryRecorder)}, with each process's
+     * wall clock movable when {@code clocks} (libfaketime preloaded: a client clock fault needs it).
+     *
+     * @throws IllegalStateException also when {@code clocks} and libfaketime is not installed, saying how to
+     */
+    public static ClientProcesses launch(Path dir, String workload, WorkloadOptions options, Target target,
+                                         long seed, int concurrency, HistoryRecorder recorder, boolean clocks)
+            throws InterruptedException {
         Workloads.require(workload).createSlotted(options); // fails early, naming the workload
-        ClientProcesses clients = new ClientProcesses(dir, recorder, concurrency);
+        if (clocks) {
+            ProcessClock.library().orElseThrow(() -> new IllegalStateException(ProcessClock.missing(CLOCKS)));
+        }
+        ClientProcesses clients = new ClientProcesses(dir, recorder, concurrency, clocks);
         ShutdownRegistry.register(clients);
         try {
             synchronized (clients) {
@@ -160,9 +187,12 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         }
         List<String> options = new ArrayList<>(JVM_OPTIONS);
         options.add("-Dlogback.configurationFile=" + d.resolve("logback.xml"));
-        ProcessControl<JvmProcess> jvm = new ProcessControl<>(JvmProcess.builder("c" + slot, d).role("client")
-                .runId(runId).mainClass(ClientMain.class.getName()).jvmOptions(options).args(List.of(spec.toJson()))
-                .piped().build());
+        JvmProcess.Builder b = JvmProcess.builder("c" + slot, d).role("client").runId(runId)
+                .mainClass(ClientMain.class.getName()).jvmOptions(options).args(List.of(spec.toJson())).piped();
+        if (clocks) {
+            b.environment(ProcessClock.in(d, CLOCKS).environment()); // a movable wall clock (client clock faults)
+        }
+        ProcessControl<JvmProcess> jvm = new ProcessControl<>(b.build());
         jvm.start();
         Process p = jvm.process().process();
         ClientChannel channel = new ClientChannel("c" + slot + "/p" + spec.firstProcess(), spec.firstProcess(),
@@ -197,7 +227,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     private void go(Incarnation i) {
         if (deadline >= 0 && !i.wentGo) {
             i.wentGo = true;
-            i.channel.go(deadline);
+            i.channel.go(Duration.ofMillis(deadline - System.currentTimeMillis()));
         }
     }
 
@@ -376,6 +406,61 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted waiting for killed client " + client, e);
         }
+    }
+
+    /**
+     * Moves each client's wall clock: the control file of its slot, which the process reads (and a process that
+     * replaces it in the slot starts on); every file written first, then one wait until the processes have read them.
+     *
+     * @throws UnsupportedOperationException when the processes were started on the machine's clock
+     * @throws IllegalArgumentException      naming a client that no slot runs now
+     */
+    @Override
+    public void setClockOffsets(Map<String, Duration> offsets) {
+        if (!clocks) {
+            throw new UnsupportedOperationException("cannot move a client process's clock: the client processes "
+                    + "were started on the machine's clock (a client clock nemesis starts them so that it can)");
+        }
+        Map<Integer, Duration> bySlot = new LinkedHashMap<>();
+        Map<ProcessClock, Duration> files = new LinkedHashMap<>();
+        offsets.forEach((client, offset) -> {
+            int slot = slotOf(client);
+            bySlot.put(slot, offset);
+            files.put(ProcessClock.in(dir.resolve("c" + slot), CLOCKS), offset);
+        });
+        ProcessClock.setAll(files, ProcessClock::awaitApplied);
+        bySlot.forEach((slot, offset) -> {
+            if (offset.isZero()) {
+                slotOffsets.remove(slot);
+            } else {
+                slotOffsets.put(slot, offset);
+            }
+        });
+    }
+
+    @Override
+    public synchronized Map<String, Duration> clockOffsets() {
+        Map<String, Duration> out = new LinkedHashMap<>();
+        slotOffsets.forEach((slot, offset) -> out.put(current.get(slot).name(), offset));
+        return out;
+    }
+
+    /**
+     * How far each live client process's wall clock was ahead of the harness's at its last invoke (what it reported
+     * of itself), by client; a client that has invoked nothing yet is left out. For tests and diagnostics.
+     */
+    public synchronized Map<String, Duration> clocksAhead() {
+        Map<String, Duration> out = new LinkedHashMap<>();
+        current.stream().filter(i -> i.jvm.state() != NodeState.DOWN)
+                .forEach(i -> i.channel.clockAhead().ifPresent(d -> out.put(i.name(), d)));
+        return out;
+    }
+
+    /** The slot a client runs in, whether its process runs now or not (a finished client's clock is reset too). */
+    private synchronized int slotOf(String client) {
+        return current.stream().filter(i -> i.name().equals(client)).mapToInt(i -> i.slot).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no client process runs " + client + " now; clients: "
+                        + clients()));
     }
 
     private synchronized Incarnation find(String client) {

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster;
 
+import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import java.util.ArrayList;
@@ -63,7 +64,11 @@ public final class Capabilities {
         for (Fault f : nemesis.faults()) {
             List<Capability> lacks = f.traits().stream().flatMap(t -> Capability.neededBy(t).stream())
                     .filter(c -> !has.contains(c)).toList();
-            if (lacks.isEmpty()) {
+            if (f.is(Fault.Trait.MOVES_CLIENT_CLOCKS) && ProcessClock.library().isEmpty()) {
+                // the client processes run on this machine whatever the backend: its libfaketime, not the backend's
+                missing.add(f.name() + " needs libfaketime on this machine for the client processes (apt-get install "
+                        + "libfaketime, or -D" + ProcessClock.LIBRARY_PROPERTY + "=PATH)");
+            } else if (lacks.isEmpty()) {
                 kept.add(f);
             } else {
                 String why = backend.whyNot(lacks.get(0), system);

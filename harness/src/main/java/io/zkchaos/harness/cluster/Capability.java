@@ -44,7 +44,8 @@ public enum Capability {
             case DELAYS_LINKS -> Optional.of(LINK_DELAY);
             case MOVES_CLOCKS -> Optional.of(CLOCKS);
             case EMPTIES_DATA -> Optional.of(EMPTIES_DATA);
-            case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE -> Optional.empty();
+            // client processes run on the harness's machine whatever the backend: their clocks are not its affair
+            case ON_CLIENTS, ON_LEADING_CLIENT, NO_SERVICE, MOVES_CLIENT_CLOCKS -> Optional.empty();
         };
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * What every process whose wall clock moves has alike, wherever it runs: where libfaketime is looked for, the
  * environment the process starts with, the control file's line, and how long the library takes to read it. Why each
- * variable is set so is said by the local backend's clock ({@code ServerClock}); the ssh backend preloads the same on
+ * variable is set so is said by {@code ProcessClock} (the local servers and the client processes); the ssh backend preloads the same on
  * its hosts ({@code SshCluster}), with the library's path and the control file there.
  */
 public final class Libfaketime {

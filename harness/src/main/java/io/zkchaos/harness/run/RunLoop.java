@@ -188,7 +188,7 @@ final class RunLoop {
         try (ClientProcesses processes = config.workload().clients() == RunConfig.Clients.PROCESS
                 ? ClientProcesses.launch(dir.path().resolve(ClientProcesses.DIRECTORY), workloadType.name(),
                         config.workload().options(), target, config.seed(), config.workload().concurrency(),
-                        recorder) : null) {
+                        recorder, config.nemesisDescriptor().movesClientClocks()) : null) {
             if (processes != null) {
                 nemesisTarget = nemesisTarget.withClients(processes);
                 say.accept(config.workload().concurrency() + " client processes started (pids " + processes.pids()

@@ -214,6 +214,36 @@ class RunConfigTest {
     }
 
     @Test
+    void aClientClockNemesisNeedsLibfaketimeOnThisMachineWhateverTheBackend() {
+        String was = System.getProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY);
+        System.setProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY, "/no/such/libfaketime.so.1");
+        try {
+            assertThatThrownBy(() -> RunConfig.builder().workload("election").clients(RunConfig.Clients.PROCESS)
+                    .nemesis("client-clock-bump").build())
+                    .hasMessage("nemesis: the local backend running zookeeper cannot do 'client-clock-bump': "
+                            + "client-clock-bump needs libfaketime on this machine for the client processes (apt-get "
+                            + "install libfaketime, or -Dzkchaos.libfaketime=PATH)");
+            assertThat(RunConfig.builder().workload("election").clients(RunConfig.Clients.PROCESS).nemesis("mixed")
+                    .build().nemesisDescriptor().faults()).extracting(f -> f.name())
+                    .contains("pause-random-client").doesNotContain("client-clock-skew", "client-clock-bump");
+        } finally {
+            if (was == null) {
+                System.clearProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY);
+            } else {
+                System.setProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY, was);
+            }
+        }
+        if (io.zkchaos.harness.process.ProcessClock.library().isPresent()) {
+            RunConfig docker = RunConfig.builder().backend("docker").workload("election")
+                    .clients(RunConfig.Clients.PROCESS).nemesis("mixed").build();
+            assertThat(docker.nemesisDescriptor().faults()).extracting(f -> f.name())
+                    .as("the client processes run here, not in the containers")
+                    .contains("client-clock-skew", "client-clock-bump").doesNotContain("clock-skew");
+            assertThat(docker.nemesisDescriptor().movesClientClocks()).isTrue();
+        }
+    }
+
+    @Test
     void theRunsClusterConfigurationIsMadeInOnePlace() {
         RunConfig c = RunConfig.builder().nodes(5).zookeeper("3.8.4").sync(SyncMode.SNAP).forceSync(false)
                 .sessionTimeout(Duration.ofSeconds(6)).seed(9).build();

@@ -53,6 +53,7 @@ public final class ClientChannel {
     private int currentProcess;
     private boolean bye;
     private boolean closed;
+    private Duration clockAhead;
 
     /**
      * Starts reading.
@@ -84,9 +85,21 @@ public final class ClientChannel {
         }
     }
 
-    /** Lets the client run until {@code deadlineEpochMillis}. */
-    public void go(long deadlineEpochMillis) {
-        answer(Messages.encode(Messages.GO, "deadline", deadlineEpochMillis));
+    /**
+     * Lets the client run for {@code left} from now. A span, not a moment: the client times it on its monotonic
+     * clock, so that a client whose wall clock a fault moved (a replacement started on it too) still stops when the
+     * run's clients stop.
+     */
+    public void go(Duration left) {
+        answer(Messages.encode(Messages.GO, "remaining", Math.max(0, left.toMillis())));
+    }
+
+    /**
+     * How far the client's wall clock was ahead of the harness's at its last invoke, less the time the report took to
+     * arrive (negative: behind); empty before its first invoke. A clock fault on the client process shows here.
+     */
+    public synchronized Optional<Duration> clockAhead() {
+        return Optional.ofNullable(clockAhead);
     }
 
     /** The logical process the client runs now (its latest in the reports). */
@@ -169,6 +182,9 @@ public final class ClientChannel {
                     ledger.completed(pending.get(), OpType.INFO, null);
                 }
                 currentProcess = Math.max(currentProcess, process);
+                if (m.get("wall") instanceof Number wall) {
+                    clockAhead = Duration.ofMillis(wall.longValue() - System.currentTimeMillis());
+                }
                 Op op = recorder.invoke(process, (String) m.get("f"), (String) m.get("key"), m.get("value"));
                 ledger.invoked(op);
                 working.countDown();

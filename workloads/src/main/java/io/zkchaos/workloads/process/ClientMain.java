@@ -15,7 +15,8 @@ import java.time.Duration;
  * ({@link HarnessLink}). Argument: the {@link ClientSpec} as JSON.
  *
  * <p>Its stdout carries the reports alone: {@code System.out} is pointed at stderr (the process's log) before
- * anything else runs. It warms up (one session opened and closed), says hello, waits for the harness's go (which names the moment the run's clients stop),
+ * anything else runs. It warms up (one session opened and closed), says hello, waits for the harness's go (which says
+ * how long the run's clients go on from then),
  * runs the slot, says bye once every operation it started is completed, and exits 0. Exit code 2: bad arguments;
  * 1: the slot failed; it halts at once when the harness closes its stdin (the harness is gone).
  */
@@ -51,8 +52,10 @@ public final class ClientMain {
         try {
             warmUp(spec);
             link.hello();
-            long deadline = link.awaitGo(GO_BOUND);
-            Duration left = Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis()));
+            Duration left = link.awaitGo(GO_BOUND);
+            if (left.isZero()) {
+                left = Duration.ofMillis(1);
+            }
             System.err.println("client process: slot " + spec.slot() + " from process " + spec.firstProcess()
                     + " runs " + spec.workload() + " for " + left.toMillis() + " ms");
             workload.runSlot(new RunContext(spec.target(), link.recorder(), spec.seed(), spec.concurrency(), left),

@@ -40,7 +40,7 @@ public final class HarnessLink {
     private final BufferedReader in;
     private final OutputStream out;
     private final Runnable onHarnessGone;
-    private final CompletableFuture<Long> go = new CompletableFuture<>();
+    private final CompletableFuture<Duration> go = new CompletableFuture<>();
     private final Map<Long, CompletableFuture<long[]>> pending = new ConcurrentHashMap<>();
     private final AtomicLong seq = new AtomicLong();
     private final Recorder recorder = new Recorder();
@@ -64,8 +64,8 @@ public final class HarnessLink {
         send(Messages.encode(Messages.HELLO, "pid", ProcessHandle.current().pid()));
     }
 
-    /** Waits for the harness's go; returns the epoch millisecond at which the run's clients stop. */
-    public long awaitGo(Duration bound) throws InterruptedException, TimeoutException {
+    /** Waits for the harness's go; returns how long the run's clients go on from then. */
+    public Duration awaitGo(Duration bound) throws InterruptedException, TimeoutException {
         try {
             return go.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -92,7 +92,7 @@ public final class HarnessLink {
                 }
                 Map<?, ?> m = Messages.decode(line);
                 switch ((String) m.get("type")) {
-                    case Messages.GO -> go.complete(Messages.longField(m, "deadline"));
+                    case Messages.GO -> go.complete(Duration.ofMillis(Messages.longField(m, "remaining")));
                     case Messages.ACK -> {
                         CompletableFuture<long[]> f = pending.remove(Messages.longField(m, "seq"));
                         if (f != null) {
@@ -125,7 +125,10 @@ public final class HarnessLink {
             long n = seq.incrementAndGet();
             CompletableFuture<long[]> ack = new CompletableFuture<>();
             pending.put(n, ack);
-            send(Messages.encode(Messages.INVOKE, "seq", n, "process", process, "f", f, "key", key, "value", value));
+            // its wall clock too, for the harness to see what a clock fault did to it (the history's times are the
+            // harness's own)
+            send(Messages.encode(Messages.INVOKE, "seq", n, "process", process, "f", f, "key", key, "value", value,
+                    "wall", System.currentTimeMillis()));
             long[] at;
             boolean interrupted = false;
             while (true) {

@@ -12,10 +12,11 @@ import java.util.Map;
  * saying what it is. Plain data only (the values of history entries), integers read as {@code Long}.
  *
  * <p>Client to harness (its stdout): {@code hello} {@code {pid}}; {@code invoke} {@code {seq, process, f, key,
- * value}}, answered by an {@code ack} once the harness recorded it; {@code complete} {@code {process, f, result
- * (ok|fail|info), value, error}}; {@code bye} when every operation it started is completed and it is about to exit.
- * Harness to client (its stdin): {@code go} {@code {deadline}} (epoch milliseconds at which the run's clients stop);
- * {@code ack} {@code {seq, index, time}}.
+ * value, wall}} ({@code wall}: the client's wall clock, epoch ms), answered by an {@code ack} once the harness
+ * recorded it; {@code complete} {@code {process, f, result (ok|fail|info), value, error}}; {@code bye} when every
+ * operation it started is completed and it is about to exit. Harness to client (its stdin): {@code go}
+ * {@code {remaining}} (milliseconds from now until the run's clients stop: a span, which a client whose wall clock
+ * is moved still measures right); {@code ack} {@code {seq, index, time}}.
  */
 final class Messages {
 

@@ -59,10 +59,13 @@ class ReportProtocolTest {
     void anInvokeIsRecordedBeforeItReturnsAndCompletionsFollowInOrder() throws Exception {
         link.hello();
         assertThat(channel.awaitHello(Duration.ofSeconds(10))).isEqualTo(ProcessHandle.current().pid());
-        channel.go(1234L);
-        assertThat(link.awaitGo(Duration.ofSeconds(10))).isEqualTo(1234L);
+        channel.go(Duration.ofMillis(1234));
+        assertThat(link.awaitGo(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(1234));
 
+        assertThat(channel.clockAhead()).as("no invoke yet").isEmpty();
         Op invoke = link.recorder().invoke(3, "acquire", null, null);
+        // the same clock on both ends: ahead by nothing but the report's way (a clock fault shows in ClientClockIT)
+        assertThat(channel.clockAhead()).hasValueSatisfying(d -> assertThat(d.abs()).isLessThan(Duration.ofMinutes(1)));
         // The harness recorded it before invoke returned: its index and time are the harness recorder's.
         assertThat(recorder.history().ops()).singleElement().satisfies(o -> {
             assertThat(o.index()).isEqualTo(invoke.index());

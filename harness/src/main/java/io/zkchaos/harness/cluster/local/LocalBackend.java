@@ -5,6 +5,7 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.process.ProcessClock;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
@@ -27,7 +28,7 @@ public final class LocalBackend implements ClusterBackend {
 
     /**
      * Both systems, each on the lazy file system if asked, with movable clocks where libfaketime is installed
-     * ({@link ServerClock}); the quorum links of ZooKeeper are tapped (the fle nodes speak their own protocol, which no
+     * ({@link ProcessClock}); the quorum links of ZooKeeper are tapped (the fle nodes speak their own protocol, which no
      * decoder reads).
      */
     @Override
@@ -36,7 +37,7 @@ public final class LocalBackend implements ClusterBackend {
                 ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY,
                         Capability.EMPTIES_DATA)
                 : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
-        if (ServerClock.library().isPresent()) {
+        if (ProcessClock.library().isPresent()) {
             has.add(Capability.CLOCKS);
         }
         return has;
@@ -46,7 +47,7 @@ public final class LocalBackend implements ClusterBackend {
     public String whyNot(Capability missing, SystemUnderTest system) {
         return switch (missing) {
             case CLOCKS -> "libfaketime is not installed: apt-get install libfaketime, or -D"
-                    + ServerClock.LIBRARY_PROPERTY + "=PATH";
+                    + ProcessClock.LIBRARY_PROPERTY + "=PATH";
             case EMPTIES_DATA -> "only ZooKeeper servers' data directories are emptied, not the fle nodes'";
             default -> "";
         };

@@ -11,6 +11,7 @@ import io.zkchaos.harness.cluster.lazyfs.Mounts;
 import io.zkchaos.harness.cluster.zab.ZabProtocol;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.Reaper;
@@ -24,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,6 +67,8 @@ public final class LocalCluster implements Cluster {
     private final Map<String, List<DiskFault>> diskFaults = new ConcurrentHashMap<>();
     /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
     private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
+    /** Waits until the servers have read their clocks' control files ({@link ProcessClock#awaitApplied}). */
+    private volatile Runnable clockWait = ProcessClock::awaitApplied;
 
     private LocalCluster(ClusterConfig config, ServerKind kind, String runId, List<NodeLayout> layouts,
                          NodeProcesses<JvmProcess> processes, LinkNetwork network, PeerRouting routing,
@@ -362,25 +366,42 @@ public final class LocalCluster implements Cluster {
         return Optional.ofNullable(mounts.get(node));
     }
 
+    /** One node's clock: {@link #setClockOffsets} with one entry. */
+    @Override
+    public void setClockOffset(String node, Duration offset) {
+        setClockOffsets(Map.of(node, offset));
+    }
+
     /**
-     * Moves the node's wall clock through its {@link ServerClock} (libfaketime's control file); waits until the
-     * server has read it.
+     * Moves the nodes' wall clocks through their {@link ProcessClock}s (libfaketime's control files): writes every
+     * file, then waits once until the servers have read them, so that a skew of every server takes one wait.
      *
      * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#clocks()}
      */
     @Override
-    public void setClockOffset(String node, Duration offset) {
-        NodeLayout n = layout(node);
-        if (!config.clocks()) {
-            throw new UnsupportedOperationException("cannot move " + node + "'s clock: the servers were started "
-                    + "on the machine's clock (start the cluster with clocks(true); a clock nemesis does)");
-        }
-        ServerClock.in(n.dir()).set(offset);
-        if (offset.isZero()) {
-            clockOffsets.remove(node);
-        } else {
-            clockOffsets.put(node, offset);
-        }
+    public void setClockOffsets(Map<String, Duration> offsets) {
+        Map<ProcessClock, Duration> clocks = new LinkedHashMap<>();
+        offsets.forEach((node, offset) -> {
+            NodeLayout n = layout(node);
+            if (!config.clocks()) {
+                throw new UnsupportedOperationException("cannot move " + node + "'s clock: the servers were started "
+                        + "on the machine's clock (start the cluster with clocks(true); a clock nemesis does)");
+            }
+            clocks.put(ProcessClock.in(n.dir(), "the servers'"), offset);
+        });
+        ProcessClock.setAll(clocks, clockWait);
+        offsets.forEach((node, offset) -> {
+            if (offset.isZero()) {
+                clockOffsets.remove(node);
+            } else {
+                clockOffsets.put(node, offset);
+            }
+        });
+    }
+
+    /** Replaces the wait after a clock change (a test counts the waits; the wait it passes still has to wait). */
+    void clockWait(Runnable wait) {
+        this.clockWait = wait;
     }
 
     @Override
@@ -395,7 +416,7 @@ public final class LocalCluster implements Cluster {
             parts.add("data directories on the lazy file system (writes held until fsync)");
         }
         if (config.clocks()) {
-            parts.add("servers' wall clocks movable (libfaketime preloaded, " + ServerClock.library().orElse(null)
+            parts.add("servers' wall clocks movable (libfaketime preloaded, " + ProcessClock.library().orElse(null)
                     + ")");
         }
         return String.join("; ", parts);

@@ -6,6 +6,7 @@ import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.ProcessClock;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,7 +81,7 @@ public interface ServerKind {
         JvmProcess.Builder b = JvmProcess.builder(n.name(), n.dir()).role(ROLE).runId(runId)
                 .jvmOptions(l.jvmOptions()).classpath(l.classpathArgument()).mainClass(l.mainClass()).args(l.args());
         if (config.clocks()) {
-            b.environment(ServerClock.in(n.dir()).environment()); // a movable wall clock (the clock faults)
+            b.environment(ProcessClock.in(n.dir(), "the servers'").environment()); // a movable wall clock (the clock faults)
         }
         return b.build();
     }

@@ -456,6 +456,7 @@ public final class SshCluster implements Cluster {
      * @throws UnsupportedOperationException when the cluster was not started with {@link ClusterConfig#clocks()}
      * @throws IllegalStateException         naming each host where the file could not be written
      */
+    @Override
     public void setClockOffsets(Map<String, Duration> offsets) {
         offsets.keySet().forEach(this::process); // unknown nodes refused before any clock moves
         if (!config.clocks()) {

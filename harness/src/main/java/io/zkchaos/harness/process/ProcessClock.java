@@ -1,6 +1,5 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.process;
 
-import io.zkchaos.harness.process.Libfaketime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +14,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A server's movable wall clock: libfaketime preloaded into its JVM, reading its offset from a control file in the
- * node's directory ({@code clock}), which {@link #set} rewrites while the server runs.
+ * A process's movable wall clock: libfaketime preloaded into its JVM, reading its offset from a control file in the
+ * process's directory ({@code clock}), which {@link #setAll} rewrites while the process runs. The servers of the local
+ * backend and the client processes of a run get one when a clock fault may move them; the file outlives the process,
+ * so a process started again in the same directory (a restarted server, a replaced client) runs on the same clock, as
+ * on the same machine.
  *
  * <p>Why libfaketime and not a Java agent: it moves the clock under the whole process (the JDK's
  * {@code System.currentTimeMillis}, {@code Instant.now}, {@code new Date()}, the log's timestamps, native code), as
@@ -36,23 +38,23 @@ import java.util.stream.Stream;
  *       ({@code FAKETIME_NO_CACHE}) every wall-clock read opens the file (about 0.2 ms a call, measured).</li>
  * </ul>
  */
-final class ServerClock {
+public final class ProcessClock {
 
-    /** A change of the control file is seen by the server within this (the library's cache, in whole seconds). */
-    static final Duration APPLIED_WITHIN = Libfaketime.APPLIED_WITHIN;
+    /** A change of the control file is seen by the process within this (the library's cache, in whole seconds). */
+    public static final Duration APPLIED_WITHIN = Libfaketime.APPLIED_WITHIN;
     /** Set to the library's path to use another build or place. */
-    static final String LIBRARY_PROPERTY = "zkchaos.libfaketime";
+    public static final String LIBRARY_PROPERTY = "zkchaos.libfaketime";
 
     private static final List<String> DIRECTORIES = Libfaketime.DIRECTORIES;
 
     private final Path control;
 
-    private ServerClock(Path control) {
+    private ProcessClock(Path control) {
         this.control = control;
     }
 
     /** The preload library, if this machine has it. */
-    static Optional<Path> library() {
+    public static Optional<Path> library() {
         String set = System.getProperty(LIBRARY_PROPERTY);
         Stream<Path> candidates = set != null ? Stream.of(Path.of(set))
                 : Libfaketime.candidates().stream().map(Path::of);
@@ -60,33 +62,56 @@ final class ServerClock {
     }
 
     /**
-     * The clock of the node living in {@code nodeDirectory}, on the true time until {@link #set}.
+     * The clock of the process living in {@code directory}, on the true time until {@link #setAll}.
      *
+     * @param whose what the clock belongs to, for the error ({@code the servers'})
      * @throws IllegalStateException when libfaketime is not installed, saying how to install it
      */
-    static ServerClock in(Path nodeDirectory) {
-        library().orElseThrow(() -> new IllegalStateException("clocks: cannot move the servers' clocks: "
-                + "libfaketime is not installed (apt-get install libfaketime; looked in " + DIRECTORIES + ", or set -D"
-                + LIBRARY_PROPERTY + "=PATH)"));
-        ServerClock clock = new ServerClock(nodeDirectory.resolve(Libfaketime.CONTROL_FILE));
+    public static ProcessClock in(Path directory, String whose) {
+        library().orElseThrow(() -> new IllegalStateException(missing(whose)));
+        ProcessClock clock = new ProcessClock(directory.resolve(Libfaketime.CONTROL_FILE));
         if (!Files.exists(clock.control)) {
             clock.write(Duration.ZERO);
         }
         return clock;
     }
 
-    /** The environment the server starts with: the library preloaded, reading {@link #control}. */
-    Map<String, String> environment() {
+    /** Why {@code whose} clocks cannot move without the library, and how to install it. */
+    public static String missing(String whose) {
+        return "clocks: cannot move " + whose + " clocks: libfaketime is not installed (apt-get install libfaketime; "
+                + "looked in " + DIRECTORIES + ", or set -D" + LIBRARY_PROPERTY + "=PATH)";
+    }
+
+    /** The environment the process starts with: the library preloaded, reading {@link #control}. */
+    public Map<String, String> environment() {
         return Libfaketime.environment(library().orElseThrow().toString(), control.toString());
     }
 
     /**
-     * Sets the wall clock to the true time plus {@code offset}, and waits until a running server has read it
-     * ({@link #APPLIED_WITHIN}); a server started later reads it at once.
+     * Sets each clock to the true time plus its offset ({@link Duration#ZERO}: the true time): writes every control
+     * file first, then waits once ({@code awaitApplied}, {@link #awaitApplied} in a run) until every running process
+     * has read its own, so that setting N clocks takes one wait, not N. A process started later reads its file at
+     * once. Nothing to set, nothing to wait for.
      */
-    void set(Duration offset) {
-        write(offset);
+    public static void setAll(Map<ProcessClock, Duration> offsets, Runnable awaitApplied) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        offsets.forEach((clock, offset) -> clock.write(offset));
+        awaitApplied.run();
+    }
+
+    /**
+     * Waits {@link #APPLIED_WITHIN}: by then a running process has read a control file written before (the library
+     * keeps no sign of having read it, so the wait is its cache's bound). An interrupt ends it early, flag kept.
+     */
+    public static void awaitApplied() {
         Libfaketime.awaitApplied();
+    }
+
+    /** The control file (for diagnostics and tests). */
+    public Path control() {
+        return control;
     }
 
     /** Written whole and moved into place, so that the library never reads half a line. */
