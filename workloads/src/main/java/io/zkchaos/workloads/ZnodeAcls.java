@@ -1,8 +1,10 @@
 package io.zkchaos.workloads;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.zkchaos.checkers.state.WorkloadAcls;
-import java.security.NoSuchAlgorithmException;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,12 +38,14 @@ public enum ZnodeAcls {
     /** Every identity's password: the identities separate the clients' ACLs, they guard nothing. */
     private static final String PASSWORD = "zkchaos";
 
-    /** {@code open} or {@code per-client}, as the option spells it. */
+    /** {@code open} or {@code per-client}, as the option spells it (and JSON). */
+    @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** @throws IllegalArgumentException naming the choices */
+    @JsonCreator
     public static ZnodeAcls parse(String label) {
         for (ZnodeAcls a : values()) {
             if (a.label().equals(label)) {
