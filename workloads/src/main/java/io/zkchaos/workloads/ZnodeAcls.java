@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -120,7 +121,8 @@ public enum ZnodeAcls {
         List<ACL> acl = new ArrayList<>();
         permsByUser.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                 acl.add(new ACL(WorkloadAcls.bits(e.getValue()), new Id("digest", digest(e.getKey())))));
-        return List.copyOf(acl);
+        // not List.copyOf: ZooKeeper's create asks the list whether it contains null, which List.of's lists refuse
+        return Collections.unmodifiableList(acl);
     }
 
     /** {@code user:base64(sha1(user:password))}, as the digest provider stores an identity. */

@@ -56,6 +56,13 @@ class ZnodeAclsTest {
     }
 
     @Test
+    void theAclsAreListsZooKeepersCreateAccepts() {
+        // ZooKeeper.create validates an ACL with contains(null), which List.of's lists answer with an exception
+        assertThat(ZnodeAcls.PER_CLIENT.forSetup().contains(null)).isFalse();
+        assertThat(ZnodeAcls.PER_CLIENT.forClient("zkchaos-c1").contains(null)).isFalse();
+    }
+
+    @Test
     void labelsParseBackAndAnythingElseIsRefusedNamingTheChoices() {
         assertThat(ZnodeAcls.parse("per-client")).isEqualTo(ZnodeAcls.PER_CLIENT);
         assertThat(ZnodeAcls.parse("open")).isEqualTo(ZnodeAcls.OPEN);

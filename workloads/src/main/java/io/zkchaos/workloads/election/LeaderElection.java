@@ -190,7 +190,7 @@ public final class LeaderElection implements Closeable {
     public LeaderElection(ZooKeeper zk, String electionPath, String id, Watching watching, Listener listener,
                           HerdCounters counters, Hooks hooks, Duration closeTimeout, Set<String> leftovers,
                           List<ACL> acl) {
-        this.acl = List.copyOf(acl);
+        this.acl = Objects.requireNonNull(acl, "acl"); // as given: ZooKeeper asks it whether it contains null
         this.leftovers = Objects.requireNonNull(leftovers, "leftovers");
         this.zk = Objects.requireNonNull(zk, "zk");
         this.electionPath = Objects.requireNonNull(electionPath, "electionPath");
