@@ -24,10 +24,40 @@ public final class Sessions {
     /** The real thing. */
     public static final Factory REAL = ZooKeeper::new;
 
-    /** Opens a session to {@code connectString} and waits until it is connected. */
+    /**
+     * Opens one of the harness's own sessions (setup, cleanup, final reads) to {@code connectString} and waits until
+     * it is connected; it holds the auditor's identity when the target's ACLs are per-client
+     * ({@link ZnodeAcls#authenticateHarness}).
+     */
     public static ZooKeeper open(String connectString, Target target, Watcher watcher)
             throws IOException, InterruptedException {
         return open(REAL, connectString, target, watcher);
+    }
+
+    /** As {@link #open(String, Target, Watcher)}, the handle made by {@code factory}. */
+    public static ZooKeeper open(Factory factory, String connectString, Target target, Watcher watcher)
+            throws IOException, InterruptedException {
+        ZooKeeper zk = connect(factory, connectString, target, watcher);
+        target.acls().authenticateHarness(zk);
+        return zk;
+    }
+
+    /**
+     * Opens a workload client's session (one logical process) and waits until it is connected; it holds an identity
+     * of its own when the target's ACLs are per-client ({@link ZnodeAcls#authenticateClient}), and creates its
+     * znodes with {@code target.acls().forClient(zk)}.
+     */
+    public static ZooKeeper openClient(String connectString, Target target, Watcher watcher)
+            throws IOException, InterruptedException {
+        return openClient(REAL, connectString, target, watcher);
+    }
+
+    /** As {@link #openClient(String, Target, Watcher)}, the handle made by {@code factory}. */
+    public static ZooKeeper openClient(Factory factory, String connectString, Target target, Watcher watcher)
+            throws IOException, InterruptedException {
+        ZooKeeper zk = connect(factory, connectString, target, watcher);
+        target.acls().authenticateClient(zk);
+        return zk;
     }
 
     /**
@@ -36,7 +66,7 @@ public final class Sessions {
      *
      * @throws IOException naming the connect string if it did not connect in time (the handle is closed)
      */
-    public static ZooKeeper open(Factory factory, String connectString, Target target, Watcher watcher)
+    private static ZooKeeper connect(Factory factory, String connectString, Target target, Watcher watcher)
             throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         Watcher w = event -> {

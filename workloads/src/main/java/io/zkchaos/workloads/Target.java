@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param sessionTimeout the session timeout clients ask for
  * @param requestTimeout the longest a single client call may take before it is abandoned as indeterminate
  *                       (ZooKeeper's {@code zookeeper.request.timeout}); also bounds connecting
+ * @param acls           the ACLs the workloads give their znodes, and the identities their sessions take
  */
 public record Target(String connectString, Map<String, String> servers, Duration sessionTimeout,
-                     Duration requestTimeout) {
+                     Duration requestTimeout, ZnodeAcls acls) {
 
     public Target {
         Objects.requireNonNull(connectString, "connectString");
@@ -30,6 +31,13 @@ public record Target(String connectString, Map<String, String> servers, Duration
         }
         requirePositive(sessionTimeout, "sessionTimeout");
         requirePositive(requestTimeout, "requestTimeout");
+        Objects.requireNonNull(acls, "acls");
+    }
+
+    /** With open ACLs ({@link ZnodeAcls#OPEN}). */
+    public Target(String connectString, Map<String, String> servers, Duration sessionTimeout,
+                  Duration requestTimeout) {
+        this(connectString, servers, sessionTimeout, requestTimeout, ZnodeAcls.OPEN);
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -45,6 +53,15 @@ public record Target(String connectString, Map<String, String> servers, Duration
     }
 
     public Target withTimeouts(Duration session, Duration request) {
-        return new Target(connectString, servers, session, request);
+        return new Target(connectString, servers, session, request, acls);
+    }
+
+    public Target withAcls(ZnodeAcls a) {
+        return new Target(connectString, servers, sessionTimeout, requestTimeout, a);
+    }
+
+    /** The same servers and settings, connecting to {@code connect} (a server or a part of the ensemble). */
+    public Target connectingTo(String connect) {
+        return new Target(connect, servers, sessionTimeout, requestTimeout, acls);
     }
 }

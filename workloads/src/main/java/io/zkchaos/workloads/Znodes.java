@@ -1,10 +1,11 @@
 package io.zkchaos.workloads;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 
 /** Small helpers for znode paths and long values stored as decimal text. */
 public final class Znodes {
@@ -24,8 +25,12 @@ public final class Znodes {
         return Long.parseLong(new String(data, StandardCharsets.US_ASCII));
     }
 
-    /** Creates {@code path} and its parents as persistent znodes with empty data; existing ones are fine. */
-    public static void ensurePath(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+    /**
+     * Creates {@code path} and its parents as persistent znodes with empty data and {@code acl} (setup's:
+     * {@link ZnodeAcls#forSetup}); existing ones are fine.
+     */
+    public static void ensurePath(ZooKeeper zk, String path, List<ACL> acl)
+            throws KeeperException, InterruptedException {
         if (!path.startsWith("/") || path.endsWith("/") && path.length() > 1) {
             throw new IllegalArgumentException("not an absolute znode path: " + path);
         }
@@ -33,11 +38,16 @@ public final class Znodes {
         for (String part : path.substring(1).split("/")) {
             prefix.append('/').append(part);
             try {
-                zk.create(prefix.toString(), new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                zk.create(prefix.toString(), new byte[0], acl, CreateMode.PERSISTENT);
             } catch (KeeperException.NodeExistsException e) {
                 // already there
             }
         }
+    }
+
+    /** As {@link #ensurePath(ZooKeeper, String, List)} with an open ACL (tests, benchmarks). */
+    public static void ensurePath(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+        ensurePath(zk, path, ZnodeAcls.OPEN.forSetup());
     }
 
     /** Deletes {@code path} and everything below it; a missing path is fine. */

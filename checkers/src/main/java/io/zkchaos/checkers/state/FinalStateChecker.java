@@ -25,20 +25,26 @@ import java.util.stream.Collectors;
  * {@code {"node": "n1", "round": r, "sessionTimeout": ms, "zxid": z, "znodes": {path: {"data": "...", "version": v,
  * "cversion": c, "czxid": z, "mzxid": z, "pzxid": z, "owner": "0x..."}}}} ({@code owner} only on ephemerals,
  * {@code dataBase64} instead of {@code data} for bytes that are not text), or {@code info} when the server could not
- * be read. Each server's last {@code read-tree} is its final tree. Every client session of the run has ended
+ * be read. A znode may also hold {@code "acl"}: its ACL as {@link WorkloadAcls}' canonical text; the result may
+ * hold {@code "acls": "per-client"} and {@code "aclRoot": path} when the run gave the workload's znodes (at and below
+ * that path) per-client ACLs. Each server's last {@code read-tree} is its final tree. Every client session of the run has ended
  * (closed, or abandoned by a retired process so that it expires) when the first {@code read-tree} begins.
  *
  * <h2>Verdict</h2>
  * Invalid when two servers' final trees differ in any znode or any field of one — whether or not a client ever read
  * the difference — or when an ephemeral is still held by a read that began more than session timeout +
  * {@link #EXPIRY_MARGIN} after the first {@code read-tree} (its owner, like every client session, had ended by then;
- * the margin covers a leader election after the heal, which restarts every session's clock). Unknown when no tree
+ * the margin covers a leader election after the heal, which restarts every session's clock), or, in a per-client
+ * run, when a workload znode's ACL is neither setup's nor one client's ({@link WorkloadAcls#unexpected}; an ACL
+ * that differs between servers is a difference like any other field's). Unknown when no tree
  * was read, when a server's last read was not ok, or when ephemerals were only seen before that bound. Else valid.
  */
 public final class FinalStateChecker implements Checker {
 
     /** The {@code f} of a final tree read. */
     public static final String READ_TREE = "read-tree";
+    /** The {@code "acls"} of a read-tree result of a run whose workload znodes carry per-client ACLs. */
+    public static final String PER_CLIENT = "per-client";
     /** Beyond the session timeout, how long an ended session's ephemerals may live. */
     public static final Duration EXPIRY_MARGIN = Duration.ofSeconds(5);
     /** Differences listed in the report (all are counted). */
@@ -46,7 +52,9 @@ public final class FinalStateChecker implements Checker {
 
     /** The fields explanations name first when they differ (any other field is compared and named too). */
     private static final List<String> FIELDS = List.of("data", "dataBase64", "dataSha256", "dataBytes", "version", "cversion", "owner",
-            "czxid", "mzxid", "pzxid");
+            "acl", "czxid", "mzxid", "pzxid");
+    /** Unexpected ACLs listed in the report (all are counted in the summary). */
+    public static final int MAX_ACLS = 50;
 
     /** How long after the first final read an ended session's ephemerals must be gone. */
     public static Duration expiryBound(Duration sessionTimeout) {
@@ -58,7 +66,7 @@ public final class FinalStateChecker implements Checker {
         return "final-state";
     }
 
-    private record Attempt(String node, Operation op, ServerTree tree, long sessionTimeoutMs) {
+    private record Attempt(String node, Operation op, ServerTree tree, long sessionTimeoutMs, String aclRoot) {
     }
 
     @Override
@@ -153,14 +161,19 @@ public final class FinalStateChecker implements Checker {
             }
         }
 
+        Map<String, String> aclRoots = new TreeMap<>();
+        last.values().stream().filter(a -> a.tree() != null && a.aclRoot() != null)
+                .forEach(a -> aclRoots.put(a.node(), a.aclRoot()));
+        List<UnexpectedAcl> acls = unexpectedAcls(trees, aclRoots);
+
         List<FinalStateReport.Server> servers = trees.stream().map(t -> new FinalStateReport.Server(t.node(),
                 t.readIndex(), t.round(), t.znodes().size(),
                 (int) t.znodes().values().stream().filter(z -> owner(z) != null).count(),
                 "0x" + Long.toHexString(t.zxid()))).toList();
         FinalStateReport report = new FinalStateReport(servers, unread, groups, differences, totalDifferences, left,
-                unjudged, boundNanos);
+                unjudged, boundNanos, acls.stream().limit(MAX_ACLS).toList());
 
-        Validity validity = groups.size() > 1 || !left.isEmpty() ? Validity.INVALID
+        Validity validity = groups.size() > 1 || !left.isEmpty() || !acls.isEmpty() ? Validity.INVALID
                 : !unread.isEmpty() || unjudged > 0 || trees.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         StringBuilder s = new StringBuilder();
         if (groups.size() > 1) {
@@ -191,6 +204,13 @@ public final class FinalStateChecker implements Checker {
                     + "judged. ");
         } else if (!trees.isEmpty()) {
             s.append("No ephemeral left. ");
+        }
+        if (!acls.isEmpty()) {
+            s.append(acls.size()).append(" workload znode(s) hold an ACL the run never gives: ")
+                    .append(acls.stream().limit(3).map(UnexpectedAcl::explanation).collect(Collectors.joining("; ")))
+                    .append(acls.size() > 3 ? "; ...." : ".").append(' ');
+        } else if (!aclRoots.isEmpty()) {
+            s.append("Every workload znode holds its per-client ACL. ");
         }
         if (!unread.isEmpty()) {
             s.append("Not read: ").append(String.join(", ", unreadWhy)).append('.');
@@ -245,6 +265,41 @@ public final class FinalStateChecker implements Checker {
         return v instanceof String str ? '"' + str + '"' : String.valueOf(v);
     }
 
+    /**
+     * The workload znodes (at and below each server's {@code aclRoot}) whose ACL is neither setup's nor one
+     * client's: one entry per znode and ACL, naming the servers that hold it.
+     */
+    private static List<UnexpectedAcl> unexpectedAcls(List<ServerTree> trees, Map<String, String> aclRoots) {
+        Map<String, Map<String, List<String>>> nodesByPathAndAcl = new TreeMap<>();
+        for (ServerTree t : trees) {
+            String root = aclRoots.get(t.node());
+            if (root == null) {
+                continue;
+            }
+            for (Map.Entry<String, Map<String, Object>> z : t.znodes().entrySet()) {
+                String path = z.getKey();
+                Object acl = z.getValue().get("acl");
+                if (acl != null && under(path, root)) {
+                    nodesByPathAndAcl.computeIfAbsent(path, k -> new TreeMap<>())
+                            .computeIfAbsent(String.valueOf(acl), k -> new ArrayList<>()).add(t.node());
+                }
+            }
+        }
+        List<UnexpectedAcl> found = new ArrayList<>();
+        nodesByPathAndAcl.forEach((path, byAcl) -> byAcl.forEach((acl, nodes) -> {
+            String why = WorkloadAcls.unexpected(acl);
+            if (why != null) {
+                found.add(new UnexpectedAcl(path, nodes, acl, path + " on " + String.join(", ", nodes)
+                        + " has ACL \"" + acl + "\": " + why));
+            }
+        }));
+        return found;
+    }
+
+    private static boolean under(String path, String root) {
+        return path.equals(root) || path.startsWith(root.equals("/") ? "/" : root + "/");
+    }
+
     private static String owner(Map<String, Object> znode) {
         Object o = znode.get("owner");
         return o == null ? null : String.valueOf(o);
@@ -260,7 +315,7 @@ public final class FinalStateChecker implements Checker {
                 throw Values.malformed(op, "a read-tree that did not complete ok must name its server in the "
                         + "invoke value {\"node\": ...}");
             }
-            return new Attempt(node, op, null, -1);
+            return new Attempt(node, op, null, -1, null);
         }
         Map<?, ?> out = Values.map(op.output(), "the read-tree result", op);
         String outNode = Values.stringField(out, "node");
@@ -283,7 +338,20 @@ public final class FinalStateChecker implements Checker {
         long round = Values.longField(out, "round", 1, "the read-tree result", op);
         long recordedZxid = Values.longField(out, "zxid", zxid, "the read-tree result", op);
         long timeout = Values.longField(out, "sessionTimeout", -1, "the read-tree result", op);
+        String aclRoot = null;
+        if (out.get("acls") != null) {
+            String acls = Values.stringField(out, "acls");
+            if (!PER_CLIENT.equals(acls)) {
+                throw Values.malformed(op, "the read-tree result's \"acls\" must be \"" + PER_CLIENT + "\" (or "
+                        + "absent), got \"" + acls + "\"");
+            }
+            aclRoot = Values.stringField(out, "aclRoot");
+            if (aclRoot == null || !aclRoot.startsWith("/")) {
+                throw Values.malformed(op, "a per-client read-tree result must name the workload's root znode in "
+                        + "\"aclRoot\"");
+            }
+        }
         return new Attempt(outNode, op, new ServerTree(outNode, op.completeIndex(), op.invokeTime(), round,
-                recordedZxid, znodes), timeout);
+                recordedZxid, znodes), timeout, aclRoot);
     }
 }

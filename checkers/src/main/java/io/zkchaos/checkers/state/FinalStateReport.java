@@ -15,10 +15,24 @@ import java.util.List;
  * @param unjudged      ephemerals seen by a read taken before the bound had passed (neither held against the run
  *                      nor cleared)
  * @param boundNanos    session timeout + margin: how long after the first final read an ephemeral must be gone
+ * @param acls          workload znodes whose ACL is not the one the run gives them ({@code --acl per-client});
+ *                      empty for other runs and in older results
  */
 public record FinalStateReport(List<Server> servers, List<String> unread, List<List<String>> groups,
                                List<TreeDifference> differences, int totalDifferences,
-                               List<LeftEphemeral> ephemerals, int unjudged, long boundNanos) implements Findings {
+                               List<LeftEphemeral> ephemerals, int unjudged, long boundNanos,
+                               List<UnexpectedAcl> acls) implements Findings {
+
+    public FinalStateReport {
+        acls = acls == null ? List.of() : List.copyOf(acls);
+    }
+
+    /** Without ACLs judged. */
+    public FinalStateReport(List<Server> servers, List<String> unread, List<List<String>> groups,
+                            List<TreeDifference> differences, int totalDifferences, List<LeftEphemeral> ephemerals,
+                            int unjudged, long boundNanos) {
+        this(servers, unread, groups, differences, totalDifferences, ephemerals, unjudged, boundNanos, List.of());
+    }
 
     /**
      * One server's last tree, summed up.

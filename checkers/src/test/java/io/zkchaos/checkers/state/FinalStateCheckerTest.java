@@ -179,4 +179,111 @@ class FinalStateCheckerTest {
         assertThat(r.checker()).isEqualTo("final-state");
         assertThat(r.validity()).isEqualTo(Validity.VALID);
     }
+
+    // ---- ACLs (--acl per-client) ----
+
+    private static final String SETUP_ACL = WorkloadAclsTest.AUDITOR + "," + WorkloadAclsTest.CLIENTS_SETUP;
+
+    private static String clientAcl(String id) {
+        return WorkloadAcls.canonical(WorkloadAcls.parse(String.join(",", WorkloadAclsTest.AUDITOR,
+                WorkloadAclsTest.client(id), WorkloadAclsTest.CLIENTS_RW)));
+    }
+
+    /** The tree with ACLs: "/" open, the root and r0 setup's, r1 a client's. */
+    private static Map<String, Object> aclTree() {
+        Map<String, Object> t = tree();
+        acl(t, "/", "world:anyone=cdrwa");
+        acl(t, "/zkchaos", SETUP_ACL);
+        acl(t, "/zkchaos/r0", SETUP_ACL);
+        acl(t, "/zkchaos/r1", clientAcl("1a"));
+        return t;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void acl(Map<String, Object> tree, String path, String acl) {
+        ((Map<String, Object>) tree.get(path)).put("acl", acl);
+    }
+
+    /** Each server's read as a per-client run records it. */
+    private static HistoryBuilder perClientRound(HistoryBuilder h, Object... nodeAndTree) {
+        for (int i = 0; i < nodeAndTree.length; i += 2) {
+            String node = (String) nodeAndTree[i];
+            int p = P + Integer.parseInt(node.substring(1));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> value = (Map<String, Object>) read(node, (Map<String, Object>) nodeAndTree[i + 1]);
+            value.put("acls", "per-client");
+            value.put("aclRoot", "/zkchaos");
+            h.invoke(p, "read-tree", map("node", node), 1000 + i).ok(p, value, 1001 + i);
+        }
+        return h;
+    }
+
+    @Test
+    void identicalPerClientAclsAreValid() {
+        CheckResult r = checker.check(perClientRound(new HistoryBuilder(), "n1", aclTree(), "n2", aclTree(), "n3",
+                aclTree()).build());
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        assertThat(r.summary()).contains("Every workload znode holds its per-client ACL.");
+        assertThat(((FinalStateReport) r.details()).acls()).isEmpty();
+    }
+
+    @Test
+    void anAclThatDiffersBetweenServersIsADifference() {
+        Map<String, Object> planted = aclTree();
+        acl(planted, "/zkchaos/r1", clientAcl("2b"));
+        CheckResult r = checker.check(round(new HistoryBuilder(), 1000, "n1", aclTree(), "n2", planted, "n3",
+                aclTree()).build());
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(((FinalStateReport) r.details()).differences()).singleElement().satisfies(d ->
+                assertThat(d.explanation()).startsWith("/zkchaos/r1: n1, n3 acl \"").contains("; n2 acl \"")
+                        .contains("zkchaos-c2b"));
+        JsonAssert.toJson(r);
+    }
+
+    @Test
+    void anAclTheRunNeverGivesIsCaughtThoughEveryServerAgrees() {
+        Map<String, Object> opened = aclTree();
+        acl(opened, "/zkchaos/r1", "world:anyone=cdrwa");
+        CheckResult r = checker.check(perClientRound(new HistoryBuilder(), "n1", opened, "n2", opened, "n3",
+                opened).build());
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(r.summary()).contains("1 workload znode(s) hold an ACL the run never gives: /zkchaos/r1 on n1, "
+                + "n2, n3 has ACL \"world:anyone=cdrwa\": names world:anyone=cdrwa, not a digest identity of the run.");
+        FinalStateReport report = (FinalStateReport) r.details();
+        assertThat(report.acls()).singleElement().satisfies(a -> {
+            assertThat(a.path()).isEqualTo("/zkchaos/r1");
+            assertThat(a.nodes()).containsExactly("n1", "n2", "n3");
+        });
+        JsonAssert.toJson(r);
+    }
+
+    @Test
+    void theSameTreeOutsideAPerClientRunIsNotHeldToItsAcls() {
+        Map<String, Object> opened = aclTree();
+        acl(opened, "/zkchaos/r1", "world:anyone=cdrwa");
+        CheckResult r = checker.check(round(new HistoryBuilder(), 1000, "n1", opened, "n2", opened, "n3", opened)
+                .build());
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+        assertThat(((FinalStateReport) r.details()).acls()).isEmpty();
+    }
+
+    @Test
+    void znodesOutsideTheWorkloadsRootKeepTheirOwnAcls() {
+        Map<String, Object> t = aclTree();
+        t.put("/zkchaos-preload", znode("", 0, E1 + 2));
+        acl(t, "/zkchaos-preload", "world:anyone=cdrwa");
+        CheckResult r = checker.check(perClientRound(new HistoryBuilder(), "n1", t, "n2", t, "n3", t).build());
+        assertThat(r.validity()).isEqualTo(Validity.VALID);
+    }
+
+    @Test
+    void aPerClientResultWithoutItsRootIsMalformed() {
+        HistoryBuilder h = new HistoryBuilder();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> value = (Map<String, Object>) read("n1", aclTree());
+        value.put("acls", "per-client");
+        h.invoke(P + 1, "read-tree", map("node", "n1"), 1).ok(P + 1, value, 2);
+        assertThatThrownBy(() -> checker.check(h.build())).isInstanceOf(MalformedHistoryException.class)
+                .hasMessageContaining("aclRoot");
+    }
 }

@@ -12,6 +12,7 @@ import io.zkchaos.harness.run.RunConfig.WorkloadPart;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
+import io.zkchaos.workloads.ZnodeAcls;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import io.zkchaos.results.Verdicts;
 import java.nio.file.Path;
@@ -241,6 +242,14 @@ public final class RunCommand implements Callable<Integer> {
             + "32 MiB in all; default: none")
     String preload;
 
+    @Option(names = "--acl", paramLabel = "open|per-client", description = "the ACLs on the workload's znodes: "
+            + "open (world:anyone, ZooKeeper's OPEN_ACL_UNSAFE) or per-client (every client session authenticates "
+            + "with a digest identity of its own and creates its znodes under an ACL of that identity and the "
+            + "harness's auditor: the servers' data trees, and so their snapshots, hold many distinct ACLs; the "
+            + "final-state check then also compares each znode's ACL and holds it to the one it was created with); "
+            + "not for the fle nodes; default: ${DEFAULT-VALUE}")
+    String acl = "open";
+
     @Option(names = "--relax", split = ",", paramLabel = "ID", description = "do not hold the run to this evidence "
             + "requirement (repeatable; 'all' for none): a run that exercised less than its workload and nemesis ask "
             + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
@@ -254,6 +263,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--session-timeout", converter = Durations.class,
             description = "client session timeout (default: ${DEFAULT-VALUE})")
     Duration sessionTimeout;
+
+    private ZnodeAcls acls() {
+        try {
+            return ZnodeAcls.parse(acl);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--acl must be open or per-client, got '" + acl + "'", e);
+        }
+    }
 
     /**
      * The run configuration these options name.
@@ -293,6 +310,7 @@ public final class RunCommand implements Callable<Integer> {
                 .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
                 .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload))
+                .acls(acls())
                 .failoverBound(failoverBound).relax(relax).build();
     }
 

@@ -29,6 +29,7 @@ import io.zkchaos.results.RunSettings;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
+import io.zkchaos.workloads.ZnodeAcls;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,6 +82,15 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 throw new IllegalArgumentException("preload: the " + cluster.system() + " nodes hold a key-value "
                         + "store, not znodes; --preload " + storage.preload() + " is for ZooKeeper");
             }
+            if (storage.acls() != ZnodeAcls.OPEN) {
+                throw new IllegalArgumentException("acl: the " + cluster.system() + " nodes hold a key-value store "
+                        + "without ACLs; --acl " + storage.acls().label() + " is for ZooKeeper");
+            }
+        }
+        if (storage.acls() != ZnodeAcls.OPEN && workload.options().root().equals("/")) {
+            throw new IllegalArgumentException("acl: --acl " + storage.acls().label() + " needs a workload root "
+                    + "below / (the final-state check holds every znode under the root to the clients' ACLs, and / "
+                    + "also holds the servers' and the harness's own znodes)");
         }
         // What the backend can do for the system, the lazy file system and the nemesis: one check
         // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
@@ -228,7 +238,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         ? Timing.DEFAULT_RECOVERY_BOUND : s.timing().recoveryBound()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
                         s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
-                        : Preload.parse(s.storage().preload())));
+                        : Preload.parse(s.storage().preload()), s.storage().acls() == null ? ZnodeAcls.OPEN
+                        : ZnodeAcls.parse(s.storage().acls())));
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -365,11 +376,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      *                  ZooKeeper only: the fle nodes take no snapshots
      * @param preload   the znodes the harness creates before the main phase ({@code --preload}), null for none;
      *                  ZooKeeper only
+     * @param acls      the ACLs on the workload's znodes ({@code --acl}): open ({@code OPEN_ACL_UNSAFE}, the
+     *                  default), or per-client (each client session's znodes under an ACL of its own digest identity,
+     *                  so that the servers' ACL cache holds many entries that snapshots write and restarts rebuild;
+     *                  {@link ZnodeAcls}); ZooKeeper's built-in workloads only
      */
     public record StoragePart(boolean lazyfs, boolean forceSync,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload,
+                              @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OpenAcls.class)
+                              ZnodeAcls acls) {
         public StoragePart {
+            acls = acls == null ? ZnodeAcls.OPEN : acls;
             if (snapCount != null && snapCount < 2) {
                 throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
                         + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
@@ -378,7 +396,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** ZooKeeper's own {@code snapCount} (100000), nothing preloaded. */
         public StoragePart(boolean lazyfs, boolean forceSync) {
-            this(lazyfs, forceSync, null, null);
+            this(lazyfs, forceSync, null, null, ZnodeAcls.OPEN);
+        }
+
+        /** With open ACLs. */
+        public StoragePart(boolean lazyfs, boolean forceSync, Integer snapCount, Preload preload) {
+            this(lazyfs, forceSync, snapCount, preload, ZnodeAcls.OPEN);
         }
 
         /** The machine's own file system, ZooKeeper's default {@code forceSync=yes}. */
@@ -386,9 +409,22 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new StoragePart(false, true);
         }
 
+        /** Leaves open ACLs out of the saved part, as {@code config.json} has them (files keep their older shape). */
+        static final class OpenAcls {
+            @Override
+            public boolean equals(Object o) {
+                return o == null || o == ZnodeAcls.OPEN;
+            }
+
+            @Override
+            public int hashCode() {
+                return 0;
+            }
+        }
+
         /** On the lazy file system, or not; the rest as it is. */
         StoragePart withLazyfs(boolean on) {
-            return new StoragePart(on, forceSync, snapCount, preload);
+            return new StoragePart(on, forceSync, snapCount, preload, acls);
         }
     }
 
@@ -547,7 +583,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 checks,
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
                 new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
-                        storage.preload() == null ? null : storage.preload().toString()));
+                        storage.preload() == null ? null : storage.preload().toString(),
+                        storage.acls() == ZnodeAcls.OPEN ? null : storage.acls().label()));
     }
 
     public Path outDirectory() {
@@ -601,6 +638,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private boolean forceSync = StoragePart.defaults().forceSync();
         private Integer snapCount = StoragePart.defaults().snapCount();
         private Preload preload = StoragePart.defaults().preload();
+        private ZnodeAcls acls = StoragePart.defaults().acls();
         private int compose = NemesisPart.defaults().compose();
         private FaultSchedule schedule;
 
@@ -793,6 +831,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** The ACLs on the workload's znodes ({@code --acl}); open by default. */
+        public Builder acls(ZnodeAcls v) {
+            acls = v;
+            return this;
+        }
+
         /** The most faults in force at once, each of another family ({@code --compose}); 1 by default. */
         public Builder compose(int v) {
             compose = v;
@@ -815,7 +859,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor, compose, schedule), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
-                    new StoragePart(lazyfs, forceSync, snapCount, preload));
+                    new StoragePart(lazyfs, forceSync, snapCount, preload, acls));
         }
     }
 }

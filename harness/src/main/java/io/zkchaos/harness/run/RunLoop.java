@@ -2,6 +2,7 @@ package io.zkchaos.harness.run;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerCatalog;
+import io.zkchaos.checkers.state.FinalStateChecker;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.JsonLinesRecorder;
@@ -96,7 +97,7 @@ final class RunLoop {
             // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
             // to connect than a client's request timeout allows (a set run's setup could not connect within 3 s at
             // load average 40, and the run failed before it began).
-            Target unhurried = new Target(target.connectString(), target.servers(), target.sessionTimeout(),
+            Target unhurried = target.withTimeouts(target.sessionTimeout(),
                     longest(target.requestTimeout(), UNHURRIED_REQUEST_TIMEOUT));
             say.accept("cluster of " + config.cluster().nodes() + " serves (" + clusterConfig.systemSummary()
                     + "), leader " + cluster.leader().orElse("?"));
@@ -288,7 +289,8 @@ final class RunLoop {
         workload.finalPhase(target, recorder);
         if (workloadType.checkers().contains(CheckerCatalog.FINAL_STATE)) {
             say.accept("final state: reading every server's data tree");
-            FinalState.read(target, recorder);
+            FinalState.read(target, recorder, FinalStateChecker.expiryBound(target.sessionTimeout()),
+                    config.workload().options().root());
         }
         phases.lap("final");
     }
@@ -349,7 +351,7 @@ final class RunLoop {
         Map<String, String> servers = new LinkedHashMap<>();
         cluster.nodes().forEach(n -> servers.put(n, cluster.connectString(n)));
         return new Target(cluster.connectString(), servers, config.workload().sessionTimeout(),
-                config.workload().requestTimeout());
+                config.workload().requestTimeout(), config.storage().acls());
     }
 
     /** The sync kinds among the packets the taps counted (each kind, 0 when unseen); empty without taps. */

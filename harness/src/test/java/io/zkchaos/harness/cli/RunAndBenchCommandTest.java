@@ -87,6 +87,14 @@ class RunAndBenchCommandTest {
     }
 
     @Test
+    void runRejectsABadAclNamingIt() {
+        assertThat(run("run", "--workload", "set", "--acl", "closed")).isEqualTo(2);
+        assertThat(err.toString()).contains("--acl must be open or per-client, got 'closed'");
+        assertThat(run("run", "--system", "fle", "--workload", "set", "--acl", "per-client")).isEqualTo(2);
+        assertThat(err.toString()).contains("acl: the fle nodes hold a key-value store without ACLs");
+    }
+
+    @Test
     void runRejectsABadSnapCountOrPreloadNamingIt() {
         assertThat(run("run", "--workload", "set", "--snap-count", "1")).isEqualTo(2);
         assertThat(err.toString()).contains("snap-count must be at least 2");

@@ -88,6 +88,16 @@ class ChaosSuiteTest {
     }
 
     @Test
+    void theSuitesAclsGoToItsZooKeeperScenariosOnly() {
+        ChaosSuite s = new ChaosSuite(List.of("zookeeper", "fle"), List.of("3.9.5"), List.of("set"),
+                List.of("kill-leader"), Duration.ofSeconds(12), 7, "local", 3,
+                io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), Shard.all("test"),
+                ChaosSuite.times(""), null, null, io.zkchaos.workloads.ZnodeAcls.PER_CLIENT);
+        assertThat(s.scenarios()).extracting(x -> x.system() + " " + s.config(x).storage().acls())
+                .containsExactlyInAnyOrder("zookeeper PER_CLIENT", "fle OPEN");
+    }
+
+    @Test
     void theSuitesSnapCountAndPreloadGoToItsZooKeeperScenariosOnly() {
         ChaosSuite s = new ChaosSuite(List.of("zookeeper", "fle"), List.of("3.9.5"), List.of("set"),
                 List.of("replace-disk", "kill-leader"), Duration.ofSeconds(12), 7, "local", 3,

@@ -12,6 +12,7 @@ import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.workloads.WorkloadOptions;
+import io.zkchaos.workloads.ZnodeAcls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -292,6 +293,28 @@ class RunConfigTest {
         assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").preload(new Preload(1, 1))
                 .build()).hasMessage("preload: the fle nodes hold a key-value store, not znodes; --preload 1x1 is "
                 + "for ZooKeeper");
+    }
+
+    @Test
+    void perClientAclsAreSavedAndReadBackAndOpenKeepsTheOlderShape(@TempDir Path dir) throws Exception {
+        RunConfig c = RunConfig.builder().workload("set").acls(ZnodeAcls.PER_CLIENT).seed(3).out(dir).build();
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("storage").path("acls").asText())
+                .isEqualTo("per-client");
+        assertThat(RunConfig.read(run)).isEqualTo(c);
+        assertThat(RunConfig.read(run).storage().acls()).isEqualTo(ZnodeAcls.PER_CLIENT);
+        assertThat(RunConfig.builder().build().storage().acls()).isEqualTo(ZnodeAcls.OPEN);
+    }
+
+    @Test
+    void perClientAclsAreRefusedWhereTheyCannotBeChecked() {
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").acls(ZnodeAcls.PER_CLIENT)
+                .build()).hasMessage("acl: the fle nodes hold a key-value store without ACLs; --acl per-client is "
+                + "for ZooKeeper");
+        assertThatThrownBy(() -> RunConfig.builder().workload("set").acls(ZnodeAcls.PER_CLIENT)
+                .workloadOptions(io.zkchaos.workloads.WorkloadOptions.defaults().withRoot("/")).build())
+                .hasMessageStartingWith("acl: --acl per-client needs a workload root below /");
     }
 
     @Test

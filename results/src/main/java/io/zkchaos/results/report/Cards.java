@@ -270,6 +270,10 @@ final class Cards {
         for (LeftEphemeral e : d.ephemerals()) {
             b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
         }
+        if (!d.acls().isEmpty()) {
+            b.fact("znodes with an unexpected ACL", d.acls().size());
+        }
+        d.acls().forEach(a -> b.findings.add(Text.plain(a.explanation())));
     }
 
     private void watches(WatchesReport d, Builder b) {

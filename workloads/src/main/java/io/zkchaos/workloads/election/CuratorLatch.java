@@ -1,17 +1,23 @@
 package io.zkchaos.workloads.election;
 
+import io.zkchaos.checkers.state.WorkloadAcls;
 import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.ZnodeAcls;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.AuthInfo;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +40,27 @@ public final class CuratorLatch implements CandidateFactory {
     @Override
     public CandidateSession open(String name, String electionPath, Target target, HerdCounters counters)
             throws Exception {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
+        if (target.acls() == ZnodeAcls.PER_CLIENT) {
+            // Curator authenticates before it connects, so the identity cannot be the session's: the candidate's
+            // name (its process number) is as unique in the run.
+            String user = WorkloadAcls.CLIENT_PREFIX + name;
+            List<ACL> acl = target.acls().forClient(user);
+            builder.authorization(target.acls().clientAuth(user).stream()
+                    .map(a -> new AuthInfo("digest", a)).toList())
+                    .aclProvider(new ACLProvider() {
+                        @Override
+                        public List<ACL> getDefaultAcl() {
+                            return acl;
+                        }
+
+                        @Override
+                        public List<ACL> getAclForPath(String path) {
+                            return acl;
+                        }
+                    });
+        }
+        CuratorFramework client = builder
                 .connectString(target.connectString())
                 .sessionTimeoutMs((int) target.sessionTimeout().toMillis())
                 .connectionTimeoutMs((int) target.requestTimeout().toMillis())

@@ -97,7 +97,7 @@ public final class ElectionWorkload implements SlottedWorkload {
         ZooKeeper zk = Sessions.open(target.connectString(), target, null);
         try {
             Znodes.deleteRecursive(zk, electionPath);
-            Znodes.ensurePath(zk, electionPath);
+            Znodes.ensurePath(zk, electionPath, target.acls().forSetup());
         } finally {
             Sessions.closeQuietly(zk);
         }

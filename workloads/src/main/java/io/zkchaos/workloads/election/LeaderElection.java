@@ -24,6 +24,7 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,6 +132,7 @@ public final class LeaderElection implements Closeable {
     private final Hooks hooks;
     private final Duration closeTimeout;
     private final Set<String> leftovers;
+    private final List<ACL> acl;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final ExecutorService executor;
     private volatile Thread executorThread;
@@ -177,6 +179,18 @@ public final class LeaderElection implements Closeable {
      */
     public LeaderElection(ZooKeeper zk, String electionPath, String id, Watching watching, Listener listener,
                           HerdCounters counters, Hooks hooks, Duration closeTimeout, Set<String> leftovers) {
+        this(zk, electionPath, id, watching, listener, counters, hooks, closeTimeout, leftovers,
+                ZooDefs.Ids.OPEN_ACL_UNSAFE);
+    }
+
+    /**
+     * As above, the candidate's nodes created with {@code acl} (the session's own:
+     * {@link io.zkchaos.workloads.ZnodeAcls#forClient}).
+     */
+    public LeaderElection(ZooKeeper zk, String electionPath, String id, Watching watching, Listener listener,
+                          HerdCounters counters, Hooks hooks, Duration closeTimeout, Set<String> leftovers,
+                          List<ACL> acl) {
+        this.acl = Objects.requireNonNull(acl, "acl"); // as given: ZooKeeper asks it whether it contains null
         this.leftovers = Objects.requireNonNull(leftovers, "leftovers");
         this.zk = Objects.requireNonNull(zk, "zk");
         this.electionPath = Objects.requireNonNull(electionPath, "electionPath");
@@ -329,7 +343,7 @@ public final class LeaderElection implements Closeable {
                     try {
                         Stat stat = new Stat();
                         String created = zk.create(electionPath + "/" + NODE_PREFIX + guid + "-",
-                                id.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                                id.getBytes(StandardCharsets.UTF_8), acl,
                                 CreateMode.EPHEMERAL_SEQUENTIAL, stat);
                         adopt(created, stat.getCzxid());
                     } catch (KeeperException e) {

@@ -3,11 +3,13 @@ package io.zkchaos.workloads.election;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 
 /** Candidate sessions running {@link LeaderElection}: one ZooKeeper session, a new recipe per candidacy. */
 public final class OwnRecipe implements CandidateFactory {
@@ -54,7 +56,7 @@ public final class OwnRecipe implements CandidateFactory {
     public CandidateSession open(String name, String electionPath, Target target, HerdCounters counters)
             throws Exception {
         AtomicReference<LeaderElection> current = new AtomicReference<>();
-        ZooKeeper zk = Sessions.open(sessions, target.connectString(), target, event -> {
+        ZooKeeper zk = Sessions.openClient(sessions, target.connectString(), target, event -> {
             LeaderElection e = current.get();
             if (e != null) {
                 e.sessionEvent(event);
@@ -64,11 +66,12 @@ public final class OwnRecipe implements CandidateFactory {
         // Candidacies of this session that gave up but whose node may remain (see LeaderElection): shared, so the
         // next candidacy deletes what the previous one could not.
         Set<String> leftovers = ConcurrentHashMap.newKeySet();
+        List<ACL> acl = target.acls().forClient(zk);
         return new CandidateSession() {
             @Override
             public void startCandidacy(LeaderElection.Listener listener) {
                 LeaderElection e = new LeaderElection(zk, electionPath, name, watching, listener, counters, hooks,
-                        closeTimeout, leftovers);
+                        closeTimeout, leftovers, acl);
                 LeaderElection previous = current.getAndSet(e);
                 if (previous != null) {
                     previous.close();

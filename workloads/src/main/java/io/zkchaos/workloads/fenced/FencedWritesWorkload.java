@@ -82,7 +82,7 @@ public final class FencedWritesWorkload implements SlottedWorkload {
         this.store = fenced ? new FencedStore(root + "/log") : FencedStore.unfenced(root + "/log");
         long intervalNanos = writeInterval.toNanos();
         LeaderTask writer = (process, target) -> {
-            ZooKeeper storeSession = Sessions.open(target.connectString(),
+            ZooKeeper storeSession = Sessions.openClient(target.connectString(),
                     target.withTimeouts(STORE_SESSION_TIMEOUT, target.requestTimeout()), null);
             return new LeaderTask.Worker() {
                 @Override
@@ -119,7 +119,7 @@ public final class FencedWritesWorkload implements SlottedWorkload {
         ZooKeeper zk = Sessions.open(target.connectString(), target, null);
         try {
             Znodes.deleteRecursive(zk, store.path());
-            Znodes.ensurePath(zk, store.path());
+            Znodes.ensurePath(zk, store.path(), target.acls().forSetup());
         } finally {
             Sessions.closeQuietly(zk);
         }

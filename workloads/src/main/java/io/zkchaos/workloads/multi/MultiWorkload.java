@@ -22,8 +22,8 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,9 +106,9 @@ public final class MultiWorkload extends ClientWorkload {
     public void setup(Target target) throws Exception {
         Sessions.with(target, zk -> {
             Znodes.deleteRecursive(zk, root);
-            Znodes.ensurePath(zk, root);
+            Znodes.ensurePath(zk, root, target.acls().forSetup());
             for (int i = 0; i < keys; i++) {
-                zk.create(path(register(i)), Znodes.encode(0), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                zk.create(path(register(i)), Znodes.encode(0), target.acls().forSetup(), CreateMode.PERSISTENT);
             }
         });
         List<String> unanswered = new ArrayList<>();
@@ -195,14 +195,15 @@ public final class MultiWorkload extends ClientWorkload {
 
     @Override
     protected Client open(int process, Target target) throws Exception {
-        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
+        ZooKeeper zk = Sessions.openClient(target.connectString(), target, null);
+        List<ACL> acl = target.acls().forClient(zk);
         return new Client() {
             @Override
             public Result invoke(Invocation op) {
                 try {
                     return switch (op.f()) {
-                        case "txn" -> split ? new SplitTxn(zk).run((List<?>) op.value())
-                                : txn(zk, (List<?>) op.value());
+                        case "txn" -> split ? new SplitTxn(zk, acl).run((List<?>) op.value())
+                                : txn(zk, acl, (List<?>) op.value());
                         case "read" -> read(zk, (List<?>) op.value());
                         default -> Result.fail("unknown function " + op.f());
                     };
@@ -222,7 +223,7 @@ public final class MultiWorkload extends ClientWorkload {
      * One {@code multi}: the checked registers' versions read first (after {@code sync}), then every operation in one
      * request. A rejected transaction names the operation that failed it.
      */
-    private Result txn(ZooKeeper zk, List<?> micros) throws KeeperException, InterruptedException {
+    private Result txn(ZooKeeper zk, List<ACL> acl, List<?> micros) throws KeeperException, InterruptedException {
         Map<String, Stat> checked = new HashMap<>();
         Map<String, Long> values = new HashMap<>();
         try {
@@ -238,7 +239,7 @@ public final class MultiWorkload extends ClientWorkload {
             ops.add(switch (f) {
                 case "check" -> Op.check(p, checked.get((String) m.get(1)).getVersion());
                 case "set" -> Op.setData(p, Znodes.encode((Long) m.get(2)), -1);
-                case "create" -> Op.create(p, Znodes.encode((Long) m.get(2)), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                case "create" -> Op.create(p, Znodes.encode((Long) m.get(2)), acl,
                         CreateMode.PERSISTENT);
                 case "delete" -> Op.delete(p, -1);
                 default -> throw new IllegalArgumentException("unknown operation " + f + " in a transaction");
@@ -338,9 +339,11 @@ public final class MultiWorkload extends ClientWorkload {
      */
     private final class SplitTxn {
         private final ZooKeeper zk;
+        private final List<ACL> acl;
 
-        SplitTxn(ZooKeeper zk) {
+        SplitTxn(ZooKeeper zk, List<ACL> acl) {
             this.zk = zk;
+            this.acl = acl;
         }
 
         Result run(List<?> micros) throws KeeperException, InterruptedException {
@@ -353,7 +356,7 @@ public final class MultiWorkload extends ClientWorkload {
                     switch ((String) m.get(0)) {
                         case "check" -> values.put(key, Znodes.decode(zk.getData(p, false, null)));
                         case "set" -> zk.setData(p, Znodes.encode((Long) m.get(2)), -1);
-                        case "create" -> zk.create(p, Znodes.encode((Long) m.get(2)), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        case "create" -> zk.create(p, Znodes.encode((Long) m.get(2)), acl,
                                 CreateMode.PERSISTENT);
                         case "delete" -> zk.delete(p, -1);
                         default -> throw new IllegalArgumentException("unknown operation " + m.get(0));

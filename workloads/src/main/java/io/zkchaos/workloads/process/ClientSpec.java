@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.WorkloadOptions;
+import io.zkchaos.workloads.ZnodeAcls;
 import io.zkchaos.workloads.Workloads;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.time.Duration;
@@ -31,11 +32,12 @@ import java.util.Objects;
  * @param concurrency    how many slots the run has
  * @param slot           this process's slot
  * @param firstProcess   the first logical process number it runs (later ones add the concurrency)
+ * @param acls           {@link Target#acls()}, as {@link ZnodeAcls#label()}; null: open
  */
 public record ClientSpec(String workload, String root, int keys, ReadMode reads, long holdMinMillis,
                          long holdMaxMillis, double rate, long writeEveryMillis, String connectString, Map<String, String> servers,
                          long sessionMillis, long requestMillis, long seed, int concurrency, int slot,
-                         int firstProcess) {
+                         int firstProcess, String acls) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -43,6 +45,7 @@ public record ClientSpec(String workload, String root, int keys, ReadMode reads,
         Workloads.require(workload);
         Objects.requireNonNull(reads, "reads");
         servers = new LinkedHashMap<>(Objects.requireNonNull(servers, "servers"));
+        acls = acls == null ? ZnodeAcls.OPEN.label() : ZnodeAcls.parse(acls).label();
         if (slot < 0 || slot >= concurrency || firstProcess < 0 || firstProcess % concurrency != slot) {
             throw new IllegalArgumentException("process " + firstProcess + " is not of slot " + slot + " of "
                     + concurrency);
@@ -54,14 +57,14 @@ public record ClientSpec(String workload, String root, int keys, ReadMode reads,
                                 int firstProcess) {
         return new ClientSpec(workload, o.root(), o.keys(), o.reads(), o.holdMin().toMillis(), o.holdMax().toMillis(),
                 o.rate(), o.writeEvery().toMillis(), t.connectString(), t.servers(), t.sessionTimeout().toMillis(), t.requestTimeout().toMillis(),
-                seed, concurrency, slot, firstProcess);
+                seed, concurrency, slot, firstProcess, t.acls().label());
     }
 
     /** The same spec for a later process of the same slot (a replacement client process). */
     public ClientSpec startingAt(int process) {
         return new ClientSpec(workload, root, keys, reads, holdMinMillis, holdMaxMillis, rate, writeEveryMillis,
                 connectString, servers,
-                sessionMillis, requestMillis, seed, concurrency, slot, process);
+                sessionMillis, requestMillis, seed, concurrency, slot, process, acls);
     }
 
     public WorkloadOptions options() {
@@ -70,7 +73,8 @@ public record ClientSpec(String workload, String root, int keys, ReadMode reads,
     }
 
     public Target target() {
-        return new Target(connectString, servers, Duration.ofMillis(sessionMillis), Duration.ofMillis(requestMillis));
+        return new Target(connectString, servers, Duration.ofMillis(sessionMillis), Duration.ofMillis(requestMillis),
+                ZnodeAcls.parse(acls));
     }
 
     public String toJson() {

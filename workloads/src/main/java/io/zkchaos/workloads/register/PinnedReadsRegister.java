@@ -98,8 +98,8 @@ public final class PinnedReadsRegister implements Workload {
         int r = (c + 1) / 2;
         int w = c - r;
         Target t = ctx.target();
-        Target readTarget = new Target(t.servers().get(node), t.servers(), t.sessionTimeout(), t.requestTimeout());
-        Target writeTarget = new Target(others(t, node), t.servers(), t.sessionTimeout(), t.requestTimeout());
+        Target readTarget = t.connectingTo(t.servers().get(node));
+        Target writeTarget = t.connectingTo(others(t, node));
         readers.withRate(rate * r / c);
         writers.withRate(rate * w / c);
         RunContext readCtx = new RunContext(readTarget, ctx.recorder(), ctx.seed(), r, ctx.duration());

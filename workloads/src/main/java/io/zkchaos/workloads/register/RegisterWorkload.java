@@ -92,7 +92,7 @@ public final class RegisterWorkload extends ClientWorkload {
         try {
             Znodes.deleteRecursive(zk, root);
             for (int i = 0; i < keys; i++) {
-                Znodes.ensurePath(zk, path(key(i)));
+                Znodes.ensurePath(zk, path(key(i)), target.acls().forSetup());
             }
         } finally {
             Sessions.closeQuietly(zk);
@@ -145,7 +145,7 @@ public final class RegisterWorkload extends ClientWorkload {
 
     @Override
     protected Client open(int process, Target target) throws Exception {
-        return new RegisterClient(Sessions.open(target.connectString(), target, null));
+        return new RegisterClient(Sessions.openClient(target.connectString(), target, null));
     }
 
     @Override

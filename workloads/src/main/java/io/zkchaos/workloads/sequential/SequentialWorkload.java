@@ -21,8 +21,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 
 /**
  * {@code sequential}: concurrent creates of sequential and ephemeral-sequential children under a few parents
@@ -85,7 +85,7 @@ public final class SequentialWorkload extends ClientWorkload {
         Sessions.with(target, zk -> {
             Znodes.deleteRecursive(zk, root);
             for (int i = 0; i < parents; i++) {
-                Znodes.ensurePath(zk, root + "/" + parent(i));
+                Znodes.ensurePath(zk, root + "/" + parent(i), target.acls().forSetup());
             }
         });
     }
@@ -111,7 +111,8 @@ public final class SequentialWorkload extends ClientWorkload {
 
     @Override
     protected Client open(int process, Target target) throws Exception {
-        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
+        ZooKeeper zk = Sessions.openClient(target.connectString(), target, null);
+        List<ACL> acl = target.acls().forClient(zk);
         return new Client() {
             private final Map<String, Long> predicted = new HashMap<>();
 
@@ -140,7 +141,7 @@ public final class SequentialWorkload extends ClientWorkload {
                 boolean ephemeral = "ephemeral".equals(in.get("mode"));
                 String created;
                 try {
-                    created = zk.create(parentPath + "/v" + value + "-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    created = zk.create(parentPath + "/v" + value + "-", new byte[0], acl,
                             ephemeral ? CreateMode.EPHEMERAL_SEQUENTIAL : CreateMode.PERSISTENT_SEQUENTIAL);
                 } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException e) {
                     return Result.fail(Outcomes.describe(e)); // the server refused it: nothing was created

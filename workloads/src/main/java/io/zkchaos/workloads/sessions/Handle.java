@@ -2,6 +2,7 @@ package io.zkchaos.workloads.sessions;
 
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.ZnodeAcls;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.KeeperException;
@@ -37,13 +38,18 @@ final class Handle implements AutoCloseable {
 
     /** Opens a session whose events go to {@code log}; throws if it does not connect within the request timeout. */
     static Handle open(Target target, SessionLog log, boolean silent) throws IOException, InterruptedException {
-        return new Handle(target, (ReportingZooKeeper) Sessions.open(ReportingZooKeeper::new, target.connectString(),
+        return new Handle(target, (ReportingZooKeeper) Sessions.openClient(ReportingZooKeeper::new, target.connectString(),
                 target, log), silent);
     }
 
     /** The handle this process opened (a silently reconnecting one may be using another by now). */
     ZooKeeper opened() {
         return opened;
+    }
+
+    /** The ACLs of the znodes this process's sessions create ({@code acls().forClient(zk)} with the one in use). */
+    ZnodeAcls acls() {
+        return target.acls();
     }
 
     long sessionId() {
@@ -99,7 +105,7 @@ final class Handle implements AutoCloseable {
 
     private synchronized ReportingZooKeeper reopen() throws KeeperException, InterruptedException {
         try {
-            current = (ReportingZooKeeper) Sessions.open(ReportingZooKeeper::new, target.connectString(), target,
+            current = (ReportingZooKeeper) Sessions.openClient(ReportingZooKeeper::new, target.connectString(), target,
                     Sessions.IGNORE);
             return current;
         } catch (IOException e) {

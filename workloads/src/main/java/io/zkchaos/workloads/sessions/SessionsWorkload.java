@@ -21,7 +21,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -79,7 +78,7 @@ public final class SessionsWorkload implements SlottedWorkload {
     public void setup(Target target) throws Exception {
         Sessions.with(target, zk -> {
             Znodes.deleteRecursive(zk, root);
-            Znodes.ensurePath(zk, root);
+            Znodes.ensurePath(zk, root, target.acls().forSetup());
         });
     }
 
@@ -165,7 +164,7 @@ public final class SessionsWorkload implements SlottedWorkload {
         Op invoke = log.invoke("create", name);
         Result r;
         try {
-            h.call(zk -> zk.create(root + "/" + name, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+            h.call(zk -> zk.create(root + "/" + name, new byte[0], h.acls().forClient(zk),
                     CreateMode.EPHEMERAL));
             r = Result.ok(null);
         } catch (KeeperException.NodeExistsException e) {
@@ -229,7 +228,7 @@ public final class SessionsWorkload implements SlottedWorkload {
         try {
             long id = h.sessionId();
             byte[] password = h.password();
-            other = (ReportingZooKeeper) Sessions.open((cs, timeout, w, config) -> new ReportingZooKeeper(cs,
+            other = (ReportingZooKeeper) Sessions.openClient((cs, timeout, w, config) -> new ReportingZooKeeper(cs,
                     timeout, w, id, password, config), target.connectString(), target, Sessions.IGNORE);
             int err = other.closeSession();
             r = err == 0 ? Result.ok(null) : Outcomes.indeterminate(KeeperException.create(KeeperException.Code

@@ -1,5 +1,7 @@
 package io.zkchaos.workloads.set;
 
+import io.zkchaos.checkers.gen.Gen;
+import io.zkchaos.checkers.gen.Gens;
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.workloads.Client;
@@ -10,8 +12,6 @@ import io.zkchaos.workloads.Result;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Znodes;
-import io.zkchaos.checkers.gen.Gen;
-import io.zkchaos.checkers.gen.Gens;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +19,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 
 /**
  * {@code set}: each {@code add e} creates the persistent znode {@code ROOT/e-<e>} (e unique, from a counter).
@@ -53,7 +53,7 @@ public final class SetWorkload extends ClientWorkload {
         ZooKeeper zk = Sessions.open(target.connectString(), target, null);
         try {
             Znodes.deleteRecursive(zk, root);
-            Znodes.ensurePath(zk, root);
+            Znodes.ensurePath(zk, root, target.acls().forSetup());
         } finally {
             Sessions.closeQuietly(zk);
         }
@@ -70,7 +70,8 @@ public final class SetWorkload extends ClientWorkload {
 
     @Override
     protected Client open(int process, Target target) throws Exception {
-        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
+        ZooKeeper zk = Sessions.openClient(target.connectString(), target, null);
+        List<ACL> acl = target.acls().forClient(zk);
         return new Client() {
             @Override
             public Result invoke(Invocation op) {
@@ -79,7 +80,7 @@ public final class SetWorkload extends ClientWorkload {
                 }
                 long e = (Long) op.value();
                 try {
-                    zk.create(root + "/" + PREFIX + e, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                    zk.create(root + "/" + PREFIX + e, new byte[0], acl, CreateMode.PERSISTENT);
                     return Result.ok(e);
                 } catch (KeeperException.NodeExistsException ex) {
                     return Result.fail("node-exists");

@@ -7,6 +7,7 @@ import io.zkchaos.checkers.state.FinalStateChecker;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.ZnodeAcls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,13 +49,15 @@ public final class FinalState {
     private final Target target;
     private final HistoryRecorder recorder;
     private final Duration bound;
+    private final String aclRoot;
     private int nextProcess = PROCESS_BASE;
     private int reads;
 
-    private FinalState(Target target, HistoryRecorder recorder, Duration bound) {
+    private FinalState(Target target, HistoryRecorder recorder, Duration bound, String aclRoot) {
         this.target = target;
         this.recorder = recorder;
         this.bound = bound;
+        this.aclRoot = aclRoot;
     }
 
     /**
@@ -70,8 +73,26 @@ public final class FinalState {
     /** As {@link #read(Target, HistoryRecorder)}, waiting at most {@code bound} for the servers to settle. */
     public static Map<String, Map<String, Object>> read(Target target, HistoryRecorder recorder, Duration bound)
             throws InterruptedException {
-        return new FinalState(Objects.requireNonNull(target, "target"), Objects.requireNonNull(recorder,
-                "recorder"), bound).rounds();
+        return read(target, recorder, bound, null);
+    }
+
+    /**
+     * As {@link #read(Target, HistoryRecorder, Duration)}; when the target's ACLs are per-client, each recorded
+     * read says so ({@code "acls": "per-client"}) and names {@code workloadRoot}, under which the checker holds
+     * every znode to the ACLs the workloads give ({@link io.zkchaos.checkers.state.WorkloadAcls}).
+     *
+     * @param workloadRoot the workload's root znode; needed with per-client ACLs, else unused (may be null)
+     */
+    public static Map<String, Map<String, Object>> read(Target target, HistoryRecorder recorder, Duration bound,
+                                                        String workloadRoot) throws InterruptedException {
+        Objects.requireNonNull(target, "target");
+        if (target.acls() == ZnodeAcls.PER_CLIENT && (workloadRoot == null || workloadRoot.equals("/"))) {
+            throw new IllegalArgumentException("per-client ACLs are checked under the workload's own root znode, "
+                    + "not " + (workloadRoot == null ? "none" : "/") + " (the servers' and harness's own znodes "
+                    + "there keep their ACLs)");
+        }
+        return new FinalState(target, Objects.requireNonNull(recorder, "recorder"), bound,
+                target.acls() == ZnodeAcls.PER_CLIENT ? workloadRoot : null).rounds();
     }
 
     private Map<String, Map<String, Object>> rounds() throws InterruptedException {
@@ -112,6 +133,10 @@ public final class FinalState {
                     value.put("sessionTimeout", target.sessionTimeout().toMillis());
                     value.put("zxid", ZnodeTree.zxid(tree));
                     value.put("znodes", tree);
+                    if (aclRoot != null) {
+                        value.put("acls", FinalStateChecker.PER_CLIENT);
+                        value.put("aclRoot", aclRoot);
+                    }
                     recorder.complete(invoke, OpType.OK, value, null);
                 }
             } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.zkchaos.workloads.state;
 
+import io.zkchaos.workloads.ZnodeAcls;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -22,10 +23,12 @@ import org.apache.zookeeper.data.Stat;
  * {@code /} (ZooKeeper's own {@code /zookeeper} subtree left out) with its data and the parts of its stat that every
  * replica must agree on. As plain data for the history: path → {@code {"data": text | "dataBase64": bytes |
  * "dataBytes": length, "dataSha256": hex (data over 1 KiB),
- * "version", "cversion", "czxid", "mzxid", "pzxid", "owner": "0x<session>"}} ({@code owner} only on ephemerals).
+ * "version", "cversion", "czxid", "mzxid", "pzxid", "owner": "0x<session>", "acl": text}} ({@code owner} only on
+ * ephemerals; {@code acl} as {@link io.zkchaos.checkers.state.WorkloadAcls}' canonical text, which every replica must
+ * agree on too).
  *
- * <p>Calls are pipelined (asynchronous {@code getData}, then {@code getChildren} where the stat says there are
- * children): one session answers them in order, so a tree of thousands of znodes takes one round trip per level
+ * <p>Calls are pipelined (asynchronous {@code getData} and {@code getACL}, then {@code getChildren} where the stat
+ * says there are children): one session answers them in order, so a tree of thousands of znodes takes one round trip per level
  * rather than two per znode. A znode deleted between listing and reading is left out; any other error fails the
  * read.
  */
@@ -84,6 +87,7 @@ public final class ZnodeTree {
 
     private static void readNode(ZooKeeper zk, String path, Map<String, Object> out, AtomicInteger pending,
                                  CompletableFuture<Void> done) {
+        pending.incrementAndGet(); // the getACL below: counted before the getData can finish the read
         zk.getData(path, false, (rc, p, ctx, data, stat) -> {
             KeeperException.Code code = KeeperException.Code.get(rc);
             if (code == KeeperException.Code.OK) {
@@ -107,6 +111,22 @@ public final class ZnodeTree {
                         }
                         finish(pending, done);
                     }, null);
+                }
+            } else if (code != KeeperException.Code.NONODE) {
+                done.completeExceptionally(KeeperException.create(code, path));
+            }
+            finish(pending, done);
+        }, null);
+        // one session answers in order: the getData above has put the znode by the time its ACL arrives
+        zk.getACL(path, new Stat(), (rc, p, ctx, acl, stat) -> {
+            KeeperException.Code code = KeeperException.Code.get(rc);
+            if (code == KeeperException.Code.OK) {
+                synchronized (out) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> z = (Map<String, Object>) out.get(path);
+                    if (z != null) {
+                        z.put("acl", ZnodeAcls.canonical(acl));
+                    }
                 }
             } else if (code != KeeperException.Code.NONODE) {
                 done.completeExceptionally(KeeperException.create(code, path));

@@ -103,8 +103,8 @@ public final class WatchesWorkload implements Workload {
         ZooKeeper zk = Sessions.open(target.connectString(), target, null);
         try {
             Znodes.deleteRecursive(zk, root);
-            Znodes.ensurePath(zk, tree);
-            Znodes.ensurePath(zk, clocks);
+            Znodes.ensurePath(zk, tree, target.acls().forSetup());
+            Znodes.ensurePath(zk, clocks, target.acls().forSetup());
         } finally {
             Sessions.closeQuietly(zk);
         }

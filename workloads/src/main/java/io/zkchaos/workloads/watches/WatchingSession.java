@@ -71,7 +71,7 @@ final class WatchingSession implements AutoCloseable {
         this.bound = target.sessionTimeout().plus(target.requestTimeout()).toMillis();
         ZooKeeper handle;
         try {
-            handle = Sessions.open(target.connectString(), target, this::sessionEvent);
+            handle = Sessions.openClient(target.connectString(), target, this::sessionEvent);
         } catch (Exception e) {
             live.set(false); // a handle that connects after all records nothing under this process
             throw e;

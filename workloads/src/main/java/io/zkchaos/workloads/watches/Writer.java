@@ -16,7 +16,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -55,7 +54,7 @@ final class Writer {
 
     /** Opens a session for {@code process}; throws if it cannot connect in time. */
     void open(int process) throws Exception {
-        this.zk = Sessions.open(target.connectString(), target, Sessions.IGNORE);
+        this.zk = Sessions.openClient(target.connectString(), target, Sessions.IGNORE);
         this.process = process;
     }
 
@@ -80,7 +79,7 @@ final class Writer {
         byte[] data = id.getBytes(StandardCharsets.UTF_8);
         Op invoke = recorder.invoke(process, op.f(), op.key(), Map.of("id", id));
         org.apache.zookeeper.Op change = switch (op.f()) {
-            case "create" -> org.apache.zookeeper.Op.create(op.key(), data, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+            case "create" -> org.apache.zookeeper.Op.create(op.key(), data, target.acls().forClient(zk),
                     CreateMode.PERSISTENT);
             case "set" -> org.apache.zookeeper.Op.setData(op.key(), data, -1);
             case "delete" -> org.apache.zookeeper.Op.delete(op.key(), -1);
@@ -146,7 +145,7 @@ final class Writer {
                 zk.getData(clock, false, st);
                 clockVersion = st.getVersion();
             } catch (KeeperException.NoNodeException e) {
-                zk.create(clock, "start".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                zk.create(clock, "start".getBytes(StandardCharsets.UTF_8), target.acls().forClient(zk),
                         CreateMode.PERSISTENT);
                 clockVersion = 0;
             }
