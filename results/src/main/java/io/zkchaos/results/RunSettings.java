@@ -138,14 +138,21 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      *                  files)
      * @param preload   the znodes created before the main phase, {@code COUNTxBYTES} ({@code --preload}); null for none
      *                  (and in older files)
+     * @param churn     lanes of session churn ({@code --churn}); null for none (and in older files)
      */
     public record Storage(boolean lazyfs, boolean forceSync,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) String preload) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String preload,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Integer churn) {
 
-        /** ZooKeeper's own snapCount, nothing preloaded. */
+        /** ZooKeeper's own snapCount, nothing preloaded, no churn. */
         public Storage(boolean lazyfs, boolean forceSync) {
-            this(lazyfs, forceSync, null, null);
+            this(lazyfs, forceSync, null, null, null);
+        }
+
+        /** Without churn (files written before it existed). */
+        public Storage(boolean lazyfs, boolean forceSync, Integer snapCount, String preload) {
+            this(lazyfs, forceSync, snapCount, preload, null);
         }
     }
 }

@@ -241,6 +241,12 @@ public final class RunCommand implements Callable<Integer> {
             + "32 MiB in all; default: none")
     String preload;
 
+    @Option(names = "--churn", paramLabel = "N", defaultValue = "0", description = "session churn: N lanes beside the "
+            + "workload, each opening short sessions through the main phase that create 1-5 ephemerals under "
+            + "/zkchaos-churn and end by close, expiry or a client crash (seeded), judged by the churn-ephemerals "
+            + "checker; 0..64, default: ${DEFAULT-VALUE} (none); not for the fle nodes")
+    int churn;
+
     @Option(names = "--relax", split = ",", paramLabel = "ID", description = "do not hold the run to this evidence "
             + "requirement (repeatable; 'all' for none): a run that exercised less than its workload and nemesis ask "
             + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
@@ -292,7 +298,7 @@ public final class RunCommand implements Callable<Integer> {
                 .reads(readMode)
                 .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
-                .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload))
+                .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload)).churn(churn)
                 .failoverBound(failoverBound).relax(relax).build();
     }
 

@@ -81,6 +81,10 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 throw new IllegalArgumentException("preload: the " + cluster.system() + " nodes hold a key-value "
                         + "store, not znodes; --preload " + storage.preload() + " is for ZooKeeper");
             }
+            if (storage.churn() != null) {
+                throw new IllegalArgumentException("churn: the " + cluster.system() + " nodes have no sessions and "
+                        + "no ephemerals; --churn is for ZooKeeper");
+            }
         }
         // What the backend can do for the system, the lazy file system and the nemesis: one check
         // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
@@ -225,7 +229,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
                         s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
-                        : Preload.parse(s.storage().preload())));
+                        : Preload.parse(s.storage().preload()), s.storage().churn()));
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -360,11 +364,24 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      *                  ZooKeeper only: the fle nodes take no snapshots
      * @param preload   the znodes the harness creates before the main phase ({@code --preload}), null for none;
      *                  ZooKeeper only
+     * @param churn     session churn ({@code --churn N}): N lanes of short sessions with ephemerals beside the workload
+     *                  through the main phase ({@code io.zkchaos.workloads.churn.Churn}), so that the servers' session
+     *                  tables and ephemerals change while they snapshot, crash and sync; null (or 0) for none;
+     *                  ZooKeeper only. It lives here with the other knobs that shape what the servers keep
      */
     public record StoragePart(boolean lazyfs, boolean forceSync,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer churn) {
+        /** The most churn lanes: each holds a session, its relay and its client's threads. */
+        public static final int MAX_CHURN = 64;
+
         public StoragePart {
+            if (churn != null && (churn < 0 || churn > MAX_CHURN)) {
+                throw new IllegalArgumentException("churn must be 0.." + MAX_CHURN + " lanes of short sessions, got "
+                        + churn);
+            }
+            churn = churn == null || churn == 0 ? null : churn;
             if (snapCount != null && snapCount < 2) {
                 throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
                         + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
@@ -373,7 +390,17 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** ZooKeeper's own {@code snapCount} (100000), nothing preloaded. */
         public StoragePart(boolean lazyfs, boolean forceSync) {
-            this(lazyfs, forceSync, null, null);
+            this(lazyfs, forceSync, null, null, null);
+        }
+
+        /** Without session churn. */
+        public StoragePart(boolean lazyfs, boolean forceSync, Integer snapCount, Preload preload) {
+            this(lazyfs, forceSync, snapCount, preload, null);
+        }
+
+        /** The churn lanes, 0 for none. */
+        public int churnLanes() {
+            return churn == null ? 0 : churn;
         }
 
         /** The machine's own file system, ZooKeeper's default {@code forceSync=yes}. */
@@ -383,7 +410,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** On the lazy file system, or not; the rest as it is. */
         StoragePart withLazyfs(boolean on) {
-            return new StoragePart(on, forceSync, snapCount, preload);
+            return new StoragePart(on, forceSync, snapCount, preload, churn);
         }
     }
 
@@ -542,7 +569,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 checks,
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
                 new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
-                        storage.preload() == null ? null : storage.preload().toString()));
+                        storage.preload() == null ? null : storage.preload().toString(), storage.churn()));
     }
 
     public Path outDirectory() {
@@ -596,6 +623,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private boolean forceSync = StoragePart.defaults().forceSync();
         private Integer snapCount = StoragePart.defaults().snapCount();
         private Preload preload = StoragePart.defaults().preload();
+        private Integer churn = StoragePart.defaults().churn();
         private int compose = NemesisPart.defaults().compose();
         private FaultSchedule schedule;
 
@@ -794,6 +822,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** Lanes of session churn ({@code --churn}); 0 or null for none. */
+        public Builder churn(Integer v) {
+            churn = v;
+            return this;
+        }
+
         /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
         public Builder schedule(FaultSchedule v) {
             schedule = v;
@@ -810,7 +844,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor, compose, schedule), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
-                    new StoragePart(lazyfs, forceSync, snapCount, preload));
+                    new StoragePart(lazyfs, forceSync, snapCount, preload, churn));
         }
     }
 }

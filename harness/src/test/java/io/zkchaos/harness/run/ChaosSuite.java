@@ -39,6 +39,8 @@ import java.util.List;
  *       ({@code --snap-count}); default ZooKeeper's own</td></tr>
  *   <tr><td>{@code zkchaos.chaos.preload}</td><td>{@code COUNTxBYTES} znodes made before every ZooKeeper scenario's
  *       main phase ({@code --preload}); default none</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.churn}</td><td>lanes of session churn in every ZooKeeper scenario
+ *       ({@code --churn}); default 0 (none)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.compose}</td><td>up to K faults at once, each of another family
  *       ({@code --compose}), for the nemeses whose faults (as the scenario runs them) span K families; the others run
  *       one fault at a time; default 1</td></tr>
@@ -66,17 +68,26 @@ import java.util.List;
  * @param times     each scenario's expected time, which balances the shares
  * @param snapCount ZooKeeper's snapCount in every ZooKeeper scenario, null for ZooKeeper's own
  * @param preload   the znodes made before every ZooKeeper scenario's main phase, null for none
+ * @param churn     lanes of session churn in every ZooKeeper scenario, 0 for none
  */
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
                   Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
-                  Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
+                  Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload, int churn) {
 
-    /** With ZooKeeper's own snapCount and nothing preloaded. */
+    /** With ZooKeeper's own snapCount, nothing preloaded, no churn. */
     ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
                Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
                Path store, Shard shard, ScenarioTimes times) {
         this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, compose, lanes, store, shard,
-                times, null, null);
+                times, null, null, 0);
+    }
+
+    /** Without churn. */
+    ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
+               Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
+               Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
+        this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, compose, lanes, store, shard,
+                times, snapCount, preload, 0);
     }
 
     static final String SHARD_PROPERTY = "zkchaos.chaos.shard";
@@ -140,7 +151,8 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 times(System.getProperty(TIMES_PROPERTY, "")),
                 Integer.getInteger("zkchaos.chaos.snap-count"),
                 System.getProperty("zkchaos.chaos.preload", "").isBlank() ? null
-                        : Preload.parse(System.getProperty("zkchaos.chaos.preload")));
+                        : Preload.parse(System.getProperty("zkchaos.chaos.preload")),
+                Integer.getInteger("zkchaos.chaos.churn", 0));
     }
 
     /** The times file the property names, else the checked-in one. */
@@ -209,7 +221,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     }
 
     /**
-     * The run of one scenario (with the suite's snapCount and preload when it runs ZooKeeper). The nemesis cycle
+     * The run of one scenario (with the suite's snapCount, preload and churn when it runs ZooKeeper). The nemesis cycle
      * scales with the main phase (held a quarter, healed a fifth of it); the clients work on after the final heal for
      * the whole failover bound, so that heal is judged too. With {@link #compose}, a nemesis whose faults span that
      * many families (as this scenario runs them) holds up to that many at once.
@@ -229,7 +241,8 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                         : RunConfig.Clients.THREAD)
                 .concurrency(5).seed(seed).out(store)
                 // the fle nodes take no snapshots and hold no znodes: the storage knobs are ZooKeeper's
-                .snapCount(zooKeeper(s) ? snapCount : null).preload(zooKeeper(s) ? preload : null).build();
+                .snapCount(zooKeeper(s) ? snapCount : null).preload(zooKeeper(s) ? preload : null)
+                .churn(zooKeeper(s) ? churn : 0).build();
     }
 
     private static boolean zooKeeper(Scenario s) {
