@@ -144,19 +144,26 @@ public final class Churn implements AutoCloseable {
     private void lane(int lane) {
         Random random = new Random(seed * 1_000_003L + lane);
         List<String> servers = List.copyOf(target.servers().values());
-        while (!stopped && System.nanoTime() < deadline) {
+        boolean done = false;
+        while (!stopped && !done) {
             try {
-                session(lane, random, servers);
+                done = session(lane, random, servers);
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {
                 LOG.warn("churn lane {}: {}", lane, Outcomes.describe(e));
+                done = System.nanoTime() >= deadline;
             }
         }
     }
 
-    /** One session: open, create, hold, end (or kept alive when the main phase is over). */
-    private void session(int lane, Random random, List<String> servers) throws Exception {
+    /**
+     * One session: open, create, hold, end. Once the main phase is over, the session is kept alive to the reads
+     * instead, and the lane is done (also when a session could not be opened by then).
+     *
+     * @return whether the lane is done
+     */
+    private boolean session(int lane, Random random, List<String> servers) throws Exception {
         int process = nextProcess.getAndIncrement();
         SessionRelay relay = SessionRelay.open(servers, random.nextInt(servers.size()), "churn-" + process);
         relays.add(relay);
@@ -175,7 +182,7 @@ public final class Churn implements AutoCloseable {
             if (e instanceof InterruptedException ie) {
                 throw ie;
             }
-            return;
+            return System.nanoTime() >= deadline;
         }
         long timeoutMs = zk.getSessionTimeout();
         longestTimeout = Math.max(longestTimeout, TimeUnit.MILLISECONDS.toNanos(timeoutMs));
@@ -190,9 +197,10 @@ public final class Churn implements AutoCloseable {
         Thread.sleep(random.nextInt((int) MAX_HOLD.toMillis() + 1)); // the session's life: the workload's pace
         if (System.nanoTime() >= deadline) {
             live.add(new Live(process, zk, relay)); // the lane's last session, kept to the reads
-            return;
+            return true;
         }
         end(zk, relay, process, WAYS.get(random.nextInt(WAYS.size())));
+        return false;
     }
 
     /** One create: ok with its path; fail when the servers refused it; info when its fate is unknown. */
