@@ -48,6 +48,12 @@ public @interface ChaosTest {
      */
     String nemesis() default "none";
 
+    /**
+     * Up to how many faults, each of another family (network, crash, pause, clock, disk, client), the nemesis holds at
+     * once in seeded overlapping windows: 1, the default, is one fault at a time ({@code ./zkchaos run --compose}).
+     */
+    int compose() default 1;
+
     /** How long the nemesis acts (the main phase). */
     String time() default "30s";
 

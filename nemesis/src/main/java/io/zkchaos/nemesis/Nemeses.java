@@ -9,9 +9,9 @@ import java.util.Optional;
 
 /**
  * The nemeses {@code ./zkchaos run --nemesis NAME} takes, in a stable order: {@code none}, one per built-in fault
- * ({@link Faults}), and {@code mixed}, a seeded random sequence of all of them but those that need the lazy file
- * system (power failures, failing disks; those on client processes only when clients run as processes:
- * {@link NemesisDescriptor#forClients}).
+ * ({@link Faults}), and {@code mixed}, a seeded random sequence of all of them (those that act on the lazy file
+ * system, power failures and failing disks, only when the run has it: {@link NemesisDescriptor#forStorage}; those on
+ * client processes only when clients run as processes: {@link NemesisDescriptor#forClients}).
  */
 public final class Nemeses {
 
@@ -26,11 +26,11 @@ public final class Nemeses {
             ALL.put(f.name(), new NemesisDescriptor(f.name(), f.description(), List.of(f)));
         }
         // The power failures and the failing disks need the lazy file system under every server (--lazyfs): named
-        // on their own they imply it; mixed leaves them out rather than fail to act on most runs.
-        ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above but those that "
-                + "need --lazyfs (the *-unfsynced and disk-* ones; the client faults only when clients run as "
-                + "processes)", Faults.all().stream()
-                .filter(f -> !f.is(Fault.Trait.NEEDS_LAZYFS)).toList()));
+        // on their own they imply it; mixed draws them only when the run has asked for it, rather than impose it
+        // (a slower file system) on every mixed run.
+        ALL.put(MIXED, new NemesisDescriptor(MIXED, "a seeded random sequence of all of the above (the *-unfsynced "
+                + "and disk-* ones only with --lazyfs; the client faults only when clients run as processes)",
+                Faults.all()));
     }
 
     private Nemeses() {

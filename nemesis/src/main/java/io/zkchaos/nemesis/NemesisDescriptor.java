@@ -40,9 +40,31 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
         return faults.stream().allMatch(f -> f.supports(nodes));
     }
 
-    /** Whether some fault of this nemesis drops unfsynced writes: it needs the lazy file system under the servers. */
+    /** Whether some fault of this nemesis acts on the lazy file system (power failures, failing disks). */
     public boolean needsLazyFs() {
         return faults.stream().anyMatch(f -> f.is(Fault.Trait.NEEDS_LAZYFS));
+    }
+
+    /**
+     * Whether every fault of this nemesis acts on the lazy file system: named on its own, such a nemesis implies
+     * {@code --lazyfs}; one that mixes them with others ({@code mixed}) draws them only where the run has it
+     * ({@link #forStorage}).
+     */
+    public boolean requiresLazyFs() {
+        return !faults.isEmpty() && faults.stream().allMatch(f -> f.is(Fault.Trait.NEEDS_LAZYFS));
+    }
+
+    /**
+     * This nemesis as it runs with ({@code lazyFs}) or without the lazy file system under the servers: without it,
+     * the faults that act on it are left out ({@code mixed} mixes the others); a nemesis made only of them is kept
+     * whole (it implies the lazy file system: {@link #requiresLazyFs}).
+     */
+    public NemesisDescriptor forStorage(boolean lazyFs) {
+        if (lazyFs || !needsLazyFs() || requiresLazyFs()) {
+            return this;
+        }
+        return new NemesisDescriptor(name, description, faults.stream()
+                .filter(f -> !f.is(Fault.Trait.NEEDS_LAZYFS)).toList());
     }
 
     /** Whether some fault of this nemesis moves the servers' clocks: they must start so that it can. */

@@ -124,7 +124,7 @@ class AimedFaultsTest {
     /** Runs {@code gen} until its {@code actions} are done, then closes the driver (the final heal). */
     private static List<NemesisDriver.Action> drive(RecordingSystem nodes, long seed,
                                                     io.zkchaos.checkers.gen.Gen<FaultOp> gen, int actions) {
-        NemesisDriver driver = new NemesisDriver(Nemeses.require("mixed").on(nodes.target(seed)),
+        NemesisDriver driver = new NemesisDriver(Nemeses.require("mixed").forStorage(false).on(nodes.target(seed)),
                 java.util.Optional.of(gen), seed, new io.zkchaos.checkers.history.InMemoryRecorder(),
                 java.time.Duration.ofSeconds(60));
         driver.start();

@@ -148,10 +148,11 @@ class CompoundFaultsTest {
 
     @Test
     void composeIsAtLeastOneAndAtMostTheFamiliesOfTheNemesis() {
-        NemesisDescriptor mixed = Nemeses.require("mixed");
-        // every family but the disks': their faults need --lazyfs, which mixed leaves out
+        // without --lazyfs, every family but the disks' (their faults need it); with it, all of them
+        NemesisDescriptor mixed = Nemeses.require("mixed").forStorage(false);
         assertThat(mixed.families()).containsExactlyElementsOf(java.util.Arrays.stream(Fault.Family.values())
                 .filter(f -> f != Fault.Family.DISK).toList());
+        assertThat(Nemeses.require("mixed").forStorage(true).families()).containsExactly(Fault.Family.values());
         mixed.requireCompose(5);
         assertThatThrownBy(() -> mixed.forClients(false).requireCompose(5))
                 .hasMessage("--compose 5 asks for up to 5 faults at once, each of another family, but nemesis "

@@ -151,12 +151,18 @@ class DiskFaultsTest {
     }
 
     @Test
-    void theDiskFaultsNeedTheLazyFileSystemAndStayOutOfMixed() {
+    void theDiskFaultsNeedTheLazyFileSystemAndMixedDrawsThemOnlyOnIt() {
+        NemesisDescriptor mixed = Nemeses.require(Nemeses.MIXED);
         for (String name : List.of("disk-eio-write", "disk-eio-fsync", "disk-full", "disk-slow-fsync",
                 "kill-tear-unfsynced", "kill-all-tear-unfsynced")) {
-            assertThat(Nemeses.require(name).needsLazyFs()).as(name).isTrue();
-            assertThat(Nemeses.require(Nemeses.MIXED).faults()).extracting(Fault::name).doesNotContain(name);
+            assertThat(Nemeses.require(name).requiresLazyFs()).as(name).isTrue();
+            assertThat(Nemeses.require(name).forStorage(false).faults()).as(name).extracting(Fault::name)
+                    .containsExactly(name);
+            assertThat(mixed.forStorage(true).faults()).extracting(Fault::name).contains(name);
+            assertThat(mixed.forStorage(false).faults()).extracting(Fault::name).doesNotContain(name);
         }
+        assertThat(mixed.requiresLazyFs()).isFalse();
+        assertThat(mixed.forStorage(false).needsLazyFs()).isFalse();
         assertThat(Faults.byName("kill-all-tear-unfsynced").orElseThrow().is(Fault.Trait.NO_SERVICE)).isTrue();
         assertThat(Faults.byName("disk-eio-fsync").orElseThrow().is(Fault.Trait.NO_SERVICE)).isFalse();
     }

@@ -67,8 +67,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("out must name a directory");
         }
         storage = storage == null ? StoragePart.defaults() : storage;
-        if (nemesis.descriptor().needsLazyFs()) {
-            // its faults drop what was not fsynced: they imply the lazy file system
+        if (nemesis.descriptor().requiresLazyFs()) {
+            // its faults act on the lazy file system: they imply it (mixed draws them only where it is asked for)
             storage = storage.withLazyfs(true);
         }
         if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
@@ -89,16 +89,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         // What the backend can do for the system, the lazy file system and the nemesis: one check
         // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
         Capabilities.requireCluster(cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
-        Capabilities.forBackend(nemesis.descriptor(), cluster.clusterBackend(), cluster.systemUnderTest());
+        Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs()), cluster.clusterBackend(),
+                cluster.systemUnderTest());
         clusterConfig(cluster, workload, nemesis, storage, seed, null);
-        if (!nemesisDescriptor(nemesis, workload, cluster).supports(cluster.nodes())) {
+        if (!nemesisDescriptor(nemesis, workload, cluster, storage).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
         }
         // as this run does the nemesis: without the faults it cannot do, whose families do not count
-        nemesisDescriptor(nemesis, workload, cluster).requireCompose(nemesis.compose());
+        nemesisDescriptor(nemesis, workload, cluster, storage).requireCompose(nemesis.compose());
         if (nemesis.schedule() != null) {
-            requireScheduleFits(nemesis.schedule(), nemesisDescriptor(nemesis, workload, cluster), timing.timeLimit());
+            requireScheduleFits(nemesis.schedule(), nemesisDescriptor(nemesis, workload, cluster, storage),
+                    timing.timeLimit());
         }
         if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
             // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
@@ -126,7 +128,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
         NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
         return b.lazyFs(storage.lazyfs())
-                .clocks(nemesisDescriptor(nemesis, workload, cluster).movesClocks())
+                .clocks(nemesisDescriptor(nemesis, workload, cluster, storage).movesClocks())
                 .nodes(cluster.nodes())
                 .version(cluster.zookeeper())
                 .sync(cluster.sync())
@@ -226,7 +228,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor(),
                         s.nemesis().compose(), null),
                 s.checks() == null ? defaultChecks() : s.checks(),
-                new Timing(s.timing().timeLimit(), s.timing().recover()), s.seed(), s.out(),
+                new Timing(s.timing().timeLimit(), s.timing().recover(), s.timing().recoveryBound() == null
+                        ? Timing.DEFAULT_RECOVERY_BOUND : s.timing().recoveryBound()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
                         s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
                         : Preload.parse(s.storage().preload()), s.storage().churn()));
@@ -246,17 +249,19 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     }
 
     /**
-     * The nemesis as this run does it: without the client faults when clients are threads, without the faults the
-     * backend cannot do for the system ({@code mixed} mixes the others); validated by the constructor.
+     * The nemesis as this run does it: without the lazy file system's faults when the run has none, without the
+     * client faults when clients are threads, without the faults the backend cannot do for the system ({@code mixed}
+     * mixes the others); validated by the constructor.
      */
     public NemesisDescriptor nemesisDescriptor() {
-        return nemesisDescriptor(nemesis, workload, cluster);
+        return nemesisDescriptor(nemesis, workload, cluster, storage);
     }
 
     /** The nemesis' faults that this run's clients and backend allow ({@link Capabilities}). */
     private static NemesisDescriptor nemesisDescriptor(NemesisPart nemesis, WorkloadPart workload,
-                                                       ClusterPart cluster) {
-        return Capabilities.forBackend(nemesis.descriptor().forClients(workload.clients() == Clients.PROCESS),
+                                                       ClusterPart cluster, StoragePart storage) {
+        return Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs())
+                        .forClients(workload.clients() == Clients.PROCESS),
                 cluster.clusterBackend(), cluster.systemUnderTest());
     }
 

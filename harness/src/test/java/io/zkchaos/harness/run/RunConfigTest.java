@@ -160,6 +160,13 @@ class RunConfigTest {
                     .hasMessageStartingWith("lazyfs: the docker backend cannot");
         }
         assertThat(RunConfig.builder().nemesis("mixed").build().storage().lazyfs()).isFalse();
+        // mixed draws the disk faults and power failures only on a run that asked for the lazy file system
+        assertThat(RunConfig.builder().nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).doesNotContain("disk-eio-fsync", "kill-all-lose-unfsynced");
+        assertThat(RunConfig.builder().nemesis("mixed").lazyfs(true).build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).contains("disk-eio-fsync", "disk-full", "kill-all-lose-unfsynced");
+        assertThat(RunConfig.builder().backend("docker").nemesis("mixed").build().nemesisDescriptor().faults())
+                .extracting(f -> f.name()).doesNotContain("disk-eio-fsync");
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").lazyfs(true).build())
                 .hasMessage("lazyfs: the docker backend cannot put the data directories on the lazy file system");
         assertThatThrownBy(() -> RunConfig.builder().backend("docker").nemesis("kill-lose-unfsynced").build())
@@ -294,6 +301,15 @@ class RunConfigTest {
                 .hasMessage("churn must be 0..64 lanes of short sessions, got -1");
         assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").churn(2).build())
                 .hasMessage("churn: the fle nodes have no sessions and no ephemerals; --churn is for ZooKeeper");
+    }
+
+    @Test
+    void aRecoveryBoundIsSavedAndReadBack(@TempDir Path dir) {
+        RunConfig c = RunConfig.builder().recoveryBound(java.time.Duration.ofSeconds(90)).seed(3).out(dir).build();
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        assertThat(RunConfig.read(run).timing().recoveryBound()).isEqualTo(java.time.Duration.ofSeconds(90));
+        assertThat(RunConfig.read(run)).isEqualTo(c);
     }
 
     @Test

@@ -85,7 +85,7 @@ class ScenarioMatrixChaosIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void keepsItsPromises(ChaosSuite.Scenario scenario) throws Exception {
-        if (io.zkchaos.nemesis.Nemeses.require(scenario.nemesis()).needsLazyFs()) { // on the lazy file system
+        if (io.zkchaos.nemesis.Nemeses.require(scenario.nemesis()).requiresLazyFs()) { // on the lazy file system
             Prerequisites.require("the lazy file system", LazyFs.unavailable());
         }
         RunConfig config = SUITE.config(scenario);

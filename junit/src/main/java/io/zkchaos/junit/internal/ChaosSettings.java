@@ -60,6 +60,7 @@ record ChaosSettings(RunConfig config, List<String> checkers, boolean failOnUnkn
 
         b.customWorkload(test.name().isBlank() ? kebab(method.getName()) : test.name().trim());
         b.nemesis(test.nemesis());
+        b.compose(test.compose());
         String timeText = System.getProperty(TIME_PROPERTY, "").isBlank() ? test.time()
                 : System.getProperty(TIME_PROPERTY);
         Duration time = duration(timeText, "time");

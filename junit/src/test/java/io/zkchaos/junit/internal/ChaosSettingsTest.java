@@ -44,6 +44,14 @@ class ChaosSettingsTest {
         void zeroOpenTimeout() {
         }
 
+        @ChaosTest(nemesis = "mixed", compose = 3, model = "register")
+        void composed() {
+        }
+
+        @ChaosTest(nemesis = "kill-leader", compose = 2, model = "register")
+        void composedOfOneFamily() {
+        }
+
         @ChaosTest(nemesis = "gremlins", model = "register")
         void badNemesis() {
         }
@@ -113,6 +121,14 @@ class ChaosSettingsTest {
         assertThatThrownBy(() -> settings("badTime")).hasMessageContaining("@ChaosTest(time = \"soon\")");
         assertThatThrownBy(() -> settings("badNemesis")).hasMessageContaining("unknown nemesis 'gremlins'");
         assertThatThrownBy(() -> settings("badChecker")).hasMessageContaining("unknown checker 'psychic'");
+        assertThatThrownBy(() -> settings("composedOfOneFamily")).hasMessageContaining("--compose 2")
+                .hasMessageContaining("1 family (crash)");
+    }
+
+    @Test
+    void composeHoldsSeveralFaultsAtOnce() throws Exception {
+        assertThat(settings("composed").config().nemesis().compose()).isEqualTo(3);
+        assertThat(settings("named").config().nemesis().compose()).isEqualTo(1);
     }
 
     @Test

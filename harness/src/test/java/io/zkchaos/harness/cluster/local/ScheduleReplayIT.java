@@ -30,7 +30,7 @@ class ScheduleReplayIT extends ProcessesUnderRuns {
 
     /** Runs {@code schedule} on {@code cluster} with choices drawn from {@code seed}; returns what it executed. */
     private static FaultSchedule execute(LocalCluster cluster, FaultSchedule schedule, long seed) {
-        NemesisDriver driver = new NemesisDriver(Nemeses.require("mixed").on(cluster.nemesisTarget(new Random(seed))),
+        NemesisDriver driver = new NemesisDriver(Nemeses.require("mixed").forStorage(false).on(cluster.nemesisTarget(new Random(seed))),
                 Optional.of(schedule.gen()), seed, new InMemoryRecorder(),
                 Duration.ofMillis(schedule.lastMillis() + 500));
         try (driver) {
