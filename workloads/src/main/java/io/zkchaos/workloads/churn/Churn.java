@@ -24,6 +24,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -77,8 +78,10 @@ public final class Churn implements AutoCloseable {
     private final List<SessionRelay> relays = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<Live> live = java.util.Collections.synchronizedList(new ArrayList<>());
     private final java.util.Set<ChurnZooKeeper> handles = ConcurrentHashMap.newKeySet();
-    private volatile long lastEnd;
-    private volatile long longestTimeout;
+    /** The latest end of a session, on the recorder's clock (the lanes race to raise it). */
+    private final AtomicLong lastEnd = new AtomicLong();
+    /** The longest session timeout asked or negotiated, in ns. */
+    private final AtomicLong longestTimeout = new AtomicLong();
     private volatile boolean stopped;
 
     /** A lane's last session, kept to the reads. */
@@ -91,7 +94,7 @@ public final class Churn implements AutoCloseable {
         this.clock = clock;
         this.seed = seed;
         this.deadline = System.nanoTime() + runFor.toNanos();
-        this.longestTimeout = this.target.sessionTimeout().toNanos();
+        this.longestTimeout.set(this.target.sessionTimeout().toNanos());
     }
 
     /** Creates {@value #ROOT} (idempotent): a workload's setup, before the main phase. */
@@ -176,7 +179,7 @@ public final class Churn implements AutoCloseable {
         } catch (Exception e) {
             // Sessions.open closed the handle: a session the servers made ends like a closed one
             Op failed = recorder.complete(open, OpType.INFO, null, Outcomes.describe(e));
-            lastEnd = Math.max(lastEnd, failed.time());
+            lastEnd.accumulateAndGet(failed.time(), Math::max);
             relay.close();
             relays.remove(relay);
             if (e instanceof InterruptedException ie) {
@@ -185,7 +188,7 @@ public final class Churn implements AutoCloseable {
             return System.nanoTime() >= deadline;
         }
         long timeoutMs = zk.getSessionTimeout();
-        longestTimeout = Math.max(longestTimeout, TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+        longestTimeout.accumulateAndGet(TimeUnit.MILLISECONDS.toNanos(timeoutMs), Math::max);
         recorder.complete(open, OpType.OK, Map.of("session", "0x" + Long.toHexString(zk.getSessionId()),
                 "timeoutMs", timeoutMs), null);
         int count = 1 + random.nextInt(MAX_EPHEMERALS);
@@ -248,7 +251,7 @@ public final class Churn implements AutoCloseable {
             relays.remove(relay);
         }
         ended.computeIfAbsent(way, w -> new AtomicInteger()).incrementAndGet();
-        lastEnd = Math.max(lastEnd, done.time());
+        lastEnd.accumulateAndGet(done.time(), Math::max);
     }
 
     /** Closes the session: ok when the servers acknowledged, fail when it had expired, info when unknown. */
@@ -270,7 +273,7 @@ public final class Churn implements AutoCloseable {
     public void finalReads(Target reads, long healedAt) throws InterruptedException {
         stopped = true;
         awaitLanes(target.requestTimeout().multipliedBy(MAX_EPHEMERALS + 3).plus(MAX_HOLD));
-        long due = Math.max(lastEnd, healedAt) + longestTimeout
+        long due = Math.max(lastEnd.get(), healedAt) + longestTimeout.get()
                 + ChurnEphemeralsChecker.EXPIRY_MARGIN.toNanos() + SLACK.toNanos();
         long wait = due - clock.getAsLong();
         if (wait > 0) {
