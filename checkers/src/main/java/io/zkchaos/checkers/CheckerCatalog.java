@@ -7,6 +7,7 @@ import static io.zkchaos.checkers.CheckerOption.MODEL;
 import static io.zkchaos.checkers.CheckerOption.STRICT;
 import static io.zkchaos.checkers.CheckerOption.TIME_LIMIT;
 
+import io.zkchaos.checkers.churn.ChurnEphemeralsChecker;
 import io.zkchaos.checkers.fenced.FencedWritesChecker;
 import io.zkchaos.checkers.leader.SingleLeaderChecker;
 import io.zkchaos.checkers.linear.LinearizabilityChecker;
@@ -44,6 +45,7 @@ public final class CheckerCatalog {
     public static final String SEQUENTIAL_ZNODES = SequentialChecker.NAME;
     public static final String MULTI_TXN = MultiTxnChecker.NAME;
     public static final String RECOVERY = "recovery";
+    public static final String CHURN_EPHEMERALS = ChurnEphemeralsChecker.NAME;
 
     private static final CheckerCatalog STANDARD = new CheckerCatalog(Map.of())
             .with(new CheckerDescriptor(LINEARIZABLE,
@@ -82,7 +84,11 @@ public final class CheckerCatalog {
                     EnumSet.of(TIME_LIMIT, STRICT), o -> new MultiTxnChecker(o.timeLimit(), o.strict())))
             .with(new CheckerDescriptor(RECOVERY, "after the final heal the ensemble acknowledges writes again and "
                     + "every server serves, within the run's --recovery-bound (judged on the harness's probes)",
-                    EnumSet.noneOf(CheckerOption.class), o -> new RecoveryChecker()));
+                    EnumSet.noneOf(CheckerOption.class), o -> new RecoveryChecker()))
+            .with(new CheckerDescriptor(CHURN_EPHEMERALS, "session churn (--churn): no ephemeral of a closed or "
+                    + "expired session outlives its timeout + margin after the final heal; a live session's "
+                    + "acknowledged ephemerals exist (judged on the harness's reads of the churn root)",
+                    EnumSet.noneOf(CheckerOption.class), o -> new ChurnEphemeralsChecker()));
 
     private final Map<String, CheckerDescriptor> byName;
 

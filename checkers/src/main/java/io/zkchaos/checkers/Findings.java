@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.zkchaos.checkers.churn.ChurnReport;
 import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
@@ -46,6 +47,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = SequentialReport.class, name = "sequential-znodes"),
     @JsonSubTypes.Type(value = MultiReport.class, name = "multi-txn"),
     @JsonSubTypes.Type(value = RecoveryReport.class, name = "recovery"),
+    @JsonSubTypes.Type(value = ChurnReport.class, name = "churn-ephemerals"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")

@@ -18,7 +18,7 @@ class CheckerCatalogTest {
         CheckerCatalog catalog = CheckerCatalog.standard();
         assertThat(catalog.names()).containsExactly("linearizable", "single-leader", "no-lost-commit",
                 "fenced-writes", "zk-read-model", "log-prefix", "final-state", "watches", "session-guarantees",
-                "sequential-znodes", "multi-txn", "recovery");
+                "sequential-znodes", "multi-txn", "recovery", "churn-ephemerals");
         for (CheckerDescriptor d : catalog.all()) {
             CheckerOptions o = d.name().equals("linearizable") ? DEFAULTS.withModel("register", 0L) : DEFAULTS;
             assertThat(d.create(o).name()).as(d.name()).isEqualTo(d.name());
@@ -67,7 +67,7 @@ class CheckerCatalogTest {
         assertThatThrownBy(() -> CheckerCatalog.create("single-leeder", DEFAULTS))
                 .hasMessage("unknown checker 'single-leeder'; known checkers: linearizable, single-leader, "
                         + "no-lost-commit, fenced-writes, zk-read-model, log-prefix, final-state, watches, "
-                        + "session-guarantees, sequential-znodes, multi-txn, recovery");
+                        + "session-guarantees, sequential-znodes, multi-txn, recovery, churn-ephemerals");
         assertThatThrownBy(() -> CheckerCatalog.create("linearizable", DEFAULTS))
                 .hasMessageStartingWith("the linearizable checker needs --model; known models: ");
         assertThatThrownBy(() -> DEFAULTS.withFailoverBound(Duration.ZERO))

@@ -4,6 +4,7 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Findings;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.evidence.Minimum;
+import io.zkchaos.checkers.churn.ChurnReport;
 import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.fenced.FencedViolation;
 import io.zkchaos.checkers.leader.LeaderOverlap;
@@ -96,6 +97,9 @@ public final class FindingKind {
                 k.add("diverged");
             }
             nonEmpty(d.ephemerals(), "ephemeral-left", k);
+        } else if (details instanceof ChurnReport d) {
+            nonEmpty(d.left(), "ephemeral-left", k);
+            nonEmpty(d.missing(), "ephemeral-missing", k);
         }
         k.removeIf(kind -> kind == null || kind.isEmpty());
         return k;

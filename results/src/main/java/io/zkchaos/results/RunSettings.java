@@ -140,20 +140,22 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      *                  (and in older files)
      * @param acls      the ACLs on the workload's znodes ({@code --acl}): {@code per-client}; null for open (and in
      *                  older files)
+     * @param churn     lanes of session churn ({@code --churn}); null for none (and in older files)
      */
     public record Storage(boolean lazyfs, boolean forceSync,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
                           @JsonInclude(JsonInclude.Include.NON_NULL) String preload,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) String acls) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String acls,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Integer churn) {
 
-        /** ZooKeeper's own snapCount, nothing preloaded, open ACLs. */
+        /** ZooKeeper's own snapCount, nothing preloaded, open ACLs, no churn. */
         public Storage(boolean lazyfs, boolean forceSync) {
-            this(lazyfs, forceSync, null, null, null);
+            this(lazyfs, forceSync, null, null, null, null);
         }
 
-        /** Open ACLs. */
+        /** Open ACLs, no churn (files written before they existed). */
         public Storage(boolean lazyfs, boolean forceSync, Integer snapCount, String preload) {
-            this(lazyfs, forceSync, snapCount, preload, null);
+            this(lazyfs, forceSync, snapCount, preload, null, null);
         }
     }
 }

@@ -68,10 +68,19 @@ public final class FindingSamples {
         all.put("sequential-znodes", sequential());
         all.put("multi-txn", multi());
         all.put("recovery", recovery());
+        all.put("churn-ephemerals", churn());
         all.put("evidence", evidence());
         all.put("checker-error", new CheckResult.CheckerError("java.lang.IllegalStateException", "broke"));
         all.put("untyped", new Findings.Untyped(Map.of("values", List.of(3L, 4L))));
         return all;
+    }
+
+    /** An ephemeral of a closed session left on n2. */
+    public static io.zkchaos.checkers.churn.ChurnReport churn() {
+        return new io.zkchaos.checkers.churn.ChurnReport(Map.of("close", 3L, "expire", 2L, "crash", 1L), 2, 14,
+                List.of(new io.zkchaos.checkers.churn.ChurnReport.Breach("n2", "s11-a", "0x11", 52,
+                        "ephemeral s11-a of session 0x11 (ended by close at index 20) still on n2")),
+                List.of(), 0, List.of(), 5_000);
     }
 
     /** n3 crash-loops after the final heal; a write was acknowledged 4.2 s after it. */

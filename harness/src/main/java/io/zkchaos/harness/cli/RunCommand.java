@@ -249,6 +249,11 @@ public final class RunCommand implements Callable<Integer> {
             + "final-state check then also compares each znode's ACL and holds it to the one it was created with); "
             + "not for the fle nodes; default: ${DEFAULT-VALUE}")
     String acl = "open";
+    @Option(names = "--churn", paramLabel = "N", defaultValue = "0", description = "session churn: N lanes beside the "
+            + "workload, each opening short sessions through the main phase that create 1-5 ephemerals under "
+            + "/zkchaos-churn and end by close, expiry or a client crash (seeded), judged by the churn-ephemerals "
+            + "checker; 0..64, default: ${DEFAULT-VALUE} (none); not for the fle nodes")
+    int churn;
 
     @Option(names = "--relax", split = ",", paramLabel = "ID", description = "do not hold the run to this evidence "
             + "requirement (repeatable; 'all' for none): a run that exercised less than its workload and nemesis ask "
@@ -309,7 +314,7 @@ public final class RunCommand implements Callable<Integer> {
                 .reads(readMode)
                 .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
-                .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload))
+                .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload)).churn(churn)
                 .acls(acls())
                 .failoverBound(failoverBound).relax(relax).build();
     }

@@ -86,6 +86,10 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 throw new IllegalArgumentException("acl: the " + cluster.system() + " nodes hold a key-value store "
                         + "without ACLs; --acl " + storage.acls().label() + " is for ZooKeeper");
             }
+            if (storage.churn() != null) {
+                throw new IllegalArgumentException("churn: the " + cluster.system() + " nodes have no sessions and "
+                        + "no ephemerals; --churn is for ZooKeeper");
+            }
         }
         if (storage.acls() != ZnodeAcls.OPEN && workload.options().root().equals("/")) {
             throw new IllegalArgumentException("acl: --acl " + storage.acls().label() + " needs a workload root "
@@ -239,7 +243,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
                         s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
                         : Preload.parse(s.storage().preload()), s.storage().acls() == null ? ZnodeAcls.OPEN
-                        : ZnodeAcls.parse(s.storage().acls())));
+                        : ZnodeAcls.parse(s.storage().acls()), s.storage().churn()));
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -380,14 +384,27 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      *                  default), or per-client (each client session's znodes under an ACL of its own digest identity,
      *                  so that the servers' ACL cache holds many entries that snapshots write and restarts rebuild;
      *                  {@link ZnodeAcls}); ZooKeeper's built-in workloads only
+     * @param churn     session churn ({@code --churn N}): N lanes of short sessions with ephemerals beside the workload
+     *                  through the main phase ({@code io.zkchaos.workloads.churn.Churn}), so that the servers' session
+     *                  tables and ephemerals change while they snapshot, crash and sync; null (or 0) for none;
+     *                  ZooKeeper only. It lives here with the other knobs that shape what the servers keep
      */
     public record StoragePart(boolean lazyfs, boolean forceSync,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload,
                               @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OpenAcls.class)
-                              ZnodeAcls acls) {
+                              ZnodeAcls acls,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer churn) {
+        /** The most churn lanes: each holds a session, its relay and its client's threads. */
+        public static final int MAX_CHURN = 64;
+
         public StoragePart {
             acls = acls == null ? ZnodeAcls.OPEN : acls;
+            if (churn != null && (churn < 0 || churn > MAX_CHURN)) {
+                throw new IllegalArgumentException("churn must be 0.." + MAX_CHURN + " lanes of short sessions, got "
+                        + churn);
+            }
+            churn = churn == null || churn == 0 ? null : churn;
             if (snapCount != null && snapCount < 2) {
                 throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
                         + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
@@ -396,12 +413,17 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** ZooKeeper's own {@code snapCount} (100000), nothing preloaded. */
         public StoragePart(boolean lazyfs, boolean forceSync) {
-            this(lazyfs, forceSync, null, null, ZnodeAcls.OPEN);
+            this(lazyfs, forceSync, null, null, ZnodeAcls.OPEN, null);
         }
 
-        /** With open ACLs. */
+        /** With open ACLs, without session churn. */
         public StoragePart(boolean lazyfs, boolean forceSync, Integer snapCount, Preload preload) {
-            this(lazyfs, forceSync, snapCount, preload, ZnodeAcls.OPEN);
+            this(lazyfs, forceSync, snapCount, preload, ZnodeAcls.OPEN, null);
+        }
+
+        /** The churn lanes, 0 for none. */
+        public int churnLanes() {
+            return churn == null ? 0 : churn;
         }
 
         /** The machine's own file system, ZooKeeper's default {@code forceSync=yes}. */
@@ -424,7 +446,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** On the lazy file system, or not; the rest as it is. */
         StoragePart withLazyfs(boolean on) {
-            return new StoragePart(on, forceSync, snapCount, preload, acls);
+            return new StoragePart(on, forceSync, snapCount, preload, acls, churn);
         }
     }
 
@@ -584,7 +606,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
                 new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
                         storage.preload() == null ? null : storage.preload().toString(),
-                        storage.acls() == ZnodeAcls.OPEN ? null : storage.acls().label()));
+                        storage.acls() == ZnodeAcls.OPEN ? null : storage.acls().label(), storage.churn()));
     }
 
     public Path outDirectory() {
@@ -639,6 +661,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private Integer snapCount = StoragePart.defaults().snapCount();
         private Preload preload = StoragePart.defaults().preload();
         private ZnodeAcls acls = StoragePart.defaults().acls();
+        private Integer churn = StoragePart.defaults().churn();
         private int compose = NemesisPart.defaults().compose();
         private FaultSchedule schedule;
 
@@ -843,6 +866,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** Lanes of session churn ({@code --churn}); 0 or null for none. */
+        public Builder churn(Integer v) {
+            churn = v;
+            return this;
+        }
+
         /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
         public Builder schedule(FaultSchedule v) {
             schedule = v;
@@ -859,7 +888,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor, compose, schedule), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
-                    new StoragePart(lazyfs, forceSync, snapCount, preload, acls));
+                    new StoragePart(lazyfs, forceSync, snapCount, preload, acls, churn));
         }
     }
 }

@@ -27,6 +27,7 @@ import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
 import io.zkchaos.workloads.WorkloadDescriptor;
+import io.zkchaos.workloads.churn.Churn;
 import io.zkchaos.workloads.state.FinalState;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,6 +75,10 @@ final class RunLoop {
     private final Map<String, Long> quorumPackets = new HashMap<>();
     private Map<String, Long> bugCodePaths = Map.of();
     private long recorded;
+    /** The session churn ({@code --churn}), from the main phase to the final reads; null without. */
+    private Churn churn;
+    /** When the nemesis' final heal was over, on the history's clock. */
+    private long healedAt;
 
     RunLoop(RunConfig config, WorkloadDescriptor workloadType, ClusterBackend backend, Consumer<String> say,
             Duration progressEvery) {
@@ -115,6 +120,9 @@ final class RunLoop {
                 throw new RunFailedException("the run failed before it finished (history so far kept in "
                         + dir.historyFile() + "): " + e.getMessage(), e);
             } finally {
+                if (churn != null) {
+                    churn.close(); // no session, relay or thread of it outlives the run
+                }
                 workload.teardown(unhurried);
                 phases.lap("teardown");
             }
@@ -159,6 +167,9 @@ final class RunLoop {
                     preloaded = true;
                     say.accept("preloaded " + preload.describe() + " under " + Preload.PATH + " in "
                             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (not in the history)");
+                }
+                if (config.storage().churnLanes() > 0) {
+                    Churn.setup(target);
                 }
                 workload.setup(target);
                 break;
@@ -210,6 +221,11 @@ final class RunLoop {
             ScheduledExecutorService ticker = progress(recorder, nemesis);
             try {
                 nemesis.start();
+                int lanes = config.storage().churnLanes();
+                if (lanes > 0) {
+                    churn = Churn.start(target, recorder, recorder::elapsedNanos, config.seed(), lanes, mainPhase);
+                    say.accept("session churn: " + lanes + " lane(s) under " + Churn.ROOT + " through the main phase");
+                }
                 // Clients work through the recovery time too: the nemesis heals at the end of the main phase, and
                 // what happens after the final heal (a leader again?) is part of the history.
                 if (processes != null) {
@@ -222,6 +238,7 @@ final class RunLoop {
                 phases.lap("clients");
                 ticker.shutdownNow();
                 nemesis.close(); // always heals, even when the workload failed
+                healedAt = recorder.elapsedNanos();
                 recordNemesis(cluster, nemesis);
             }
         } // client processes closed: any left is killed, its open operations recorded info
@@ -286,6 +303,11 @@ final class RunLoop {
                     config.timing().recoveryBound()).run());
         }
         phases.lap("quorum");
+        if (churn != null) {
+            // before the workload's final reads: the live churn sessions are closed before the trees are read
+            churn.finalReads(target, healedAt);
+            say.accept("session churn: sessions ended " + churn.ended() + "; " + Churn.ROOT + " read on every server");
+        }
         workload.finalPhase(target, recorder);
         if (workloadType.checkers().contains(CheckerCatalog.FINAL_STATE)) {
             say.accept("final state: reading every server's data tree");

@@ -80,7 +80,11 @@ public final class Runner {
     }
 
     static Checker checker(RunConfig config, WorkloadDescriptor w) {
-        return Checkers.compose(w.name(), w.checkers().stream()
+        java.util.List<String> names = new java.util.ArrayList<>(w.checkers());
+        if (config.storage().churnLanes() > 0) {
+            names.add(CheckerCatalog.CHURN_EPHEMERALS); // the churn sessions' promise, beside the workload's
+        }
+        return Checkers.compose(w.name(), names.stream()
                 .map(name -> CheckerCatalog.create(name, config.checks())).toList());
     }
 

@@ -95,7 +95,7 @@ class RunAndBenchCommandTest {
     }
 
     @Test
-    void runRejectsABadSnapCountOrPreloadNamingIt() {
+    void runRejectsABadSnapCountPreloadOrChurnNamingIt() {
         assertThat(run("run", "--workload", "set", "--snap-count", "1")).isEqualTo(2);
         assertThat(err.toString()).contains("snap-count must be at least 2");
         assertThat(run("run", "--workload", "set", "--snap-count", "many")).isEqualTo(2);
@@ -108,6 +108,10 @@ class RunAndBenchCommandTest {
         assertThat(err.toString()).contains("preload: 100000 x 1000 bytes is 95 MiB; at most 32 MiB in all");
         assertThat(run("run", "--system", "fle", "--workload", "set", "--preload", "10x10")).isEqualTo(2);
         assertThat(err.toString()).contains("preload: the fle nodes hold a key-value store, not znodes");
+        assertThat(run("run", "--workload", "set", "--churn", "65")).isEqualTo(2);
+        assertThat(err.toString()).contains("churn must be 0..64 lanes of short sessions, got 65");
+        assertThat(run("run", "--system", "fle", "--workload", "set", "--churn", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("churn: the fle nodes have no sessions and no ephemerals");
     }
 
     @Test

@@ -42,6 +42,8 @@ import java.util.List;
  *       main phase ({@code --preload}); default none</td></tr>
  *   <tr><td>{@code zkchaos.chaos.acl}</td><td>the ACLs on every ZooKeeper scenario's workload znodes: open or
  *       per-client ({@code --acl}); default open</td></tr>
+ *   <tr><td>{@code zkchaos.chaos.churn}</td><td>lanes of session churn in every ZooKeeper scenario
+ *       ({@code --churn}); default 0 (none)</td></tr>
  *   <tr><td>{@code zkchaos.chaos.compose}</td><td>up to K faults at once, each of another family
  *       ({@code --compose}), for the nemeses whose faults (as the scenario runs them) span K families; the others run
  *       one fault at a time; default 1</td></tr>
@@ -70,26 +72,27 @@ import java.util.List;
  * @param snapCount ZooKeeper's snapCount in every ZooKeeper scenario, null for ZooKeeper's own
  * @param preload   the znodes made before every ZooKeeper scenario's main phase, null for none
  * @param acls      the ACLs on every ZooKeeper scenario's workload znodes
+ * @param churn     lanes of session churn in every ZooKeeper scenario, 0 for none
  */
 record ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
                   Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
                   Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload,
-                  ZnodeAcls acls) {
+                  ZnodeAcls acls, int churn) {
 
-    /** With open ACLs. */
-    ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
-               Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
-               Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
-        this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, compose, lanes, store, shard,
-                times, snapCount, preload, ZnodeAcls.OPEN);
-    }
-
-    /** With ZooKeeper's own snapCount and nothing preloaded. */
+    /** With ZooKeeper's own snapCount, nothing preloaded, no churn. */
     ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
                Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
                Path store, Shard shard, ScenarioTimes times) {
         this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, compose, lanes, store, shard,
-                times, null, null, ZnodeAcls.OPEN);
+                times, null, null, ZnodeAcls.OPEN, 0);
+    }
+
+    /** With open ACLs, without churn. */
+    ChaosSuite(List<String> systems, List<String> versions, List<String> workloads, List<String> nemeses,
+               Duration time, long seed, String backend, int nodes, SyncMode sync, int compose, int lanes,
+               Path store, Shard shard, ScenarioTimes times, Integer snapCount, Preload preload) {
+        this(systems, versions, workloads, nemeses, time, seed, backend, nodes, sync, compose, lanes, store, shard,
+                times, snapCount, preload, ZnodeAcls.OPEN, 0);
     }
 
     static final String SHARD_PROPERTY = "zkchaos.chaos.shard";
@@ -154,7 +157,8 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 Integer.getInteger("zkchaos.chaos.snap-count"),
                 System.getProperty("zkchaos.chaos.preload", "").isBlank() ? null
                         : Preload.parse(System.getProperty("zkchaos.chaos.preload")),
-                ZnodeAcls.parse(System.getProperty("zkchaos.chaos.acl", ZnodeAcls.OPEN.label())));
+                ZnodeAcls.parse(System.getProperty("zkchaos.chaos.acl", ZnodeAcls.OPEN.label())),
+                Integer.getInteger("zkchaos.chaos.churn", 0));
     }
 
     /** The times file the property names, else the checked-in one. */
@@ -223,7 +227,8 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     }
 
     /**
-     * The run of one scenario (with the suite's snapCount, preload and ACLs when it runs ZooKeeper). The nemesis cycle
+     * The run of one scenario (with the suite's snapCount, preload, ACLs and churn when it runs ZooKeeper). The
+     * nemesis cycle
      * scales with the main phase (held a quarter, healed a fifth of it); the clients work on after the final heal for
      * the whole failover bound, so that heal is judged too. With {@link #compose}, a nemesis whose faults span that
      * many families (as this scenario runs them) holds up to that many at once.
@@ -244,7 +249,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 .concurrency(5).seed(seed).out(store)
                 // the fle nodes take no snapshots and hold no znodes: the storage knobs are ZooKeeper's
                 .snapCount(zooKeeper(s) ? snapCount : null).preload(zooKeeper(s) ? preload : null)
-                .acls(zooKeeper(s) ? acls : ZnodeAcls.OPEN).build();
+                .acls(zooKeeper(s) ? acls : ZnodeAcls.OPEN).churn(zooKeeper(s) ? churn : 0).build();
     }
 
     private static boolean zooKeeper(Scenario s) {

@@ -92,20 +92,21 @@ class ChaosSuiteTest {
         ChaosSuite s = new ChaosSuite(List.of("zookeeper", "fle"), List.of("3.9.5"), List.of("set"),
                 List.of("kill-leader"), Duration.ofSeconds(12), 7, "local", 3,
                 io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), Shard.all("test"),
-                ChaosSuite.times(""), null, null, io.zkchaos.workloads.ZnodeAcls.PER_CLIENT);
+                ChaosSuite.times(""), null, null, io.zkchaos.workloads.ZnodeAcls.PER_CLIENT, 0);
         assertThat(s.scenarios()).extracting(x -> x.system() + " " + s.config(x).storage().acls())
                 .containsExactlyInAnyOrder("zookeeper PER_CLIENT", "fle OPEN");
     }
 
     @Test
-    void theSuitesSnapCountAndPreloadGoToItsZooKeeperScenariosOnly() {
+    void theSuitesSnapCountPreloadAndChurnGoToItsZooKeeperScenariosOnly() {
         ChaosSuite s = new ChaosSuite(List.of("zookeeper", "fle"), List.of("3.9.5"), List.of("set"),
                 List.of("replace-disk", "kill-leader"), Duration.ofSeconds(12), 7, "local", 3,
                 io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), Shard.all("test"),
-                ChaosSuite.times(""), 100, new Preload(2000, 4096));
+                ChaosSuite.times(""), 100, new Preload(2000, 4096), io.zkchaos.workloads.ZnodeAcls.OPEN, 3);
         RunConfig zk = s.config(s.scenarios().get(0));
         assertThat(zk.scenario()).isEqualTo("set-replace-disk");
         assertThat(zk.storage().snapCount()).isEqualTo(100);
+        assertThat(zk.storage().churn()).isEqualTo(3);
         assertThat(zk.storage().preload()).isEqualTo(new Preload(2000, 4096));
         ChaosSuite.Scenario fle = s.scenarios().stream().filter(x -> x.system().equals("fle")
                 && x.nemesis().equals("kill-leader")).findFirst().orElseThrow();

@@ -336,6 +336,27 @@ class RunConfigTest {
     }
 
     @Test
+    void churnIsSavedReadBackAndJudgedByItsChecker(@TempDir Path dir) throws Exception {
+        RunConfig c = RunConfig.builder().workload("set").nemesis("kill-leader").churn(4).seed(3).out(dir).build();
+        assertThat(c.storage().churnLanes()).isEqualTo(4);
+        io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
+        run.writeConfig(c.saved());
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("storage").path("churn").asInt()).isEqualTo(4);
+        assertThat(RunConfig.read(run)).isEqualTo(c);
+        assertThat(Runner.checker(c).name()).isEqualTo("set");
+        assertThat(Runner.checker(c).check(io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
+                .extracting(io.zkchaos.checkers.CheckResult::checker).contains("churn-ephemerals");
+        RunConfig none = RunConfig.builder().workload("set").churn(0).build();
+        assertThat(none.storage().churn()).as("0 is none, and config.json keeps its shape").isNull();
+        assertThat(Runner.checker(none).check(io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
+                .extracting(io.zkchaos.checkers.CheckResult::checker).doesNotContain("churn-ephemerals");
+        assertThatThrownBy(() -> RunConfig.builder().churn(-1).build())
+                .hasMessage("churn must be 0..64 lanes of short sessions, got -1");
+        assertThatThrownBy(() -> RunConfig.builder().system("fle").workload("set").churn(2).build())
+                .hasMessage("churn: the fle nodes have no sessions and no ephemerals; --churn is for ZooKeeper");
+    }
+
+    @Test
     void aRecoveryBoundIsSavedAndReadBack(@TempDir Path dir) {
         RunConfig c = RunConfig.builder().recoveryBound(java.time.Duration.ofSeconds(90)).seed(3).out(dir).build();
         io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));

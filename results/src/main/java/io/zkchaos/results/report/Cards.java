@@ -25,6 +25,7 @@ import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.LostValue;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.set.UnexpectedValue;
+import io.zkchaos.checkers.churn.ChurnReport;
 import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
@@ -107,6 +108,8 @@ final class Cards {
             multi(m, b);
         } else if (d instanceof RecoveryReport rr) {
             recovery(rr, b);
+        } else if (d instanceof ChurnReport c) {
+            churn(c, b);
         } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
             b.fact("requirements met", e.met().size() + " of " + e.required().size());
         } else if (d instanceof CheckResult.CheckerError e) {
@@ -330,6 +333,24 @@ final class Cards {
         b.fact("violations", d.violationCount());
         d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
         d.stale().forEach(s -> b.findings.add(Text.of("stale" + (d.strict() ? "" : " (allowed)") + ": " + s)));
+    }
+
+    private void churn(ChurnReport d, Builder b) {
+        b.fact("sessions ended", d.ended().isEmpty() ? "none" : new java.util.TreeMap<>(d.ended()).entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
+        b.fact("live at the reads", d.live());
+        b.fact("ephemerals acknowledged", d.created());
+        if (!d.unread().isEmpty()) {
+            b.fact("not read", String.join(", ", d.unread()));
+        }
+        b.fact("not judged", d.unjudged());
+        b.fact("margin past the session timeout", Fmt.span(d.marginMillis() * 1_000_000L));
+        for (ChurnReport.Breach e : d.left()) {
+            b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
+        }
+        for (ChurnReport.Breach e : d.missing()) {
+            b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
+        }
     }
 
     private void recovery(RecoveryReport d, Builder b) {

@@ -95,6 +95,10 @@ class CardsTest {
                     "n3 did not serve within 60.0 s of the final heal (last seen: RUNNING, unreachable)",
                     "the end of n3's log:\njava.io.IOException: No snapshot found");
         });
+        expected.put("churn-ephemerals", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("sessions ended", "close 3, crash 1, expire 2"));
+            assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(52L);
+        });
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());
         FindingSamples.all().forEach((kind, findings) -> {
             CheckerCard c = card(findings);

@@ -15,12 +15,12 @@ import org.apache.zookeeper.proto.RequestHeader;
  * and drops the answer, so a caller cannot tell a committed close from one lost with the connection; a history that
  * judges what a read may see after a close needs to know. {@link #closeSession} sends the same request through the
  * same connection ({@code cnxn}, which ZooKeeper leaves to subclasses) and shuts the client down as {@code close()}
- * does.
+ * does. Public for the session churn ({@code workloads.churn}), which ends sessions this way too.
  */
-final class ReportingZooKeeper extends ZooKeeper {
+public class ReportingZooKeeper extends ZooKeeper {
 
     /** A new session. */
-    ReportingZooKeeper(String connectString, int sessionTimeoutMs, Watcher watcher, ZKClientConfig config)
+    public ReportingZooKeeper(String connectString, int sessionTimeoutMs, Watcher watcher, ZKClientConfig config)
             throws IOException {
         super(connectString, sessionTimeoutMs, watcher, config);
     }
@@ -38,7 +38,7 @@ final class ReportingZooKeeper extends ZooKeeper {
      * @return the servers' answer to the close: 0 when the close was committed; a connection loss or a request
      *         timeout leaves it unknown; a handle already closed or expired answers session-expired without asking
      */
-    synchronized int closeSession() throws InterruptedException {
+    public synchronized int closeSession() throws InterruptedException {
         if (!getState().isAlive()) {
             return KeeperException.Code.SESSIONEXPIRED.intValue();
         }
