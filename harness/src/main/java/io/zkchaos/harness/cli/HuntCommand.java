@@ -31,7 +31,8 @@ final class HuntCommand implements Callable<Integer> {
     static final String DEFAULT_ROWS = "/io/zkchaos/harness/hunt/default-rows.txt";
 
     @Option(names = "--rows", paramLabel = "FILE", description = "the rows: one line of ./zkchaos run arguments a "
-            + "row, without --seed and --out (default: the built-in blind table, 3.4.14 to 3.9.5 under mixed)")
+            + "row, without --seed and --out (default: the built-in blind table, 54 rows: 3.4.14 to 3.9.5 under mixed, "
+            + "compound faults, disk faults, replaced disks, ACLs and session churn)")
     Path rows;
 
     @Option(names = "--budget", defaultValue = "1h", converter = Durations.class,
