@@ -48,6 +48,9 @@ class PerClientAclsIT {
         RunConfig config = RunConfig.builder().workload("set").nemesis("kill-random").zookeeper("3.9.5")
                 .acls(ZnodeAcls.PER_CLIENT).timeLimit(Duration.ofSeconds(5)).faultFor(Duration.ofSeconds(2))
                 .healFor(Duration.ofSeconds(1)).recover(Duration.ofSeconds(2)).concurrency(3).seed(17).out(store)
+                // the claim is the ACLs the servers hold; in a 5 s run on a loaded machine the killed node's clients
+                // may get nothing acknowledged under the fault or within 2 s of the heal
+                .relax(java.util.List.of("acked-under-fault", "acked-after-heal"))
                 .build();
         WorkloadDescriptor set = Workloads.require("set");
         Map<String, Object> seen = new ConcurrentHashMap<>();
