@@ -13,10 +13,18 @@ import io.zkchaos.checkers.leader.TokenViolation;
 import io.zkchaos.checkers.linear.LinearizabilityDetails;
 import io.zkchaos.checkers.log.LogReport;
 import io.zkchaos.checkers.log.LogViolation;
+import io.zkchaos.checkers.multi.MultiReport;
+import io.zkchaos.checkers.multi.MultiViolation;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.readmodel.ReadViolation;
+import io.zkchaos.checkers.sequential.SequentialReport;
+import io.zkchaos.checkers.sequential.SequentialViolation;
+import io.zkchaos.checkers.sessions.SessionViolation;
+import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
+import io.zkchaos.checkers.watches.WatchViolation;
+import io.zkchaos.checkers.watches.WatchesReport;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -97,6 +105,20 @@ public final class FindingKind {
                 k.add("diverged");
             }
             nonEmpty(d.ephemerals(), "ephemeral-left", k);
+        } else if (details instanceof WatchesReport d) {
+            d.violations().stream().map(WatchViolation::rule).forEach(k::add);
+        } else if (details instanceof SessionsReport d) {
+            d.violations().stream().map(SessionViolation::rule).forEach(k::add);
+            if (d.violationsByRule() != null) {
+                k.addAll(d.violationsByRule().keySet()); // the violations listed are the first ones only
+            }
+        } else if (details instanceof SequentialReport d) {
+            d.violations().stream().map(SequentialViolation::rule).forEach(k::add);
+        } else if (details instanceof MultiReport d) {
+            d.violations().stream().map(MultiViolation::rule).forEach(k::add);
+            if (d.violationsByRule() != null) {
+                k.addAll(d.violationsByRule().keySet());
+            }
         } else if (details instanceof ChurnReport d) {
             nonEmpty(d.left(), "ephemeral-left", k);
             nonEmpty(d.missing(), "ephemeral-missing", k);

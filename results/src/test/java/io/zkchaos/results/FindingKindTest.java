@@ -69,6 +69,24 @@ class FindingKindTest {
     }
 
     @Test
+    void thePromiseCheckersFindingsAreTheRulesTheyBroke() {
+        io.zkchaos.checkers.watches.WatchesReport watches = new io.zkchaos.checkers.watches.WatchesReport(3, 10, 2,
+                40, 30, 20, 0, 5, java.util.Map.of(), false, List.of(
+                new io.zkchaos.checkers.watches.WatchViolation("lost-trigger", 1, "/t/k1", 9, "never fired"),
+                new io.zkchaos.checkers.watches.WatchViolation("ordering", 2, "/t/k2", 12, "out of order"),
+                new io.zkchaos.checkers.watches.WatchViolation("lost-trigger", 2, "/t/k3", 14, "never fired")));
+        assertThat(FindingKind.of(CheckResult.of("watches", Validity.INVALID, "3 broken", watches)))
+                .containsExactly("watches:lost-trigger", "watches:ordering");
+        io.zkchaos.checkers.sessions.SessionsReport sessions = new io.zkchaos.checkers.sessions.SessionsReport(4, 2,
+                1, 1, 6, 3, 8, 0, List.of(), 5_000, 2, java.util.Map.of("ephemeral-after-close", 1,
+                "op-after-expiry", 1), List.of(new io.zkchaos.checkers.sessions.SessionViolation(
+                "ephemeral-after-close", 3, "seen after the close", List.of(4L))));
+        assertThat(FindingKind.of(CheckResult.of("session-guarantees", Validity.INVALID, "2 broken", sessions)))
+                .as("every rule counted, not only the violations listed").containsExactly(
+                        "session-guarantees:ephemeral-after-close", "session-guarantees:op-after-expiry");
+    }
+
+    @Test
     void aCheckersSubCheckIsItsOwnFindingAndDetailsOfNoKnownKindAreInvalidAsSuch() {
         ReadModelReport stale = new ReadModelReport(false, 3, 0, 2, List.of(new StaleRead("k", 1, 7, 1, 2, 5, 1_000,
                 "an older value")), List.of(new ReadViolation("read-backwards", "k", 1, 9, 1, 2, 8, "went back")));
