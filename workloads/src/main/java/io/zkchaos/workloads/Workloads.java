@@ -134,6 +134,13 @@ public final class Workloads {
     /** Every name, in order. */
     public static final List<String> NAMES = List.copyOf(ALL.keySet());
 
+    /**
+     * The workloads whose clients are Curator's recipes. Curator 5 speaks ZooKeeper 3.5's protocol (it creates with
+     * {@code create2} and makes container parents): a 3.4 server answers "unknown type 15" and no candidate is ever
+     * elected, so these need servers of 3.5 or later.
+     */
+    public static final java.util.Set<String> CURATOR = java.util.Set.of("election-curator", "fenced-writes-curator");
+
     /** Every workload, in order. */
     public static List<WorkloadDescriptor> all() {
         return List.copyOf(ALL.values());

@@ -102,6 +102,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs()), cluster.clusterBackend(),
                 cluster.systemUnderTest());
         clusterConfig(cluster, workload, nemesis, storage, seed, null);
+        requireClientsSpeakTheServers(cluster, workload);
         if (!nemesisDescriptor(nemesis, workload, cluster, storage).supports(cluster.nodes())) {
             throw new IllegalArgumentException("nemesis '" + nemesis.name() + "' needs at least 3 nodes; nodes is "
                     + cluster.nodes());
@@ -116,6 +117,21 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
             // checks built-in names; the fle nodes run only their own.
             cluster.systemUnderTest().requireWorkload(workload.name());
+        }
+    }
+
+    /** Curator's workloads on a 3.4 server would elect nobody and read as a broken election: refused, saying why. */
+    private static void requireClientsSpeakTheServers(ClusterPart cluster, WorkloadPart workload) {
+        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER || !Workloads.CURATOR.contains(workload.name())) {
+            return;
+        }
+        io.zkchaos.harness.cluster.ZooKeeperVersion v = io.zkchaos.harness.cluster.ZooKeeperVersion
+                .parse(cluster.zookeeper()).orElse(null);
+        if (v != null && !v.atLeast(3, 5, 0)) {
+            throw new IllegalArgumentException("workload '" + workload.name() + "' runs Curator 5, which speaks "
+                    + "ZooKeeper 3.5's protocol (create2, container znodes): ZooKeeper " + cluster.zookeeper()
+                    + " answers 'unknown type 15' and no candidate is ever elected; run it on 3.5.0 or later, or "
+                    + "use '" + workload.name().replace("-curator", "") + "' (the recipe on the plain client)");
         }
     }
 

@@ -357,6 +357,19 @@ class RunConfigTest {
     }
 
     @Test
+    void curatorsWorkloadsAreRefusedOnZooKeeper34NamingWhy() {
+        for (String w : List.of("election-curator", "fenced-writes-curator")) {
+            assertThatThrownBy(() -> RunConfig.builder().workload(w).zookeeper("3.4.14").build()).as(w)
+                    .hasMessageContaining("workload '" + w + "' runs Curator 5")
+                    .hasMessageContaining("ZooKeeper 3.4.14 answers 'unknown type 15'")
+                    .hasMessageContaining("use '" + w.replace("-curator", "") + "'");
+            assertThat(RunConfig.builder().workload(w).zookeeper("3.5.10").build().workload().name()).isEqualTo(w);
+        }
+        assertThat(RunConfig.builder().workload("election").zookeeper("3.4.14").build().workload().name())
+                .isEqualTo("election");
+    }
+
+    @Test
     void aRecoveryBoundIsSavedAndReadBack(@TempDir Path dir) {
         RunConfig c = RunConfig.builder().recoveryBound(java.time.Duration.ofSeconds(90)).seed(3).out(dir).build();
         io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
