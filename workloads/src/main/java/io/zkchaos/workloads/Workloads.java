@@ -134,12 +134,18 @@ public final class Workloads {
     /** Every name, in order. */
     public static final List<String> NAMES = List.copyOf(ALL.keySet());
 
+    private static final String OWN_RECIPE = "its candidates create their node with create2, whose Stat gives the "
+            + "czxid that is their token";
+    private static final String CURATOR = "Curator 5 speaks ZooKeeper 3.5's protocol (create2, container znodes)";
+
     /**
-     * The workloads whose clients are Curator's recipes. Curator 5 speaks ZooKeeper 3.5's protocol (it creates with
-     * {@code create2} and makes container parents): a 3.4 server answers "unknown type 15" and no candidate is ever
-     * elected, so these need servers of 3.5 or later.
+     * The workloads that need ZooKeeper 3.5 or later, and why: their candidates create with {@code create2} (the
+     * own recipe learns its node's czxid, the fencing token, from the create; Curator 5 speaks 3.5's protocol and
+     * makes container parents). A 3.4 server answers "unknown type 15" and no candidate is ever elected.
      */
-    public static final java.util.Set<String> CURATOR = java.util.Set.of("election-curator", "fenced-writes-curator");
+    public static final java.util.Map<String, String> NEED_ZOOKEEPER_35 = java.util.Map.of(
+            "election", OWN_RECIPE, "election-naive", OWN_RECIPE, "fenced-writes", OWN_RECIPE,
+            "unfenced-writes", OWN_RECIPE, "election-curator", CURATOR, "fenced-writes-curator", CURATOR);
 
     /** Every workload, in order. */
     public static List<WorkloadDescriptor> all() {

@@ -120,18 +120,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
     }
 
-    /** Curator's workloads on a 3.4 server would elect nobody and read as a broken election: refused, saying why. */
+    /** The election workloads on a 3.4 server would elect nobody and read as a broken election: refused, saying why. */
     private static void requireClientsSpeakTheServers(ClusterPart cluster, WorkloadPart workload) {
-        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER || !Workloads.CURATOR.contains(workload.name())) {
+        String why = Workloads.NEED_ZOOKEEPER_35.get(workload.name());
+        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER || why == null) {
             return;
         }
         io.zkchaos.harness.cluster.ZooKeeperVersion v = io.zkchaos.harness.cluster.ZooKeeperVersion
                 .parse(cluster.zookeeper()).orElse(null);
         if (v != null && !v.atLeast(3, 5, 0)) {
-            throw new IllegalArgumentException("workload '" + workload.name() + "' runs Curator 5, which speaks "
-                    + "ZooKeeper 3.5's protocol (create2, container znodes): ZooKeeper " + cluster.zookeeper()
-                    + " answers 'unknown type 15' and no candidate is ever elected; run it on 3.5.0 or later, or "
-                    + "use '" + workload.name().replace("-curator", "") + "' (the recipe on the plain client)");
+            throw new IllegalArgumentException("workload '" + workload.name() + "' needs ZooKeeper 3.5 or later: "
+                    + why + "; ZooKeeper " + cluster.zookeeper() + " answers 'unknown type 15' and no candidate is "
+                    + "ever elected (register, set, watches, sessions, sequential and multi run on 3.4)");
         }
     }
 

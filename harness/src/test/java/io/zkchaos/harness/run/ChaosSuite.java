@@ -199,9 +199,10 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                         .map(n -> new Scenario(s, v, w, n))))).toList();
     }
 
-    /** Curator's workloads need ZooKeeper 3.5 or later (RunConfig refuses them on 3.4): not in a 3.4 matrix. */
+    /** The election workloads need ZooKeeper 3.5 or later (RunConfig refuses them on 3.4): not in a 3.4 matrix. */
     private static boolean speaksTheServers(String system, String version, String workload) {
-        return SystemUnderTest.parse(system) != SystemUnderTest.ZOOKEEPER || !Workloads.CURATOR.contains(workload)
+        return SystemUnderTest.parse(system) != SystemUnderTest.ZOOKEEPER
+                || !Workloads.NEED_ZOOKEEPER_35.containsKey(workload)
                 || io.zkchaos.harness.cluster.ZooKeeperVersion.parse(version).map(x -> x.atLeast(3, 5, 0))
                 .orElse(true);
     }

@@ -52,12 +52,15 @@ class ReplacedDiskIT {
         List<NemesisDriver.Action> replaced = nemesis.actions().stream()
                 .filter(a -> a.step().equals("start") && a.did() != null && a.did().fault().equals("replace-disk"))
                 .toList();
-        assertThat(replaced).as(progress.toString()).isNotEmpty();
-        assertThat(replaced).allSatisfy(a -> assertThat(a.did().description()).endsWith("(serves)"));
-        assertThat(nemesis.quorumPackets().getOrDefault("SNAP", 0L)).as("a SNAP sync per replaced disk")
-                .isGreaterThanOrEqualTo(replaced.size());
+        // a replacement begun late may still wait for its node to serve when the main phase ends (its wait is then
+        // interrupted, and the final heal brings the node back): the ones that served are judged
+        List<NemesisDriver.Action> served = replaced.stream()
+                .filter(a -> a.did().description().endsWith("(serves)")).toList();
+        assertThat(served).as(progress.toString()).isNotEmpty();
+        assertThat(nemesis.quorumPackets().getOrDefault("SNAP", 0L)).as("a SNAP sync per replaced disk that served")
+                .isGreaterThanOrEqualTo(served.size());
 
-        String node = replaced.get(replaced.size() - 1).did().nodes().get(0);
+        String node = served.get(served.size() - 1).did().nodes().get(0);
         Path data = dir.path().resolve(RunDirectory.NODES);
         // The replaced node itself says it took a snapshot from its leader after the preload (a start in a new epoch
         // can bring a SNAP of the empty tree, at zxid counter 0; a node restarted on its data gets a DIFF).

@@ -357,16 +357,19 @@ class RunConfigTest {
     }
 
     @Test
-    void curatorsWorkloadsAreRefusedOnZooKeeper34NamingWhy() {
-        for (String w : List.of("election-curator", "fenced-writes-curator")) {
+    void theElectionWorkloadsAreRefusedOnZooKeeper34NamingWhy() {
+        for (String w : List.of("election", "election-naive", "election-curator", "fenced-writes",
+                "fenced-writes-curator", "unfenced-writes")) {
             assertThatThrownBy(() -> RunConfig.builder().workload(w).zookeeper("3.4.14").build()).as(w)
-                    .hasMessageContaining("workload '" + w + "' runs Curator 5")
-                    .hasMessageContaining("ZooKeeper 3.4.14 answers 'unknown type 15'")
-                    .hasMessageContaining("use '" + w.replace("-curator", "") + "'");
+                    .hasMessageStartingWith("workload '" + w + "' needs ZooKeeper 3.5 or later: ")
+                    .hasMessageContaining("ZooKeeper 3.4.14 answers 'unknown type 15'");
             assertThat(RunConfig.builder().workload(w).zookeeper("3.5.10").build().workload().name()).isEqualTo(w);
         }
-        assertThat(RunConfig.builder().workload("election").zookeeper("3.4.14").build().workload().name())
-                .isEqualTo("election");
+        assertThatThrownBy(() -> RunConfig.builder().workload("election-curator").zookeeper("3.4.14").build())
+                .hasMessageContaining("Curator 5 speaks ZooKeeper 3.5's protocol");
+        for (String w : List.of("register", "set", "watches", "sessions", "sequential", "multi")) {
+            assertThat(RunConfig.builder().workload(w).zookeeper("3.4.14").build().workload().name()).isEqualTo(w);
+        }
     }
 
     @Test
