@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Hosts on this machine for the ssh backend's tests: each a network namespace with its own address on a bridge of its
@@ -292,9 +293,7 @@ public final class NamespaceHosts implements AutoCloseable {
             }
         }
         try {
-            if (run(List.of("ip", "-o", "link", "show")).contains(" " + uplink + "@")) {
-                run(List.of("ip", "link", "del", uplink));
-            }
+            removeUplink();
         } catch (RuntimeException e) {
             problems.add(e.getMessage());
         }
@@ -306,6 +305,26 @@ public final class NamespaceHosts implements AutoCloseable {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("namespace hosts not fully removed: " + String.join("; ", problems));
         }
+    }
+
+    /**
+     * Removes this namespace's end of the veth to the switch. Deleting the switch's namespace removes its end, and the
+     * kernel then removes this one on its own, a moment later: so wait for that, and delete it only if it stays.
+     */
+    private void removeUplink() {
+        try {
+            await("uplink " + uplink + " removed with the switch").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> !uplinkPresent());
+        } catch (ConditionTimeoutException e) {
+            String out = run(List.of("ip", "link", "del", uplink), false);
+            if (uplinkPresent()) {
+                throw new IllegalStateException("ip link del " + uplink + " left it in place: " + out.strip());
+            }
+        }
+    }
+
+    private boolean uplinkPresent() {
+        return run(List.of("ip", "-o", "link", "show")).contains(" " + uplink + "@");
     }
 
     private static void killAllIn(String ns) {
