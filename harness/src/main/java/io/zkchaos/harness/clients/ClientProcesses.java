@@ -2,6 +2,7 @@ package io.zkchaos.harness.clients;
 
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.MovedClocks;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ShutdownRegistry;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -90,7 +90,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     /** Whether each process starts with libfaketime preloaded, its clock movable ({@link #setClockOffsets}). */
     private final boolean clocks;
     /** Each slot whose wall clock is moved now, with its offset: the slot's machine, whichever process runs there. */
-    private final Map<Integer, Duration> slotOffsets = new ConcurrentHashMap<>();
+    private final MovedClocks<Integer> slotOffsets = new MovedClocks<>();
     private long deadline = -1;
     private boolean closing;
 
@@ -429,19 +429,13 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
             files.put(ProcessClock.in(dir.resolve("c" + slot), CLOCKS), offset);
         });
         ProcessClock.setAll(files, ProcessClock::awaitApplied);
-        bySlot.forEach((slot, offset) -> {
-            if (offset.isZero()) {
-                slotOffsets.remove(slot);
-            } else {
-                slotOffsets.put(slot, offset);
-            }
-        });
+        slotOffsets.record(bySlot);
     }
 
     @Override
     public synchronized Map<String, Duration> clockOffsets() {
         Map<String, Duration> out = new LinkedHashMap<>();
-        slotOffsets.forEach((slot, offset) -> out.put(current.get(slot).name(), offset));
+        slotOffsets.offsets().forEach((slot, offset) -> out.put(current.get(slot).name(), offset));
         return out;
     }
 

@@ -11,6 +11,7 @@ import io.zkchaos.harness.cluster.lazyfs.Mounts;
 import io.zkchaos.harness.cluster.zab.ZabProtocol;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.MovedClocks;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
@@ -66,7 +67,7 @@ public final class LocalCluster implements Cluster {
     /** Each node whose disk fails now, with its faults in the order they began (on its lazy file system). */
     private final Map<String, List<DiskFault>> diskFaults = new ConcurrentHashMap<>();
     /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
-    private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
+    private final MovedClocks<String> clockOffsets = new MovedClocks<>();
     /** Waits until the servers have read their clocks' control files ({@link ProcessClock#awaitApplied}). */
     private volatile Runnable clockWait = ProcessClock::awaitApplied;
 
@@ -390,13 +391,7 @@ public final class LocalCluster implements Cluster {
             clocks.put(ProcessClock.in(n.dir(), "the servers'"), offset);
         });
         ProcessClock.setAll(clocks, clockWait);
-        offsets.forEach((node, offset) -> {
-            if (offset.isZero()) {
-                clockOffsets.remove(node);
-            } else {
-                clockOffsets.put(node, offset);
-            }
-        });
+        clockOffsets.record(offsets);
     }
 
     /** Replaces the wait after a clock change (a test counts the waits; the wait it passes still has to wait). */
@@ -406,7 +401,7 @@ public final class LocalCluster implements Cluster {
 
     @Override
     public Map<String, Duration> clockOffsets() {
-        return Map.copyOf(clockOffsets);
+        return clockOffsets.offsets();
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.zkchaos.harness.cluster.local.PeerRouting;
 import io.zkchaos.harness.cluster.local.ServerKind;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
+import io.zkchaos.harness.process.MovedClocks;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.ShutdownRegistry;
@@ -93,7 +94,7 @@ public final class SshCluster implements Cluster {
     /** Where each node lives, laid out before its process is made. */
     private final List<NodeLayout> layouts = new ArrayList<>();
     /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
-    private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
+    private final MovedClocks<String> clockOffsets = new MovedClocks<>();
     private HostNetwork network;
     private NodeLinks links;
 
@@ -473,18 +474,12 @@ public final class SshCluster implements Cluster {
             return null;
         });
         Libfaketime.awaitApplied();
-        offsets.forEach((node, offset) -> {
-            if (offset.isZero()) {
-                clockOffsets.remove(node);
-            } else {
-                clockOffsets.put(node, offset);
-            }
-        });
+        clockOffsets.record(offsets);
     }
 
     @Override
     public Map<String, Duration> clockOffsets() {
-        return Map.copyOf(clockOffsets);
+        return clockOffsets.offsets();
     }
 
     /**
