@@ -46,9 +46,10 @@ public abstract class ClientWorkload implements Workload {
 
     @Override
     public void run(RunContext ctx) throws InterruptedException {
-        Gen.Cursor<Invocation> cursor = operations().timeLimit(ctx.duration()).start(ctx.seed());
         long start = System.nanoTime();
-        long deadline = start + ctx.duration().toNanos();
+        ClientDeadline deadline = ctx.deadline();
+        // the generator's end is the run's, read at every step: the run may move it later (its final heal)
+        Gen.Cursor<Invocation> cursor = operations().until(() -> deadline.atNanos() - start).start(ctx.seed());
         AtomicInteger retired = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int slot = 0; slot < ctx.concurrency(); slot++) {
@@ -64,13 +65,13 @@ public abstract class ClientWorkload implements Workload {
         LOG.info("{}: main phase done, {} processes retired", name(), retired.get());
     }
 
-    private void worker(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, long deadline,
+    private void worker(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, ClientDeadline deadline,
                         AtomicInteger retired) {
         HistoryRecorder recorder = ctx.recorder();
         int process = slot;
         Client client = null;
         try {
-            while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
+            while (!Thread.currentThread().isInterrupted() && !deadline.passed()) {
                 if (client == null) {
                     try {
                         client = open(process, ctx.target());
@@ -91,7 +92,7 @@ public abstract class ClientWorkload implements Workload {
                     return;
                 }
                 if (next instanceof Gen.Next.Pending<Invocation> p) {
-                    long waitNanos = Math.min(p.atNanos() - (System.nanoTime() - start), deadline - System.nanoTime());
+                    long waitNanos = Math.min(p.atNanos() - (System.nanoTime() - start), deadline.remainingNanos());
                     if (waitNanos > 0) {
                         TimeUnit.NANOSECONDS.sleep(Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(100)));
                     }

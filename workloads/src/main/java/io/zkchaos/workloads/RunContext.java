@@ -11,9 +11,11 @@ import java.util.Objects;
  * @param recorder    where every operation goes (thread-safe)
  * @param seed        the seed of every random choice the workload makes
  * @param concurrency how many client processes run at once (each retired process is replaced)
- * @param duration    how long the main phase lasts
+ * @param duration    how long the clients work as planned (a run may move their end later: {@code deadline})
+ * @param deadline    when the clients stop, read at every step: the run moves it later while its final heal goes on
  */
-public record RunContext(Target target, HistoryRecorder recorder, long seed, int concurrency, Duration duration) {
+public record RunContext(Target target, HistoryRecorder recorder, long seed, int concurrency, Duration duration,
+                         ClientDeadline deadline) {
 
     public RunContext {
         Objects.requireNonNull(target, "target");
@@ -25,5 +27,16 @@ public record RunContext(Target target, HistoryRecorder recorder, long seed, int
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("duration must be positive, got " + duration);
         }
+        Objects.requireNonNull(deadline, "deadline");
+    }
+
+    /** A context whose clients stop {@code duration} from now, an end nobody moves. */
+    public RunContext(Target target, HistoryRecorder recorder, long seed, int concurrency, Duration duration) {
+        this(target, recorder, seed, concurrency, duration, ClientDeadline.after(duration));
+    }
+
+    /** This context with another target, recorder, seed and concurrency; the same end. */
+    public RunContext with(Target target, HistoryRecorder recorder, long seed, int concurrency) {
+        return new RunContext(target, recorder, seed, concurrency, duration, deadline);
     }
 }

@@ -3,6 +3,7 @@ package io.zkchaos.checkers.gen;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * An immutable, seeded description of a sequence of values over time (client operations, nemesis actions).
@@ -51,6 +52,14 @@ public interface Gen<T> {
     /** Stops this generator at {@code limit} after its first call. */
     default Gen<T> timeLimit(Duration limit) {
         return Gens.timeLimit(this, limit);
+    }
+
+    /**
+     * Stops this generator once the cursor's clock reaches {@code end}, read at every call: an end that moves later
+     * lets it go on (a run's clients whose recovery time is extended).
+     */
+    default Gen<T> until(LongSupplier end) {
+        return Gens.until(this, end);
     }
 
     /** Emits at most {@code count} values. */

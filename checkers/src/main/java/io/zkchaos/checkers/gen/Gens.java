@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /** Factories and combinators for {@link Gen}. Every random choice comes from the seed passed to {@code start}. */
@@ -101,6 +102,30 @@ public final class Gens {
                 throw new AssertionError("unreachable: weights sum to " + total);
             };
         });
+    }
+
+    static <T> Gen<T> until(Gen<T> gen, LongSupplier end) {
+        Objects.requireNonNull(end, "end");
+        return seed -> {
+            Cursor<T> inner = gen.start(seed);
+            return new Cursor<>() {
+                boolean done;
+
+                @Override
+                public Next<T> next(long now) {
+                    long stop = end.getAsLong();
+                    if (done || now >= stop) {
+                        done = true; // over stays over, even if the end moves later afterwards
+                        return new Next.Done<>();
+                    }
+                    Next<T> n = inner.next(now);
+                    if (n instanceof Next.Pending<T> p && p.atNanos() >= stop) {
+                        return new Next.Pending<>(stop); // wake at the end to report Done, or to find it moved
+                    }
+                    return n;
+                }
+            };
+        };
     }
 
     static <T> Gen<T> timeLimit(Gen<T> gen, Duration limit) {

@@ -43,6 +43,24 @@ class GensTest {
     }
 
     @Test
+    void untilReadsItsEndAtEveryCallSoAnEndMovedLaterLetsItGoOnButDoneStaysDone() {
+        long[] end = {250 * MS};
+        Gen.Cursor<String> c = Gens.repeat("x").rate(10).until(() -> end[0]).start(SEED);
+        assertThat(c.next(0)).isInstanceOf(Gen.Next.Emit.class);
+        assertThat(c.next(1)).isEqualTo(new Gen.Next.Pending<String>(100 * MS));
+        assertThat(c.next(100 * MS)).isInstanceOf(Gen.Next.Emit.class);
+        assertThat(c.next(200 * MS)).isInstanceOf(Gen.Next.Emit.class);
+        assertThat(c.next(201 * MS)).as("the next value is due past the end: wake at the end")
+                .isEqualTo(new Gen.Next.Pending<String>(250 * MS));
+        end[0] = 450 * MS; // moved later before the end came
+        assertThat(c.next(250 * MS)).isEqualTo(new Gen.Next.Pending<String>(300 * MS));
+        assertThat(c.next(300 * MS)).isInstanceOf(Gen.Next.Emit.class);
+        assertThat(c.next(450 * MS)).isInstanceOf(Gen.Next.Done.class);
+        end[0] = 900 * MS;
+        assertThat(c.next(500 * MS)).as("over stays over").isInstanceOf(Gen.Next.Done.class);
+    }
+
+    @Test
     void staggerIsSeededAndBoundedAndDoesNotChangeTheValues() {
         Gen<Integer> base = Gens.from(() -> {
             int[] i = {0};

@@ -3,6 +3,7 @@ package io.zkchaos.junit.internal;
 import io.zkchaos.junit.ChaosClient;
 import io.zkchaos.junit.ChaosContext;
 import io.zkchaos.junit.ChaosRecorder;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
@@ -15,7 +16,7 @@ import java.util.Map;
  */
 final class RunningContext implements ChaosContext {
 
-    private record Live(Target target, GuardedRecorder recorder, long seed, long deadlineNanos) {
+    private record Live(Target target, GuardedRecorder recorder, long seed, ClientDeadline deadline) {
     }
 
     private final int concurrency;
@@ -31,10 +32,9 @@ final class RunningContext implements ChaosContext {
         this.openTimeout = openTimeout;
     }
 
-    /** The main phase begins: the ensemble serves, the nemesis runs, the clients have {@code ctx.duration()}. */
+    /** The main phase begins: the ensemble serves, the nemesis runs, the clients go on until {@code ctx.deadline()}. */
     void bind(RunContext ctx) {
-        live = new Live(ctx.target(), new GuardedRecorder(ctx.recorder()), ctx.seed(),
-                System.nanoTime() + ctx.duration().toNanos());
+        live = new Live(ctx.target(), new GuardedRecorder(ctx.recorder()), ctx.seed(), ctx.deadline());
     }
 
     private Live live() {
@@ -87,12 +87,12 @@ final class RunningContext implements ChaosContext {
 
     @Override
     public boolean running() {
-        return System.nanoTime() < live().deadlineNanos();
+        return !live().deadline().passed();
     }
 
     @Override
     public Duration remaining() {
-        return Duration.ofNanos(Math.max(0, live().deadlineNanos() - System.nanoTime()));
+        return Duration.ofNanos(live().deadline().remainingNanos());
     }
 
     @Override

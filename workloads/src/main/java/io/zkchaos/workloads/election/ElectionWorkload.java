@@ -2,6 +2,7 @@ package io.zkchaos.workloads.election;
 
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
@@ -105,7 +106,7 @@ public final class ElectionWorkload implements SlottedWorkload {
 
     @Override
     public void run(RunContext ctx) throws InterruptedException {
-        long deadline = System.nanoTime() + ctx.duration().toNanos();
+        ClientDeadline deadline = ctx.deadline();
         List<Thread> threads = new ArrayList<>();
         for (int slot = 0; slot < ctx.concurrency(); slot++) {
             int first = slot;
@@ -125,8 +126,7 @@ public final class ElectionWorkload implements SlottedWorkload {
             throw new IllegalArgumentException("slot " + slot + " of " + ctx.concurrency() + " cannot run process "
                     + firstProcess);
         }
-        candidate(ctx, firstProcess, randomOf(ctx.seed(), firstProcess), System.nanoTime()
-                + ctx.duration().toNanos());
+        candidate(ctx, firstProcess, randomOf(ctx.seed(), firstProcess), ctx.deadline());
         if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedException("slot " + slot + " interrupted");
         }
@@ -150,10 +150,10 @@ public final class ElectionWorkload implements SlottedWorkload {
     private record Event(String kind, Leadership term) {
     }
 
-    private void candidate(RunContext ctx, int slot, SplittableRandom random, long deadline) {
+    private void candidate(RunContext ctx, int slot, SplittableRandom random, ClientDeadline deadline) {
         CandidateLog log = new CandidateLog(ctx.recorder(), slot, ctx.concurrency());
         try {
-            while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+            while (!deadline.passed() && !Thread.currentThread().isInterrupted()) {
                 int process = log.process();
                 CandidateSession session;
                 LeaderTask.Worker worker = null;
@@ -198,9 +198,9 @@ public final class ElectionWorkload implements SlottedWorkload {
 
     /** Candidacies on one session until it ends, the process must retire, or the run is over. */
     private void runSession(CandidateLog log, CandidateSession session, LeaderTask.Worker worker,
-                            SplittableRandom random, long deadline) throws InterruptedException {
+                            SplittableRandom random, ClientDeadline deadline) throws InterruptedException {
         int process = log.process();
-        while (System.nanoTime() < deadline) {
+        while (!deadline.passed()) {
             BlockingQueue<Event> events = new LinkedBlockingQueue<>();
             session.startCandidacy(recordingListener(log, events));
             long resignAt = Long.MAX_VALUE;
@@ -208,10 +208,11 @@ public final class ElectionWorkload implements SlottedWorkload {
             boolean retire = false;
             while (true) {
                 long now = System.nanoTime();
-                if (now >= deadline || now >= resignAt) {
+                long end = deadline.atNanos(); // read again at every step: the run may move it later
+                if (now - end >= 0 || now >= resignAt) {
                     break;
                 }
-                long waitNanos = Math.min(deadline, resignAt) - now;
+                long waitNanos = Math.min(end, resignAt) - now;
                 // A working leader checks whether it still leads, then does a step of its work: the step does not
                 // look again (see FencedWritesWorkload), as most programs do not.
                 boolean working = term != null && worker != null;

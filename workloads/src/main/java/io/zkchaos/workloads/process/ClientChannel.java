@@ -94,6 +94,11 @@ public final class ClientChannel {
         answer(Messages.encode(Messages.GO, "remaining", Math.max(0, left.toMillis())));
     }
 
+    /** Moves the client's end to {@code left} from now, if that is later than its end (a span, as {@link #go}). */
+    public void extend(Duration left) {
+        answer(Messages.encode(Messages.EXTEND, "remaining", Math.max(0, left.toMillis())));
+    }
+
     /**
      * How far the client's wall clock was ahead of the harness's at its last invoke, less the time the report took to
      * arrive (negative: behind); empty before its first invoke. A clock fault on the client process shows here.

@@ -1,5 +1,6 @@
 package io.zkchaos.workloads.process;
 
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.SlottedWorkload;
@@ -8,6 +9,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The main class of a client process: runs one slot of a workload ({@link SlottedWorkload#runSlot}) in a JVM of its
@@ -52,14 +54,12 @@ public final class ClientMain {
         try {
             warmUp(spec);
             link.hello();
-            Duration left = link.awaitGo(GO_BOUND);
-            if (left.isZero()) {
-                left = Duration.ofMillis(1);
-            }
+            ClientDeadline end = link.awaitGo(GO_BOUND);
+            Duration left = Duration.ofNanos(Math.max(TimeUnit.MILLISECONDS.toNanos(1), end.remainingNanos()));
             System.err.println("client process: slot " + spec.slot() + " from process " + spec.firstProcess()
-                    + " runs " + spec.workload() + " for " + left.toMillis() + " ms");
-            workload.runSlot(new RunContext(spec.target(), link.recorder(), spec.seed(), spec.concurrency(), left),
-                    spec.slot(), spec.firstProcess());
+                    + " runs " + spec.workload() + " for " + left.toMillis() + " ms (or longer, if the run says so)");
+            workload.runSlot(new RunContext(spec.target(), link.recorder(), spec.seed(), spec.concurrency(), left,
+                    end), spec.slot(), spec.firstProcess());
             link.bye();
         } catch (Exception e) {
             System.err.println("client process: slot " + spec.slot() + " failed: " + e);

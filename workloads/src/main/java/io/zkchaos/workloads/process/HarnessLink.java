@@ -3,6 +3,7 @@ package io.zkchaos.workloads.process;
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.workloads.ClientDeadline;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,7 +41,7 @@ public final class HarnessLink {
     private final BufferedReader in;
     private final OutputStream out;
     private final Runnable onHarnessGone;
-    private final CompletableFuture<Duration> go = new CompletableFuture<>();
+    private final CompletableFuture<ClientDeadline> go = new CompletableFuture<>();
     private final Map<Long, CompletableFuture<long[]>> pending = new ConcurrentHashMap<>();
     private final AtomicLong seq = new AtomicLong();
     private final Recorder recorder = new Recorder();
@@ -64,8 +65,11 @@ public final class HarnessLink {
         send(Messages.encode(Messages.HELLO, "pid", ProcessHandle.current().pid()));
     }
 
-    /** Waits for the harness's go; returns how long the run's clients go on from then. */
-    public Duration awaitGo(Duration bound) throws InterruptedException, TimeoutException {
+    /**
+     * Waits for the harness's go; returns when the run's clients stop, an end the harness's {@code extend} messages
+     * move later.
+     */
+    public ClientDeadline awaitGo(Duration bound) throws InterruptedException, TimeoutException {
         try {
             return go.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -92,7 +96,14 @@ public final class HarnessLink {
                 }
                 Map<?, ?> m = Messages.decode(line);
                 switch ((String) m.get("type")) {
-                    case Messages.GO -> go.complete(Duration.ofMillis(Messages.longField(m, "remaining")));
+                    case Messages.GO -> go.complete(
+                            ClientDeadline.after(Duration.ofMillis(Messages.longField(m, "remaining"))));
+                    case Messages.EXTEND -> {
+                        ClientDeadline end = go.getNow(null);
+                        if (end != null) { // the harness extends only after go
+                            end.extendBy(Duration.ofMillis(Messages.longField(m, "remaining")));
+                        }
+                    }
                     case Messages.ACK -> {
                         CompletableFuture<long[]> f = pending.remove(Messages.longField(m, "seq"));
                         if (f != null) {

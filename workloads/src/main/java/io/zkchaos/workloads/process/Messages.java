@@ -16,7 +16,8 @@ import java.util.Map;
  * recorded it; {@code complete} {@code {process, f, result (ok|fail|info), value, error}}; {@code bye} when every
  * operation it started is completed and it is about to exit. Harness to client (its stdin): {@code go}
  * {@code {remaining}} (milliseconds from now until the run's clients stop: a span, which a client whose wall clock
- * is moved still measures right); {@code ack} {@code {seq, index, time}}.
+ * is moved still measures right); {@code extend} {@code {remaining}} (the clients now stop that long from now, if that
+ * is later than before: the run's final heal took time); {@code ack} {@code {seq, index, time}}.
  */
 final class Messages {
 
@@ -25,6 +26,7 @@ final class Messages {
     static final String COMPLETE = "complete";
     static final String BYE = "bye";
     static final String GO = "go";
+    static final String EXTEND = "extend";
     static final String ACK = "ack";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()

@@ -102,9 +102,8 @@ public final class PinnedReadsRegister implements Workload {
         Target writeTarget = t.connectingTo(others(t, node));
         readers.withRate(rate * r / c);
         writers.withRate(rate * w / c);
-        RunContext readCtx = new RunContext(readTarget, ctx.recorder(), ctx.seed(), r, ctx.duration());
-        RunContext writeCtx = new RunContext(writeTarget, new Offset(ctx.recorder(), WRITER_BASE), ctx.seed() + 1,
-                w, ctx.duration());
+        RunContext readCtx = ctx.with(readTarget, ctx.recorder(), ctx.seed(), r);
+        RunContext writeCtx = ctx.with(writeTarget, new Offset(ctx.recorder(), WRITER_BASE), ctx.seed() + 1, w);
         List<Throwable> errors = new ArrayList<>();
         Thread writing = new Thread(() -> {
             try {

@@ -2,6 +2,7 @@ package io.zkchaos.workloads.sessions;
 
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.Result;
 import io.zkchaos.workloads.RunContext;
@@ -92,9 +93,9 @@ public final class SessionsWorkload implements SlottedWorkload {
         for (int i = 0; i < firstProcess; i++) {
             random = random.split(); // the slot's own stream: the same in a thread and in a process of its own
         }
-        long deadline = System.nanoTime() + ctx.duration().toNanos();
+        ClientDeadline deadline = ctx.deadline();
         double meanGapMillis = rate > 0 ? 1000.0 * ctx.concurrency() / rate : 0;
-        for (int process = firstProcess; System.nanoTime() < deadline; process += ctx.concurrency()) {
+        for (int process = firstProcess; !deadline.passed(); process += ctx.concurrency()) {
             session(ctx, process, random, deadline, meanGapMillis);
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("slot " + slot + " interrupted");
@@ -103,7 +104,8 @@ public final class SessionsWorkload implements SlottedWorkload {
     }
 
     /** One process: one session, from its open to its end. */
-    private void session(RunContext ctx, int process, SplittableRandom random, long deadline, double meanGapMillis)
+    private void session(RunContext ctx, int process, SplittableRandom random, ClientDeadline deadline,
+                         double meanGapMillis)
             throws InterruptedException {
         Target target = ctx.target();
         SessionLog log = new SessionLog(ctx.recorder(), process, silent);
@@ -124,7 +126,7 @@ public final class SessionsWorkload implements SlottedWorkload {
             log.complete(open, Result.ok(opened));
             int created = 0;
             int steps = 1 + random.nextInt(4);
-            for (int i = 0; i < steps && System.nanoTime() < deadline; i++) {
+            for (int i = 0; i < steps && !deadline.passed(); i++) {
                 pause(random, meanGapMillis);
                 Result r = random.nextBoolean() ? create(h, log, "e" + process + "-" + ++created) : read(h, log);
                 if (r.retiresProcess()) {
@@ -132,7 +134,7 @@ public final class SessionsWorkload implements SlottedWorkload {
                     return;
                 }
             }
-            if (System.nanoTime() < deadline && random.nextInt(4) == 0) {
+            if (!deadline.passed() && random.nextInt(4) == 0) {
                 pause(random, meanGapMillis);
                 Result expired = expire(target, h, log);
                 if (expired.retiresProcess()) {

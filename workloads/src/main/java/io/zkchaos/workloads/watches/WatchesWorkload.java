@@ -4,6 +4,7 @@ import io.zkchaos.checkers.gen.Gen;
 import io.zkchaos.checkers.gen.Gens;
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.Invocation;
 import io.zkchaos.workloads.Outcomes;
 import io.zkchaos.workloads.RunContext;
@@ -158,10 +159,10 @@ public final class WatchesWorkload implements Workload {
         }
         int writers = writers(c);
         long start = System.nanoTime();
-        long deadline = start + ctx.duration().toNanos();
-        Gen.Cursor<Invocation> changes = paced(changes(), rate * writers / c).timeLimit(ctx.duration())
+        ClientDeadline deadline = ctx.deadline();
+        Gen.Cursor<Invocation> changes = paced(changes(), rate * writers / c).until(() -> deadline.atNanos() - start)
                 .start(ctx.seed());
-        Gen.Cursor<Invocation> reads = paced(reads(), rate * (c - writers) / c).timeLimit(ctx.duration())
+        Gen.Cursor<Invocation> reads = paced(reads(), rate * (c - writers) / c).until(() -> deadline.atNanos() - start)
                 .start(new SplittableRandom(ctx.seed()).nextLong());
         CountDownLatch writing = new CountDownLatch(writers);
         List<Thread> threads = new ArrayList<>();
@@ -186,9 +187,9 @@ public final class WatchesWorkload implements Workload {
     }
 
     /** The next operation of {@code cursor} due now; null when it is done or the deadline passed. */
-    private static Invocation next(Gen.Cursor<Invocation> cursor, long start, long deadline)
+    private static Invocation next(Gen.Cursor<Invocation> cursor, long start, ClientDeadline deadline)
             throws InterruptedException {
-        while (System.nanoTime() < deadline) {
+        while (!deadline.passed()) {
             Gen.Next<Invocation> next;
             synchronized (cursor) {
                 next = cursor.next(System.nanoTime() - start);
@@ -200,7 +201,7 @@ public final class WatchesWorkload implements Workload {
                 return null;
             }
             long wait = Math.min(((Gen.Next.Pending<Invocation>) next).atNanos() - (System.nanoTime() - start),
-                    deadline - System.nanoTime());
+                    deadline.remainingNanos());
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(Math.min(wait, TimeUnit.MILLISECONDS.toNanos(100)));
             }
@@ -225,11 +226,11 @@ public final class WatchesWorkload implements Workload {
         }
     }
 
-    private void write(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, long deadline) {
+    private void write(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, ClientDeadline deadline) {
         Writer writer = new Writer(slot, clocks + "/w" + slot, ctx.recorder(), ctx.target());
         int process = slot;
         try {
-            while (System.nanoTime() < deadline) {
+            while (!deadline.passed()) {
                 int p = process;
                 if (!writer.isOpen() && opened(() -> {
                     writer.open(p);
@@ -253,13 +254,13 @@ public final class WatchesWorkload implements Workload {
         }
     }
 
-    private void watch(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, long deadline,
+    private void watch(RunContext ctx, int slot, Gen.Cursor<Invocation> cursor, long start, ClientDeadline deadline,
                        CountDownLatch writing) {
         int process = slot;
         WatchingSession session = null;
         List<String> toAdd = new ArrayList<>(); // the session's persistent watches not added yet
         try {
-            while (System.nanoTime() < deadline) {
+            while (!deadline.passed()) {
                 if (session == null) {
                     int p = process;
                     session = opened(() -> WatchingSession.open(p, ctx.recorder(), taps.apply(p), ctx.target()),

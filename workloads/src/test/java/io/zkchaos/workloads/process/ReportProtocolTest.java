@@ -8,6 +8,7 @@ import io.zkchaos.checkers.history.InMemoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.workloads.ClientDeadline;
 import java.io.IOException;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
@@ -59,8 +60,12 @@ class ReportProtocolTest {
     void anInvokeIsRecordedBeforeItReturnsAndCompletionsFollowInOrder() throws Exception {
         link.hello();
         assertThat(channel.awaitHello(Duration.ofSeconds(10))).isEqualTo(ProcessHandle.current().pid());
+        long before = System.nanoTime();
         channel.go(Duration.ofMillis(1234));
-        assertThat(link.awaitGo(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(1234));
+        ClientDeadline end = link.awaitGo(Duration.ofSeconds(10));
+        assertThat(end.atNanos() - before).as("the end is the span go gave, timed from when it came")
+                .isBetween(TimeUnit.MILLISECONDS.toNanos(1234), System.nanoTime() - before
+                        + TimeUnit.MILLISECONDS.toNanos(1234));
 
         assertThat(channel.clockAhead()).as("no invoke yet").isEmpty();
         Op invoke = link.recorder().invoke(3, "acquire", null, null);
@@ -91,6 +96,23 @@ class ReportProtocolTest {
         assertThat(channel.leader()).isEmpty();
         assertThat(channel.currentProcess()).isEqualTo(3);
         assertThat(channel.close("client process exited")).as("nothing left open").isZero();
+    }
+
+    @Test
+    void extendMovesTheClientsEndLaterButNeverEarlier() throws Exception {
+        channel.go(Duration.ofMillis(500));
+        ClientDeadline end = link.awaitGo(Duration.ofSeconds(10));
+        long first = end.atNanos();
+
+        long asked = System.nanoTime();
+        channel.extend(Duration.ofMinutes(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> end.atNanos() != first);
+        long extended = end.atNanos();
+        assertThat(extended - asked).isGreaterThanOrEqualTo(TimeUnit.MINUTES.toNanos(10));
+
+        channel.extend(Duration.ofSeconds(1)); // earlier than the end it has: kept as it is
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> end.atNanos() == extended);
+        assertThat(end.passed()).isFalse();
     }
 
     @Test
