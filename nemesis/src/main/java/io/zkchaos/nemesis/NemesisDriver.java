@@ -47,6 +47,16 @@ public final class NemesisDriver implements AutoCloseable {
     public record Action(long atMillis, String step, String fault, FaultRecord did, String error, long beganMillis) {
     }
 
+    /**
+     * Told when the final heal begins and when it has ended, on the thread that heals: a run keeps its clients
+     * working while the heal goes on, so that their recovery time starts when it is done.
+     */
+    public interface FinalHealListener {
+        void began();
+
+        void ended();
+    }
+
     /** The {@code outcome} of an action that threw: it could not act now (no leader to aim at) or it broke. */
     public static final String COULD_NOT_ACT = "could-not-act";
     public static final String FAILED = "failed";
@@ -62,6 +72,7 @@ public final class NemesisDriver implements AutoCloseable {
     /** The schedule's clock starts here: when the driver was made, then again when it starts. */
     private volatile long startNanos = System.nanoTime();
     private boolean finalHealDone;
+    private volatile FinalHealListener finalHealListener;
     private Thread thread;
     /**
      * Guards the hand-over between the schedule's end and {@link #close}: once the driver's thread has begun the final
@@ -111,6 +122,11 @@ public final class NemesisDriver implements AutoCloseable {
         thread = new Thread(this::loop, "nemesis");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Who is told when the final heal begins and ends (one; set before {@link #start()}). */
+    public void onFinalHeal(FinalHealListener listener) {
+        this.finalHealListener = listener;
     }
 
     /** The faults in force now (started, and acted), in start order; empty when none is. */
@@ -236,9 +252,16 @@ public final class NemesisDriver implements AutoCloseable {
         // The heal must happen even on a thread that was interrupted (the run closing while a long fault action,
         // such as a rolling restart, was under way): act with the flag cleared, and set it again afterwards.
         boolean interrupted = Thread.interrupted();
+        FinalHealListener listener = finalHealListener;
         try {
+            if (listener != null) {
+                listener.began();
+            }
             act("final-heal", "all", "heal", nemesis::healAll);
         } finally {
+            if (listener != null) {
+                listener.ended();
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -266,18 +266,38 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     }
 
     /**
-     * Waits until every client process has finished (said bye and exited) after the end given to {@link #start}.
-     * One that has not finished {@code grace} after that end is killed, its open operations recorded {@code info}.
+     * Moves the client processes' end to {@code left} from now, when that is later than their end: each running
+     * process is told, a replacement starts with it. An earlier end is kept.
+     */
+    public synchronized void extend(Duration left) {
+        if (deadline < 0) {
+            throw new IllegalStateException("the client processes were not started");
+        }
+        long later = System.currentTimeMillis() + left.toMillis();
+        if (later <= deadline) {
+            return;
+        }
+        deadline = later;
+        for (Incarnation i : current) {
+            if (i.wentGo) {
+                i.channel.extend(left);
+            }
+        }
+        notifyAll();
+    }
+
+    /**
+     * Waits until every client process has finished (said bye and exited) after their end ({@link #start}, moved by
+     * {@link #extend}). One that has not finished {@code grace} after that end is killed, its open operations
+     * recorded {@code info}.
      */
     public void awaitEnd(Duration grace) throws InterruptedException {
-        long end;
         synchronized (this) {
             if (deadline < 0) {
                 throw new IllegalStateException("the client processes were not started");
             }
-            end = deadline + grace.toMillis();
-            while (!allDone() && System.currentTimeMillis() < end) {
-                wait(Math.max(1, end - System.currentTimeMillis()));
+            while (!allDone() && System.currentTimeMillis() < deadline + grace.toMillis()) {
+                wait(Math.max(1, deadline + grace.toMillis() - System.currentTimeMillis()));
             }
         }
         for (Incarnation i : unfinished()) {

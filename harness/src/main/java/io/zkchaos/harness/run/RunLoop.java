@@ -23,6 +23,7 @@ import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
 import io.zkchaos.results.report.RunReport;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;
@@ -213,6 +214,10 @@ final class RunLoop {
             NemesisDescriptor nemesisType = config.nemesisDescriptor();
             NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget), config.faultOps(),
                     config.seed(), recorder, mainPhase);
+            ClientDeadline clientsEnd = ClientDeadline.after(clientTime);
+            RecoveryTime recoveryTime = new RecoveryTime(config.timing().recover(), processes == null
+                    ? List.of(clientsEnd::extendBy) : List.of(processes::extend));
+            nemesis.onFinalHeal(recoveryTime);
             FaultSchedule given = config.nemesis().schedule();
             if (given != null) {
                 say.accept("nemesis: " + given.faults().size() + " fault(s) as the schedule says (nodes by "
@@ -232,13 +237,15 @@ final class RunLoop {
                     processes.awaitEnd(ClientProcesses.finishGrace(target));
                 } else {
                     workload.run(new RunContext(target, recorder, config.seed(), config.workload().concurrency(),
-                            clientTime));
+                            clientTime, clientsEnd));
                 }
             } finally {
                 phases.lap("clients");
                 ticker.shutdownNow();
                 nemesis.close(); // always heals, even when the workload failed
                 healedAt = recorder.elapsedNanos();
+                recoveryTime.healTook().ifPresent(d -> say.accept("the final heal took " + d.toMillis()
+                        + " ms; the clients' recovery time counted from its end"));
                 recordNemesis(cluster, nemesis);
             }
         } // client processes closed: any left is killed, its open operations recorded info

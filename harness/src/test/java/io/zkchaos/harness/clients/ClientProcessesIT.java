@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,36 @@ class ClientProcessesIT {
         History h = History.of(recorder.history().ops());
         assertThat(h.operations()).as("every invoke completed").allMatch(o -> o.completeIndex() >= 0);
         assertThat(h.operations()).filteredOn(o -> o.f().equals("acquire") && o.isOk()).hasSizeGreaterThanOrEqualTo(2);
+        assertGone(pids);
+    }
+
+    @Test
+    void anEndMovedLaterReachesTheRunningProcessesAndTheyWorkOnUntilIt() throws Exception {
+        WorkloadOptions options = WorkloadOptions.defaults().withRoot("/it/extend");
+        Workloads.create("sessions", options).setup(target);
+        long recorderStartedBy = System.nanoTime();
+        InMemoryRecorder recorder = new InMemoryRecorder();
+        ClientProcesses clients = ClientProcesses.launch(runs.resolve("extend"), "sessions", options, target, 5L, 2,
+                recorder);
+        List<Long> pids = clients.pids();
+        Thread running = runFor(clients, Duration.ofSeconds(3), Duration.ofSeconds(20));
+        long extendedAt;
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> !recorder.history().ops().isEmpty());
+            extendedAt = System.nanoTime(); // before: every process's new end is at least 6 s after this
+            clients.extend(Duration.ofSeconds(6)); // as a run does when its final heal ends
+            running.join(120_000);
+            assertThat(running.isAlive()).as("run() returned").isFalse();
+        } finally {
+            clients.close();
+        }
+        long lateFrom = extendedAt + TimeUnit.SECONDS.toNanos(4) - recorderStartedBy; // past the first end by far
+        assertThat(recorder.history().ops()).as("operations invoked in the time the end was moved by")
+                .anyMatch(o -> o.type() == OpType.INVOKE && o.time() > lateFrom);
+        assertThat(Duration.ofNanos(System.nanoTime() - extendedAt)).as("the processes stopped at the new end")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+        History h = History.of(recorder.history().ops());
+        assertThat(h.operations()).as("every invoke completed").allMatch(o -> o.completeIndex() >= 0);
         assertGone(pids);
     }
 
