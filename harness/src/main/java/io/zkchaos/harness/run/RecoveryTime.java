@@ -22,6 +22,9 @@ final class RecoveryTime implements NemesisDriver.FinalHealListener {
     /** While the heal goes on, the end is at least this far ahead, whatever the recovery time. */
     private static final Duration AHEAD_WHILE_HEALING = Duration.ofSeconds(1);
 
+    /** A heal still going on after this no longer keeps the clients working (a hung engine must not hang them). */
+    private static final Duration LONGEST_HEAL = Duration.ofMinutes(10);
+
     private final Duration recover;
     private final List<Consumer<Duration>> ends;
     private ScheduledExecutorService ticker;
@@ -46,7 +49,12 @@ final class RecoveryTime implements NemesisDriver.FinalHealListener {
             t.setDaemon(true);
             return t;
         });
-        ticker.scheduleAtFixedRate(() -> extend(ahead), 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+        long began = beganNanos;
+        ticker.scheduleAtFixedRate(() -> {
+            if (System.nanoTime() - began < LONGEST_HEAL.toNanos()) {
+                extend(ahead);
+            }
+        }, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
