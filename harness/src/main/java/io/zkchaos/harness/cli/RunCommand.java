@@ -181,7 +181,8 @@ public final class RunCommand implements Callable<Integer> {
     int compose;
 
     @Option(names = "--recover", converter = Durations.class,
-            description = "after the final heal is done, clients keep working this long before the final reads "
+            description = "once a quorum serves after the final heal, clients keep working this long before the "
+                    + "final reads "
                     + "(default: ${DEFAULT-VALUE})")
     Duration recover;
 

@@ -7,68 +7,92 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Gives a run's clients their recovery time ({@code --recover}) from the end of the final heal, not from the end of
- * the main phase: while the heal goes on (a majority restarting, a slow container engine) their end keeps moving
- * later, and when it is done they get the whole recovery time to see the ensemble serve again. Without it a heal
- * longer than the recovery time left the clients no time after it, and the run said nothing about recovery.
+ * Gives a run's clients their recovery time ({@code --recover}) from the moment the ensemble serves again after the
+ * final heal, not from the end of the main phase. The heal only starts what was down: servers restarted then take
+ * seconds to start and elect (12 s for a killed majority on a loaded machine), and a recovery time counted from the
+ * heal's start left the clients nothing of it, so the run said nothing about recovery ({@code unknown}). While the
+ * heal goes on and until a quorum serves (at most the recovery bound, past which the {@code recovery} checker has
+ * its finding), the clients' end keeps moving later; then it is set the recovery time ahead. Thread-safe.
  */
-final class RecoveryTime implements NemesisDriver.FinalHealListener {
+final class RecoveryTime implements NemesisDriver.FinalHealListener, AutoCloseable {
 
-    /** How often the end is moved while the heal goes on. */
+    private static final Logger LOG = LoggerFactory.getLogger(RecoveryTime.class);
+
+    /** How often the end is moved, and whether a quorum serves asked, while waiting. */
     private static final Duration TICK = Duration.ofMillis(200);
-    /** While the heal goes on, the end is at least this far ahead, whatever the recovery time. */
-    private static final Duration AHEAD_WHILE_HEALING = Duration.ofSeconds(1);
-
-    /** A heal still going on after this no longer keeps the clients working (a hung engine must not hang them). */
-    private static final Duration LONGEST_HEAL = Duration.ofMinutes(10);
+    /** While waiting, the end is at least this far ahead, whatever the recovery time. */
+    private static final Duration AHEAD_WHILE_WAITING = Duration.ofSeconds(1);
 
     private final Duration recover;
+    private final Duration bound;
+    private final BooleanSupplier serves;
     private final List<Consumer<Duration>> ends;
-    private ScheduledExecutorService ticker;
+    private final ScheduledExecutorService ticker = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "recovery-time");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile long beganNanos = -1;
-    private volatile long endedNanos = -1;
+    private volatile long healedNanos = -1;
+    private volatile long settledNanos = -1;
+    private volatile boolean served;
 
     /**
      * @param recover the run's recovery time
+     * @param bound   the longest wait for a quorum after the heal (the run's recovery bound)
+     * @param serves  whether a quorum serves now (false when it cannot tell)
      * @param ends    what moves each client end later ({@code ClientDeadline::extendBy}, the client processes')
      */
-    RecoveryTime(Duration recover, List<Consumer<Duration>> ends) {
+    RecoveryTime(Duration recover, Duration bound, BooleanSupplier serves, List<Consumer<Duration>> ends) {
         this.recover = recover;
+        this.bound = bound;
+        this.serves = serves;
         this.ends = List.copyOf(ends);
     }
 
     @Override
-    public synchronized void began() {
+    public void began() {
         beganNanos = System.nanoTime();
-        Duration ahead = recover.compareTo(AHEAD_WHILE_HEALING) > 0 ? recover : AHEAD_WHILE_HEALING;
-        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "recovery-time");
-            t.setDaemon(true);
-            return t;
-        });
-        long began = beganNanos;
+        Duration ahead = recover.compareTo(AHEAD_WHILE_WAITING) > 0 ? recover : AHEAD_WHILE_WAITING;
         ticker.scheduleAtFixedRate(() -> {
-            if (System.nanoTime() - began < LONGEST_HEAL.toNanos()) {
+            if (settledNanos < 0) {
                 extend(ahead);
             }
         }, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public synchronized void ended() {
-        if (ticker != null) {
-            ticker.shutdownNow();
-            try {
-                ticker.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+    public void ended() {
+        healedNanos = System.nanoTime();
+        if (beganNanos < 0) {
+            beganNanos = healedNanos;
         }
-        endedNanos = System.nanoTime();
-        extend(recover);
+        ticker.scheduleWithFixedDelay(this::poll, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void poll() {
+        if (settledNanos >= 0) {
+            return;
+        }
+        boolean ok;
+        try {
+            ok = serves.getAsBoolean();
+        } catch (RuntimeException e) {
+            LOG.debug("cannot tell whether a quorum serves: {}", e.toString());
+            ok = false;
+        }
+        if (ok || System.nanoTime() - healedNanos > bound.toNanos()) {
+            served = ok;
+            settledNanos = System.nanoTime();
+            extend(recover);
+            ticker.shutdown();
+        }
     }
 
     private void extend(Duration left) {
@@ -77,9 +101,27 @@ final class RecoveryTime implements NemesisDriver.FinalHealListener {
         }
     }
 
-    /** How long the final heal took; empty before it has ended. */
-    Optional<Duration> healTook() {
-        return endedNanos < 0 || beganNanos < 0 ? Optional.empty()
-                : Optional.of(Duration.ofNanos(endedNanos - beganNanos));
+    /** What happened, for the run's output: how long the heal took and when the recovery time began; empty before. */
+    Optional<String> describe() {
+        if (settledNanos < 0 || healedNanos < 0) {
+            return Optional.empty();
+        }
+        long heal = TimeUnit.NANOSECONDS.toMillis(healedNanos - beganNanos);
+        long after = TimeUnit.NANOSECONDS.toMillis(settledNanos - healedNanos);
+        return Optional.of("the final heal took " + heal + " ms; " + (served
+                ? "a quorum served " + after + " ms after it; the clients' recovery time counted from then"
+                : "no quorum served within " + bound.toSeconds() + " s of it; the clients' recovery time counted "
+                        + "from then"));
+    }
+
+    /** Whether a quorum served before the bound; empty while waiting. */
+    Optional<Boolean> served() {
+        return settledNanos < 0 ? Optional.empty() : Optional.of(served);
+    }
+
+    /** Stops moving the end (a run that ends before the heal's wait did). */
+    @Override
+    public void close() {
+        ticker.shutdownNow();
     }
 }

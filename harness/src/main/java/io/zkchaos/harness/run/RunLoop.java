@@ -13,6 +13,7 @@ import io.zkchaos.harness.clients.ClientProcesses;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.checkers.recovery.RecoveryChecker;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
@@ -215,8 +216,9 @@ final class RunLoop {
             NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget), config.faultOps(),
                     config.seed(), recorder, mainPhase);
             ClientDeadline clientsEnd = ClientDeadline.after(clientTime);
-            RecoveryTime recoveryTime = new RecoveryTime(config.timing().recover(), processes == null
-                    ? List.of(clientsEnd::extendBy) : List.of(processes::extend));
+            RecoveryTime recoveryTime = new RecoveryTime(config.timing().recover(), config.timing().recoveryBound(),
+                    () -> QuorumWait.serves(cluster.statuses(), cluster.config()),
+                    processes == null ? List.of(clientsEnd::extendBy) : List.of(processes::extend));
             nemesis.onFinalHeal(recoveryTime);
             FaultSchedule given = config.nemesis().schedule();
             if (given != null) {
@@ -244,8 +246,8 @@ final class RunLoop {
                 ticker.shutdownNow();
                 nemesis.close(); // always heals, even when the workload failed
                 healedAt = recorder.elapsedNanos();
-                recoveryTime.healTook().ifPresent(d -> say.accept("the final heal took " + d.toMillis()
-                        + " ms; the clients' recovery time counted from its end"));
+                recoveryTime.close();
+                recoveryTime.describe().ifPresent(say);
                 recordNemesis(cluster, nemesis);
             }
         } // client processes closed: any left is killed, its open operations recorded info
@@ -298,7 +300,7 @@ final class RunLoop {
      */
     private void finalReads(Cluster cluster, JsonLinesRecorder recorder, Workload workload, Target target)
             throws InterruptedException {
-        say.accept("healed " + config.timing().recover().toSeconds() + " s before the end; final reads");
+        say.accept("clients done (" + config.timing().recover().toSeconds() + " s of recovery time); final reads");
         try {
             cluster.awaitQuorum(QUORUM_AFTER_HEAL);
         } catch (RuntimeException e) {
