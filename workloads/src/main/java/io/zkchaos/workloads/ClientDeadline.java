@@ -8,11 +8,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * The run moves it so that the recovery time after the final heal starts when the heal is done, however long the
  * heal took (restarting a majority, a slow container engine): what the clients see of the recovered ensemble is
  * what that time is for. Workers read it each time they decide whether to go on, so a later end reaches them at
- * their next step; a wait bounded by an earlier value only wakes them to read it again. Thread-safe.
+ * their next step; a wait bounded by an earlier value only wakes them to read it again. A test that has seen what
+ * it waits for may {@link #stop} the clients at once instead. Thread-safe.
  */
 public final class ClientDeadline {
 
     private final AtomicLong atNanos;
+    /** When {@link #stop} was called, on {@link System#nanoTime()}'s clock; meaningful once {@code stopped}. */
+    private volatile long stoppedAtNanos;
+    private volatile boolean stopped;
 
     private ClientDeadline(long atNanos) {
         this.atNanos = new AtomicLong(atNanos);
@@ -23,19 +27,30 @@ public final class ClientDeadline {
         return new ClientDeadline(System.nanoTime() + duration.toNanos());
     }
 
-    /** The end, on {@link System#nanoTime()}'s clock. */
+    /** The end, on {@link System#nanoTime()}'s clock (when stopped: the stop, if that came first). */
     public long atNanos() {
-        return atNanos.get();
+        long at = atNanos.get();
+        return stopped && stoppedAtNanos - at < 0 ? stoppedAtNanos : at;
     }
 
     /** Whether the end has come. */
     public boolean passed() {
-        return System.nanoTime() - atNanos.get() >= 0;
+        return stopped || System.nanoTime() - atNanos.get() >= 0;
     }
 
     /** How long until the end; zero once it has come. */
     public long remainingNanos() {
-        return Math.max(0, atNanos.get() - System.nanoTime());
+        return stopped ? 0 : Math.max(0, atNanos.get() - System.nanoTime());
+    }
+
+    /**
+     * Ends the clients now, before their end: each finishes the operation it has in flight (its outcome recorded as
+     * always) and stops, as at the end. For a test that has seen all it waits for; a run's clients run their time.
+     * A worker waiting with a bound taken from the end sees it when that wait ends (workloads wait in short slices).
+     */
+    public void stop() {
+        stoppedAtNanos = System.nanoTime();
+        stopped = true;
     }
 
     /** Moves the end to {@code duration} from now, when that is later than the end; an earlier one is kept. */
