@@ -70,7 +70,7 @@ public abstract class ClientWorkload implements Workload {
         int process = slot;
         Client client = null;
         try {
-            while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
+            while (!Thread.currentThread().isInterrupted() && !ctx.over(deadline)) {
                 if (client == null) {
                     try {
                         client = open(process, ctx.target());

@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class ElectionWorkload implements SlottedWorkload {
 
     private static final Logger LOG = LoggerFactory.getLogger(ElectionWorkload.class);
+    /** How soon a waiting candidate or a holding leader sees a stop of the run. */
+    private static final Duration STOP_SEEN_WITHIN = Duration.ofMillis(100);
 
     private final String name;
     private final String electionPath;
@@ -153,7 +155,7 @@ public final class ElectionWorkload implements SlottedWorkload {
     private void candidate(RunContext ctx, int slot, SplittableRandom random, long deadline) {
         CandidateLog log = new CandidateLog(ctx.recorder(), slot, ctx.concurrency());
         try {
-            while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+            while (!ctx.over(deadline) && !Thread.currentThread().isInterrupted()) {
                 int process = log.process();
                 CandidateSession session;
                 LeaderTask.Worker worker = null;
@@ -180,7 +182,7 @@ public final class ElectionWorkload implements SlottedWorkload {
                     continue;
                 }
                 try {
-                    runSession(log, session, worker, random, deadline);
+                    runSession(ctx, log, session, worker, random, deadline);
                 } finally {
                     if (worker != null) {
                         worker.close();
@@ -197,10 +199,10 @@ public final class ElectionWorkload implements SlottedWorkload {
     }
 
     /** Candidacies on one session until it ends, the process must retire, or the run is over. */
-    private void runSession(CandidateLog log, CandidateSession session, LeaderTask.Worker worker,
+    private void runSession(RunContext ctx, CandidateLog log, CandidateSession session, LeaderTask.Worker worker,
                             SplittableRandom random, long deadline) throws InterruptedException {
         int process = log.process();
-        while (System.nanoTime() < deadline) {
+        while (!ctx.over(deadline)) {
             BlockingQueue<Event> events = new LinkedBlockingQueue<>();
             session.startCandidacy(recordingListener(log, events));
             long resignAt = Long.MAX_VALUE;
@@ -208,10 +210,11 @@ public final class ElectionWorkload implements SlottedWorkload {
             boolean retire = false;
             while (true) {
                 long now = System.nanoTime();
-                if (now >= deadline || now >= resignAt) {
+                if (now >= deadline || now >= resignAt || ctx.stop().requested()) {
                     break;
                 }
-                long waitNanos = Math.min(deadline, resignAt) - now;
+                // in slices, so that a stop (RunContext.Stop) is seen while a leader holds or a candidate waits
+                long waitNanos = Math.min(Math.min(deadline, resignAt) - now, STOP_SEEN_WITHIN.toNanos());
                 // A working leader checks whether it still leads, then does a step of its work: the step does not
                 // look again (see FencedWritesWorkload), as most programs do not.
                 boolean working = term != null && worker != null;

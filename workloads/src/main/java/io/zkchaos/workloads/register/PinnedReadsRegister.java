@@ -102,9 +102,9 @@ public final class PinnedReadsRegister implements Workload {
         Target writeTarget = t.connectingTo(others(t, node));
         readers.withRate(rate * r / c);
         writers.withRate(rate * w / c);
-        RunContext readCtx = new RunContext(readTarget, ctx.recorder(), ctx.seed(), r, ctx.duration());
+        RunContext readCtx = new RunContext(readTarget, ctx.recorder(), ctx.seed(), r, ctx.duration(), ctx.stop());
         RunContext writeCtx = new RunContext(writeTarget, new Offset(ctx.recorder(), WRITER_BASE), ctx.seed() + 1,
-                w, ctx.duration());
+                w, ctx.duration(), ctx.stop());
         List<Throwable> errors = new ArrayList<>();
         Thread writing = new Thread(() -> {
             try {
