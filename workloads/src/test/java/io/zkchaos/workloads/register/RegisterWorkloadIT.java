@@ -64,11 +64,12 @@ class RegisterWorkloadIT {
         w.setup(all);
         Target onN1 = ensemble.get().onlyServer(1, Duration.ofSeconds(3), Duration.ofSeconds(2));
         InMemoryRecorder rec = new InMemoryRecorder();
-        // The run (12 s) leaves room for the whole story below, which takes about 2 s on a quiet machine: work, the
-        // kill, an info, the restart, and replacement processes working again.
+        // The run (at most 12 s) leaves room for the whole story below, which takes about 2 s on a quiet machine:
+        // work, the kill, an info, the restart, and replacement processes working again; it is stopped after that.
+        RunContext.Stop stop = new RunContext.Stop();
         Thread runner = new Thread(() -> {
             try {
-                w.run(new RunContext(onN1, rec, 11L, 3, Duration.ofSeconds(12)));
+                w.run(new RunContext(onN1, rec, 11L, 3, Duration.ofSeconds(12), stop));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -82,6 +83,12 @@ class RegisterWorkloadIT {
                     .until(() -> rec.history().operations().stream().anyMatch(Operation::isInfo));
         } finally {
             ensemble.get().restart(1);
+        }
+        try {
+            await("replacement processes work after the restart").atMost(Duration.ofSeconds(30))
+                    .until(() -> rec.history().operations().stream().anyMatch(o -> o.process() >= 3 && o.isOk()));
+        } finally {
+            stop.request();
         }
         runner.join(Duration.ofSeconds(90).toMillis());
         assertThat(runner.isAlive()).as("the run ended within 90 s of its time").isFalse();
