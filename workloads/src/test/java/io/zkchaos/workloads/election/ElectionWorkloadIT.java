@@ -13,6 +13,7 @@ import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.Workload;
 import io.zkchaos.workloads.fenced.FencedWritesWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,17 +47,48 @@ class ElectionWorkloadIT {
         target = ensemble.get().target(Duration.ofSeconds(10), Duration.ofSeconds(5));
     }
 
-    /** Runs without faults. */
+    /** Runs without faults, until {@link #ENOUGH_TERMS} (or {@code d} on a machine too loaded for that). */
     private static History run(ElectionWorkload w, int candidates, Duration d) throws Exception {
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
-        w.run(new RunContext(target, rec, 1L, candidates, d));
+        runUntilEnoughTerms(w, new RunContext(target, rec, 1L, candidates, d, new RunContext.Stop()), rec);
         return HistoryAssertions.wellFormed(rec::history);
     }
 
     /**
+     * Leadership terms after which a run without faults has shown what its test needs: two terms (one handover)
+     * are needed, this is five times as many. A quiet machine gets there in about 3 s of the 10 s run; a loaded one
+     * may need the whole run for two, and gets it.
+     */
+    private static final int ENOUGH_TERMS = 10;
+
+    /** Runs {@code w}, stopping it once {@link #ENOUGH_TERMS} leadership terms began, or at its time limit. */
+    private static void runUntilEnoughTerms(Workload w, RunContext ctx, InMemoryRecorder rec)
+            throws Exception {
+        Thread watcher = new Thread(() -> {
+            try {
+                while (rec.history().operations().stream().filter(o -> o.f().equals("acquire") && o.isOk())
+                        .count() < ENOUGH_TERMS) {
+                    Thread.sleep(50);
+                }
+                ctx.stop().request();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "enough-terms");
+        watcher.start();
+        try {
+            w.run(ctx);
+        } finally {
+            watcher.interrupt();
+            watcher.join();
+        }
+    }
+
+    /**
      * Leaders hold 100-400 ms: short terms, so that a loaded machine sees several in a run. The runs without faults
-     * last 10 s: at load average 40, Curator's candidates took 3.6 s to start and their first term came 0.9 s later.
+     * last up to 10 s: at load average 40, Curator's candidates took 3.6 s to start and their first term came 0.9 s
+     * later.
      */
     private static final Duration SHORT_HOLD_MIN = Duration.ofMillis(100);
     private static final Duration SHORT_HOLD_MAX = Duration.ofMillis(400);
@@ -99,7 +131,7 @@ class ElectionWorkloadIT {
 
     @Test
     void ownRecipeWithoutFaultsHasOneLeaderAtATimeAndEveryCandidacyEnds() throws Exception {
-        // About 30 terms in 10 s on a quiet machine; 2 are needed.
+        // About 30 terms in 10 s on a quiet machine; 2 are needed, and the run stops after ENOUGH_TERMS.
         History h = run(new ElectionWorkload("election", "/it/ew/own", OwnRecipe.herdFree(), null, SHORT_HOLD_MIN,
                 SHORT_HOLD_MAX), 4, Duration.ofSeconds(10));
         assertOneLeaderAtATimeWithGrowingTokens(h);
@@ -206,12 +238,14 @@ class ElectionWorkloadIT {
 
     @Test
     void fencedWritesWithoutFaultsLandInTokenOrderAndTheLogHoldsExactlyTheAcceptedWrites() throws Exception {
-        // Short terms and a write every 20 ms: a quiet machine sees about 20 terms and 300 writes in 10 s.
+        // Short terms and a write every 20 ms: a quiet machine sees about 20 terms and 300 writes in 10 s; the run
+        // stops after ENOUGH_TERMS.
         FencedWritesWorkload w = new FencedWritesWorkload("fenced-writes", "/it/fenced", OwnRecipe.herdFree(),
                 SHORT_HOLD_MIN, SHORT_HOLD_MAX, Duration.ofMillis(20));
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
-        w.run(new RunContext(target, rec, 4L, 3, Duration.ofSeconds(10)));
+        runUntilEnoughTerms(w, new RunContext(target, rec, 4L, 3, Duration.ofSeconds(10), new RunContext.Stop()),
+                rec);
         w.finalPhase(target, rec);
         History h = HistoryAssertions.wellFormed(rec::history);
         List<Operation> writes = h.operations().stream().filter(o -> o.f().equals("fenced-write")).toList();
