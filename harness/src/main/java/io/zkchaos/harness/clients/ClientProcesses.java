@@ -266,6 +266,24 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     }
 
     /**
+     * Ends the run's clients now, before the end given to {@link #start}: each client process finishes the operation
+     * it has in flight (its outcome recorded as always), says bye and exits, as at that end; a replacement started
+     * after this gets no time. For a test that has seen everything it waits for ({@code RunContext.Stop}); a run's
+     * clients otherwise run their full time. Before {@link #start} it does nothing (no client runs yet).
+     */
+    public synchronized void stop() {
+        if (deadline < 0) {
+            return;
+        }
+        deadline = Math.min(deadline, System.currentTimeMillis());
+        for (Incarnation i : current) {
+            if (i.wentGo) {
+                i.channel.stop();
+            }
+        }
+    }
+
+    /**
      * Waits until every client process has finished (said bye and exited) after the end given to {@link #start}.
      * One that has not finished {@code grace} after that end is killed, its open operations recorded {@code info}.
      */

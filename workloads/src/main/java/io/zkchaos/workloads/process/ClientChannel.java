@@ -94,6 +94,11 @@ public final class ClientChannel {
         answer(Messages.encode(Messages.GO, "remaining", Math.max(0, left.toMillis())));
     }
 
+    /** Tells the client that the run's clients end now, before the time its go gave. */
+    public void stop() {
+        answer(Messages.encode(Messages.STOP));
+    }
+
     /**
      * How far the client's wall clock was ahead of the harness's at its last invoke, less the time the report took to
      * arrive (negative: behind); empty before its first invoke. A clock fault on the client process shows here.

@@ -58,8 +58,8 @@ public final class ClientMain {
             }
             System.err.println("client process: slot " + spec.slot() + " from process " + spec.firstProcess()
                     + " runs " + spec.workload() + " for " + left.toMillis() + " ms");
-            workload.runSlot(new RunContext(spec.target(), link.recorder(), spec.seed(), spec.concurrency(), left),
-                    spec.slot(), spec.firstProcess());
+            workload.runSlot(new RunContext(spec.target(), link.recorder(), spec.seed(), spec.concurrency(), left,
+                    link.stop()), spec.slot(), spec.firstProcess());
             link.bye();
         } catch (Exception e) {
             System.err.println("client process: slot " + spec.slot() + " failed: " + e);

@@ -3,6 +3,7 @@ package io.zkchaos.workloads.process;
 import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.workloads.RunContext;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,6 +45,7 @@ public final class HarnessLink {
     private final Map<Long, CompletableFuture<long[]>> pending = new ConcurrentHashMap<>();
     private final AtomicLong seq = new AtomicLong();
     private final Recorder recorder = new Recorder();
+    private final RunContext.Stop stop = new RunContext.Stop();
 
     /**
      * @param fromHarness   the process's stdin
@@ -78,6 +80,11 @@ public final class HarnessLink {
         send(Messages.encode(Messages.BYE));
     }
 
+    /** Requested when the harness says stop: the run's clients end before the time the go gave. */
+    public RunContext.Stop stop() {
+        return stop;
+    }
+
     /** The history as the workload sees it. */
     public HistoryRecorder recorder() {
         return recorder;
@@ -93,6 +100,7 @@ public final class HarnessLink {
                 Map<?, ?> m = Messages.decode(line);
                 switch ((String) m.get("type")) {
                     case Messages.GO -> go.complete(Duration.ofMillis(Messages.longField(m, "remaining")));
+                    case Messages.STOP -> stop.request();
                     case Messages.ACK -> {
                         CompletableFuture<long[]> f = pending.remove(Messages.longField(m, "seq"));
                         if (f != null) {

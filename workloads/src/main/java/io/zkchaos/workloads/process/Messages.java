@@ -16,7 +16,8 @@ import java.util.Map;
  * recorded it; {@code complete} {@code {process, f, result (ok|fail|info), value, error}}; {@code bye} when every
  * operation it started is completed and it is about to exit. Harness to client (its stdin): {@code go}
  * {@code {remaining}} (milliseconds from now until the run's clients stop: a span, which a client whose wall clock
- * is moved still measures right); {@code ack} {@code {seq, index, time}}.
+ * is moved still measures right); {@code ack} {@code {seq, index, time}}; {@code stop} (the run's clients end now,
+ * before the time the go gave: see {@link io.zkchaos.workloads.RunContext.Stop}).
  */
 final class Messages {
 
@@ -26,6 +27,7 @@ final class Messages {
     static final String BYE = "bye";
     static final String GO = "go";
     static final String ACK = "ack";
+    static final String STOP = "stop";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_LONG_FOR_INTS)
