@@ -266,6 +266,25 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     }
 
     /**
+     * Ends the run's clients now, before their end: each client process finishes the operation it has in flight (its
+     * outcome recorded as always), says bye and exits, as at that end; a replacement started after this gets no time.
+     * For a test that has seen everything it waits for ({@code ClientDeadline.stop}); a run's clients otherwise run
+     * their full time. Before {@link #start} it does nothing (no client runs yet).
+     */
+    public synchronized void stop() {
+        if (deadline < 0) {
+            return;
+        }
+        deadline = Math.min(deadline, System.currentTimeMillis());
+        for (Incarnation i : current) {
+            if (i.wentGo) {
+                i.channel.stop();
+            }
+        }
+        notifyAll();
+    }
+
+    /**
      * Moves the client processes' end to {@code left} from now, when that is later than their end: each running
      * process is told, a replacement starts with it. An earlier end is kept.
      */

@@ -114,6 +114,9 @@ class ClientProcessesIT {
             pids = new java.util.ArrayList<>(pids);
             pids.addAll(clients.pids());
         } finally {
+            // every step is done (it takes a few seconds of the 20 s run on a quiet machine): the clients end now,
+            // as at the end of the run
+            clients.stop();
             running.join(120_000);
             clients.close();
         }

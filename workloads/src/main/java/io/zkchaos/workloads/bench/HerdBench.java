@@ -16,6 +16,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -100,9 +103,7 @@ public final class HerdBench {
                 awaitQuiet(counters, () -> true, "the new candidate settles");
             }
         } finally {
-            for (Candidate c : alive) {
-                c.kill();
-            }
+            killAll(alive);
             try {
                 Znodes.deleteRecursive(admin, electionPath);
             } finally {
@@ -111,6 +112,33 @@ public final class HerdBench {
         }
         return new Row(watching == LeaderElection.Watching.PREDECESSOR ? "herd-free" : "naive", candidates, failures,
                 (double) notifications / failures, (double) listings / failures, maxNotifications);
+    }
+
+    /**
+     * Ends the candidates once the measurement is over, together: one after another, each close waited for its
+     * session's end to be committed (about 0.1 s each, 5 s for 50), while the servers commit concurrent ones together.
+     */
+    private static void killAll(List<Candidate> candidates) throws InterruptedException {
+        if (candidates.isEmpty()) {
+            return;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(candidates.size(), 16), r -> {
+            Thread t = new Thread(r, "herd-bench-close");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Callable<Void>> kills = new ArrayList<>();
+            for (Candidate c : candidates) {
+                kills.add(() -> {
+                    c.kill();
+                    return null;
+                });
+            }
+            pool.invokeAll(kills); // returns once every kill has ended (each bounded: close(2 s) and the recipe's own)
+        } finally {
+            pool.shutdown();
+        }
     }
 
     private static Candidate join(Target target, String path, LeaderElection.Watching watching,

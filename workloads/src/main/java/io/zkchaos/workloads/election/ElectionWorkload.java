@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class ElectionWorkload implements SlottedWorkload {
 
     private static final Logger LOG = LoggerFactory.getLogger(ElectionWorkload.class);
+    /** How soon a waiting candidate or a holding leader sees its end (a test's stop comes before the end it had). */
+    private static final Duration END_SEEN_WITHIN = Duration.ofMillis(100);
 
     private final String name;
     private final String electionPath;
@@ -212,7 +214,8 @@ public final class ElectionWorkload implements SlottedWorkload {
                 if (now - end >= 0 || now >= resignAt) {
                     break;
                 }
-                long waitNanos = Math.min(end, resignAt) - now;
+                // in slices, so that a stop (ClientDeadline.stop) is seen while a leader holds or a candidate waits
+                long waitNanos = Math.min(Math.min(end, resignAt) - now, END_SEEN_WITHIN.toNanos());
                 // A working leader checks whether it still leads, then does a step of its work: the step does not
                 // look again (see FencedWritesWorkload), as most programs do not.
                 boolean working = term != null && worker != null;

@@ -94,6 +94,11 @@ public final class ClientChannel {
         answer(Messages.encode(Messages.GO, "remaining", Math.max(0, left.toMillis())));
     }
 
+    /** Tells the client that the run's clients end now, before the end it has ({@code ClientDeadline.stop}). */
+    public void stop() {
+        answer(Messages.encode(Messages.STOP));
+    }
+
     /** Moves the client's end to {@code left} from now, if that is later than its end (a span, as {@link #go}). */
     public void extend(Duration left) {
         answer(Messages.encode(Messages.EXTEND, "remaining", Math.max(0, left.toMillis())));

@@ -98,6 +98,12 @@ public final class HarnessLink {
                 switch ((String) m.get("type")) {
                     case Messages.GO -> go.complete(
                             ClientDeadline.after(Duration.ofMillis(Messages.longField(m, "remaining"))));
+                    case Messages.STOP -> {
+                        ClientDeadline end = go.getNow(null);
+                        if (end != null) { // the harness stops only clients it gave go
+                            end.stop();
+                        }
+                    }
                     case Messages.EXTEND -> {
                         ClientDeadline end = go.getNow(null);
                         if (end != null) { // the harness extends only after go

@@ -17,7 +17,9 @@ import java.util.Map;
  * operation it started is completed and it is about to exit. Harness to client (its stdin): {@code go}
  * {@code {remaining}} (milliseconds from now until the run's clients stop: a span, which a client whose wall clock
  * is moved still measures right); {@code extend} {@code {remaining}} (the clients now stop that long from now, if that
- * is later than before: the run's final heal took time); {@code ack} {@code {seq, index, time}}.
+ * is later than before: the run's final heal took time); {@code stop} (the clients end now, before their end: a test
+ * that has seen what it waits for, {@link io.zkchaos.workloads.ClientDeadline#stop}); {@code ack}
+ * {@code {seq, index, time}}.
  */
 final class Messages {
 
@@ -27,6 +29,7 @@ final class Messages {
     static final String BYE = "bye";
     static final String GO = "go";
     static final String EXTEND = "extend";
+    static final String STOP = "stop";
     static final String ACK = "ack";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()

@@ -14,6 +14,7 @@ import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.register.PinnedReadsRegister;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class StaleReadsIT extends ProcessesUnderRuns {
 
+    /** The most a scenario's run may last; it is stopped once its steps are done (a few seconds when quiet). */
     private static final Duration RUN = Duration.ofSeconds(20);
     /** Operations per second, readers and writers together: enough reads in the ~1 s window, a history that the
      * read-model's session analysis checks in seconds. */
@@ -99,9 +101,10 @@ class StaleReadsIT extends ProcessesUnderRuns {
         String readF = mode == ReadMode.SYNC ? "sync-read" : "read";
         long logBefore = Files.size(cluster.logFile(follower));
         InMemoryRecorder rec = new InMemoryRecorder();
+        ClientDeadline end = ClientDeadline.after(RUN);
         Thread run = new Thread(() -> {
             try {
-                w.run(new RunContext(target, rec, seed, 4, RUN));
+                w.run(new RunContext(target, rec, seed, 4, RUN, end));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -127,6 +130,8 @@ class StaleReadsIT extends ProcessesUnderRuns {
             await().atMost(Duration.ofSeconds(60)).until(() -> count(rec, "write", true) >= writesAtCut + 10);
             rec.nemesis(OpType.INVOKE, "heal", null);
             rec.nemesis(OpType.INFO, "heal", faults.heal());
+            // all this scenario waits for has happened: the run need not go on to its time limit
+            end.stop();
             run.join();
             History h = rec.history();
             String log = tail(cluster, follower, logBefore);
@@ -134,6 +139,7 @@ class StaleReadsIT extends ProcessesUnderRuns {
                     ZkReadModelChecker.of(null, true, Duration.ofSeconds(60)).check(h), log,
                     noticedAfter(log, cutAt), droppedAfter);
         } finally {
+            end.stop();
             cluster.links().heal();
             run.join();
         }

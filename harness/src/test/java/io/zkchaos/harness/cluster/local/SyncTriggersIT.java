@@ -85,6 +85,11 @@ class SyncTriggersIT {
         assertThat(taps.decodingErrors()).isEqualTo("none");
     }
 
+    /** The UPTODATE packets (each ends a learner's sync) the taps have seen so far. */
+    private long syncsEnded() {
+        return taps.counts().getOrDefault("UPTODATE", 0L);
+    }
+
     /** Creates {@code n} more znodes /k-i through the whole ensemble. */
     private void write(int n) throws Exception {
         try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
@@ -230,6 +235,7 @@ class SyncTriggersIT {
         SyncFaultActions faults = new SyncFaultActions(cluster.nemesisTarget(new Random(3)));
         List<FaultRecord> ends = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
+            long syncsEnded = syncsEnded();
             FaultRecord start = round == 0 ? faults.cutDuringSync("cut-during-sync", Duration.ofSeconds(1))
                     : round == 1 ? faults.crashDuringSync("crash-during-sync", Duration.ofSeconds(1),
                             Duration.ofMillis(20), Duration.ofMillis(200))
@@ -237,9 +243,11 @@ class SyncTriggersIT {
             assertThat(start.description()).startsWith("armed: ").contains("provoked a sync: ");
             String fault = start.fault();
             write(5);
-            // give the provoked sync its time; a trigger whose moment never comes stays armed
-            await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ofSeconds(3))
-                    .until(() -> !taps.waiting(fault) || cluster.nodes().stream()
+            // give the provoked sync its time: until the trigger fired, or a sync ended (an UPTODATE) since the
+            // provocation and every server serves again, so that the provoked syncs are over; a trigger whose moment
+            // never comes stays armed
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> !taps.waiting(fault) || syncsEnded() > syncsEnded && cluster.nodes().stream()
                             .allMatch(n -> cluster.status(n).mode().serving()));
             FaultRecord end = faults.disarmSyncFault(fault, true);
             assertThat(end.triggers()).hasSize(1);
