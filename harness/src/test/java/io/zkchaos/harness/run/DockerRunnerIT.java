@@ -40,7 +40,7 @@ class DockerRunnerIT {
                 // the set's own clients, retired by the last kill, may not be back within 2 s on a loaded machine
                 .relax(java.util.List.of("acked-after-heal")).out(store).build());
         assertThat(progress.toString()).as("the run says which images it uses").contains("zookeeper image")
-                .contains("toxiproxy image").contains("healed");
+                .contains("toxiproxy image").contains("the final heal took");
         assertThat(outcome.result().validity()).as(outcome.result().summary()).isEqualTo(Validity.VALID);
         History h = HistoryFiles.read(outcome.directory().historyFile());
         List<Op> nemesis = h.nemesisOps();

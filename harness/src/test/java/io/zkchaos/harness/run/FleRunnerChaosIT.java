@@ -33,7 +33,7 @@ class FleRunnerChaosIT {
                         .faultFor(Duration.ofSeconds(3)).healFor(Duration.ofSeconds(3))
                         // judged after the final heal too: clients and the observer work on past the bound
                         .recover(Duration.ofSeconds(12)).failoverBound(Duration.ofSeconds(10)).build());
-        assertThat(progress.toString()).contains("fle nodes (bugs: none)").contains("healed");
+        assertThat(progress.toString()).contains("fle nodes (bugs: none)").contains("the final heal took");
         return outcome;
     }
 
