@@ -91,7 +91,15 @@ public final class FencedStore {
                 zk.setData(path, format(next), stat.getVersion());
                 return Result.ok(entry);
             } catch (KeeperException.BadVersionException e) {
-                // another append came in between: check again against the new log
+                // Another append came in between, or this session's server had not applied the latest one when it
+                // answered the read (a plain read may lag the leader): catch up, then check again against the new
+                // log. Without the sync, a lagging server answered the same old version to every retry (seen at
+                // load: 20 bad versions in a row with 4 appenders).
+                try {
+                    zk.sync(path);
+                } catch (KeeperException s) {
+                    return Result.failUnsent(Outcomes.describe(s)); // nothing of this append was applied
+                }
             } catch (KeeperException e) {
                 return Outcomes.indeterminate(e);
             }
