@@ -8,6 +8,7 @@ import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ShutdownRegistry;
 import io.zkchaos.nemesis.ClientControl;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
@@ -91,7 +92,8 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
     private final boolean clocks;
     /** Each slot whose wall clock is moved now, with its offset: the slot's machine, whichever process runs there. */
     private final MovedClocks<Integer> slotOffsets = new MovedClocks<>();
-    private long deadline = -1;
+    /** When the clients stop; null until {@link #start}. */
+    private ClientDeadline end;
     private boolean closing;
 
     /** One JVM of one slot: the process, its report channel, and why it ended when the harness ended it. */
@@ -225,9 +227,9 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
 
     /** Sends go once the run's deadline is known; replacements get it as soon as they start. */
     private void go(Incarnation i) {
-        if (deadline >= 0 && !i.wentGo) {
+        if (end != null && !i.wentGo) {
             i.wentGo = true;
-            i.channel.go(Duration.ofMillis(deadline - System.currentTimeMillis()));
+            i.channel.go(Duration.ofNanos(end.remainingNanos()));
         }
     }
 
@@ -247,10 +249,10 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
         long t0 = System.nanoTime();
         List<Incarnation> started;
         synchronized (this) {
-            if (deadline >= 0) {
+            if (end != null) {
                 throw new IllegalStateException("the client processes were started already");
             }
-            deadline = System.currentTimeMillis() + duration.toMillis();
+            end = ClientDeadline.after(duration);
             current.forEach(this::go);
             started = List.copyOf(current);
         }
@@ -272,10 +274,10 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
      * their full time. Before {@link #start} it does nothing (no client runs yet).
      */
     public synchronized void stop() {
-        if (deadline < 0) {
+        if (end == null) {
             return;
         }
-        deadline = Math.min(deadline, System.currentTimeMillis());
+        end.stop();
         for (Incarnation i : current) {
             if (i.wentGo) {
                 i.channel.stop();
@@ -289,14 +291,14 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
      * process is told, a replacement starts with it. An earlier end is kept.
      */
     public synchronized void extend(Duration left) {
-        if (deadline < 0) {
+        if (end == null) {
             throw new IllegalStateException("the client processes were not started");
         }
-        long later = System.currentTimeMillis() + left.toMillis();
-        if (later <= deadline) {
-            return;
+        long before = end.atNanos();
+        end.extendBy(left);
+        if (end.atNanos() == before) {
+            return; // the end was later already
         }
-        deadline = later;
         for (Incarnation i : current) {
             if (i.wentGo) {
                 i.channel.extend(left);
@@ -312,11 +314,12 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
      */
     public void awaitEnd(Duration grace) throws InterruptedException {
         synchronized (this) {
-            if (deadline < 0) {
+            if (end == null) {
                 throw new IllegalStateException("the client processes were not started");
             }
-            while (!allDone() && System.currentTimeMillis() < deadline + grace.toMillis()) {
-                wait(Math.max(1, deadline + grace.toMillis() - System.currentTimeMillis()));
+            long left;
+            while (!allDone() && (left = end.atNanos() + grace.toNanos() - System.nanoTime()) > 0) {
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             }
         }
         for (Incarnation i : unfinished()) {
@@ -367,7 +370,7 @@ public final class ClientProcesses implements ClientControl, AutoCloseable {
             }
             synchronized (this) {
                 if (!closing && current.get(inc.slot) == inc && inc.started && !inc.channel.saidBye()
-                        && (deadline < 0 || System.currentTimeMillis() < deadline)) {
+                        && (end == null || !end.passed())) {
                     int next = Math.max(inc.channel.currentProcess(), inc.spec.firstProcess()) + concurrency;
                     replacement = start(inc.spec.startingAt(next));
                     current.set(inc.slot, replacement);
