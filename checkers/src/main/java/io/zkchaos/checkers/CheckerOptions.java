@@ -15,12 +15,25 @@ import java.time.Duration;
  * @param failoverBound single-leader: a leader again within this after every heal
  * @param relax         the ids of the evidence requirements a run is not held to
  *                      ({@link io.zkchaos.checkers.evidence.Minimum}); {@code all} for none
+ * @param logRules      server: a file of the user's own server-log rules, read before the built-in ones; null for
+ *                      none ({@code --log-rules})
+ * @param availabilityBound availability: how long writes through a whole server may go unacknowledged while a
+ *                      majority is whole; null for the default derived from the run's timing
+ *                      ({@code --availability-bound})
  */
 public record CheckerOptions(String model, Object init, Duration timeLimit, boolean strict, Duration maxOverlap,
-                             Duration failoverBound, java.util.List<String> relax) {
+                             Duration failoverBound, java.util.List<String> relax,
+                             @com.fasterxml.jackson.annotation.JsonInclude(
+                                     com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String logRules,
+                             @com.fasterxml.jackson.annotation.JsonInclude(
+                                     com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                             Duration availabilityBound) {
 
     public CheckerOptions {
         relax = relax == null ? java.util.List.of() : java.util.List.copyOf(relax);
+        if (availabilityBound != null && (availabilityBound.isNegative() || availabilityBound.isZero())) {
+            throw new IllegalArgumentException("availability-bound must be positive, got " + availabilityBound);
+        }
         if (timeLimit != null && (timeLimit.isNegative() || timeLimit.isZero())) {
             throw new IllegalArgumentException("time-limit must be positive, got " + timeLimit);
         }
@@ -35,7 +48,7 @@ public record CheckerOptions(String model, Object init, Duration timeLimit, bool
     /** No model, nil init, no time limit, not strict, overlaps never fail, failover bound 30 s, nothing relaxed. */
     public static CheckerOptions defaults() {
         return new CheckerOptions(null, null, null, false, null, SingleLeaderChecker.DEFAULT_FAILOVER_BOUND,
-                java.util.List.of());
+                java.util.List.of(), null, null);
     }
 
     /**
@@ -54,27 +67,44 @@ public record CheckerOptions(String model, Object init, Duration timeLimit, bool
     public static final Duration RUN_SEARCH_BUDGET = Duration.ofSeconds(60);
 
     public CheckerOptions withModel(String m, Object i) {
-        return new CheckerOptions(m, i, timeLimit, strict, maxOverlap, failoverBound, relax);
+        return new CheckerOptions(m, i, timeLimit, strict, maxOverlap, failoverBound, relax, logRules,
+                availabilityBound);
     }
 
     public CheckerOptions withTimeLimit(Duration d) {
-        return new CheckerOptions(model, init, d, strict, maxOverlap, failoverBound, relax);
+        return new CheckerOptions(model, init, d, strict, maxOverlap, failoverBound, relax, logRules,
+                availabilityBound);
     }
 
     public CheckerOptions withStrict(boolean s) {
-        return new CheckerOptions(model, init, timeLimit, s, maxOverlap, failoverBound, relax);
+        return new CheckerOptions(model, init, timeLimit, s, maxOverlap, failoverBound, relax, logRules,
+                availabilityBound);
     }
 
     public CheckerOptions withMaxOverlap(Duration d) {
-        return new CheckerOptions(model, init, timeLimit, strict, d, failoverBound, relax);
+        return new CheckerOptions(model, init, timeLimit, strict, d, failoverBound, relax, logRules,
+                availabilityBound);
     }
 
     /** These settings with the evidence requirements {@code ids} relaxed. */
     public CheckerOptions withRelax(java.util.List<String> ids) {
-        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, failoverBound, ids);
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, failoverBound, ids, logRules,
+                availabilityBound);
     }
 
     public CheckerOptions withFailoverBound(Duration d) {
-        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, d, relax);
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, d, relax, logRules,
+                availabilityBound);
+    }
+
+    /** These settings with the user's own server-log rules ({@code --log-rules}); null for none. */
+    public CheckerOptions withLogRules(String file) {
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, failoverBound, relax, file,
+                availabilityBound);
+    }
+
+    /** These settings with the availability bound ({@code --availability-bound}); null for the run's default. */
+    public CheckerOptions withAvailabilityBound(Duration d) {
+        return new CheckerOptions(model, init, timeLimit, strict, maxOverlap, failoverBound, relax, logRules, d);
     }
 }

@@ -261,6 +261,17 @@ public final class RunCommand implements Callable<Integer> {
             + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
     List<String> relax = new java.util.ArrayList<>();
 
+    @Option(names = "--log-rules", paramLabel = "FILE", description = "server-log rules of your own, read before the "
+            + "built-in ones: a line each, tab-separated (pattern, exception class, verdict error|expected|excused, "
+            + "why); the server checker's file format (docs/checkers.md)")
+    Path logRules;
+
+    @Option(names = "--availability-bound", converter = Durations.class, paramLabel = "DURATION",
+            description = "while a majority of servers is whole (no fault on them or their links), writes through a "
+                    + "whole server must be acknowledged within this (the availability checker; default: twice the "
+                    + "session timeout plus the election limits)")
+    Duration availabilityBound;
+
     @Option(names = "--schedule", paramLabel = "FILE", description = "execute the faults this file lists, at its "
             + "times and on its nodes (by role or by name, as it says), instead of drawing them from the seed: a run's "
             + "schedule.json, shrunk or edited (docs/shrink.md); --nemesis defaults to the file's")
@@ -317,7 +328,8 @@ public final class RunCommand implements Callable<Integer> {
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))
                 .snapCount(snapCount).preload(preload == null ? null : Preload.parse(preload)).churn(churn)
                 .acls(acls())
-                .failoverBound(failoverBound).relax(relax).build();
+                .failoverBound(failoverBound).relax(relax).logRules(logRules).availabilityBound(availabilityBound)
+                .build();
     }
 
     /**

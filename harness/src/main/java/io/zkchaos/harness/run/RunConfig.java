@@ -797,6 +797,21 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** The user's own server-log rules ({@code --log-rules}): a file that must be readable; null for none. */
+        public Builder logRules(java.nio.file.Path file) {
+            if (file != null && !java.nio.file.Files.isReadable(file)) {
+                throw new IllegalArgumentException("log-rules: cannot read " + file);
+            }
+            checks = checks.withLogRules(file == null ? null : file.toAbsolutePath().toString());
+            return this;
+        }
+
+        /** The availability checker's bound ({@code --availability-bound}); null for the run's default. */
+        public Builder availabilityBound(Duration v) {
+            checks = checks.withAvailabilityBound(v);
+            return this;
+        }
+
         public Builder checks(CheckerOptions v) {
             checks = v;
             return this;
