@@ -17,12 +17,13 @@ import java.util.List;
  * A run's {@code servers.jsonl}: what happened to every server process ({@link ServerEvent}: started, exited, its
  * clock moved; one JSON object per line), appended as the run goes so that a killed run keeps what was seen. As in
  * the history, each line reaches the operating system in one {@code write} and is flushed at once (no buffer), so a
- * kill can cut at most the last line, which {@link #read} drops. Fields that are null are left out.
+ * kill can cut at most the last line, which {@link #read} drops. Fields that are null (and no last lines) are left
+ * out.
  */
 public final class ServerEventLog {
 
     private static final ObjectMapper JSON = JsonMapper.builder()
-            .serializationInclusion(JsonInclude.Include.NON_NULL).build();
+            .serializationInclusion(JsonInclude.Include.NON_EMPTY).build();
 
     private ServerEventLog() {
     }

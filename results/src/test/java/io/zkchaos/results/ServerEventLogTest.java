@@ -26,6 +26,8 @@ class ServerEventLogTest {
             "nemesis", "kill-leader", 137, "KILL", List.of(), null, null);
     private static final ServerEvent CLOCK = new ServerEvent("n1", Kind.CLOCK, 6_000_000_000L, 1_765_000_006_000L,
             "nemesis", "clock-skew", null, null, List.of(), null, -250_000L);
+    private static final ServerEvent RESET = new ServerEvent("n1", Kind.CLOCK, 7_000_000_000L, 1_765_000_007_000L,
+            "nemesis", "final-heal", null, null, List.of(), null, 0L);
 
     @Test
     void eventsReadBackAsWrittenAndACutOffLastLineIsDropped() throws Exception {
@@ -36,14 +38,17 @@ class ServerEventLogTest {
             log.write(CRASHED);
             log.write(KILLED);
             log.write(CLOCK);
+            log.write(RESET);
             // each line is in the file as soon as it is written: a run killed now keeps it
-            assertThat(Files.readAllLines(run.serversFile())).hasSize(4);
+            assertThat(Files.readAllLines(run.serversFile())).hasSize(5);
         }
         assertThat(run.serversFile()).hasFileName("servers.jsonl");
-        assertThat(Files.readAllLines(run.serversFile()).get(0)).as("nulls left out")
-                .doesNotContain("null").contains("\"by\":\"harness\"");
+        List<String> lines = Files.readAllLines(run.serversFile());
+        assertThat(lines.get(0)).as("nulls and no last lines left out").doesNotContain("null")
+                .doesNotContain("lastLines").contains("\"by\":\"harness\"");
+        assertThat(lines.get(4)).as("a reset is an offset of 0, kept").contains("\"clockOffsetMillis\":0");
         Files.writeString(run.serversFile(), "{\"node\":\"n3\",\"ki", StandardOpenOption.APPEND);
-        assertThat(run.readServerEvents()).containsExactly(STARTED, CRASHED, KILLED, CLOCK);
+        assertThat(run.readServerEvents()).containsExactly(STARTED, CRASHED, KILLED, CLOCK, RESET);
         assertThat(run.readServerEvents().get(1).endedByItself()).isTrue();
     }
 

@@ -262,8 +262,12 @@ public final class DockerCluster implements Cluster {
                 });
         String cfg = zooCfg(i);
         if (zookeeperImage.official()) {
-            // The official image's entry point keeps a zoo.cfg it finds, and writes myid from ZOO_MY_ID.
+            // The official image's entry point keeps a zoo.cfg it finds, and writes myid from ZOO_MY_ID. Its /conf (on
+            // the server's class path) holds the release's own log configuration: ours replaces it, so that every
+            // backend's server log lines carry the date and zone alike.
             c.withCopyToContainer(Transferable.of(cfg), "/conf/zoo.cfg")
+                    .withCopyToContainer(Transferable.of(DockerImages.LOGBACK), "/conf/logback.xml")
+                    .withCopyToContainer(Transferable.of(DockerImages.LOG4J), "/conf/log4j.properties")
                     .withEnv("ZOO_MY_ID", Integer.toString(i))
                     .withEnv("JVMFLAGS", String.join(" ", jvm));
         } else {

@@ -274,7 +274,8 @@ final class DockerImages {
         }
     }
 
-    private static final String LOGBACK = """
+    /** The servers' console log (3.8 and later), as the local backend's: dated lines with the zone. */
+    static final String LOGBACK = """
             <configuration>
               <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
                 <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{0} - %msg%n</pattern></encoder>
@@ -283,7 +284,8 @@ final class DockerImages {
             </configuration>
             """;
 
-    private static final String LOG4J = """
+    /** The same for the releases before 3.8, which log with log4j 1.2. */
+    static final String LOG4J = """
             log4j.rootLogger=INFO, OUT
             log4j.appender.OUT=org.apache.log4j.ConsoleAppender
             log4j.appender.OUT.layout=org.apache.log4j.PatternLayout
