@@ -69,6 +69,8 @@ public final class NemesisDriver implements AutoCloseable {
     /** The faults in force now, in start order (more than one with {@code --compose}). */
     private final Set<String> active = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<Action> actions = new ArrayList<>();
+    /** The fault the thread is applying now (its start, its stop, or {@code final-heal}), while it acts. */
+    private final ThreadLocal<String> acting = new ThreadLocal<>();
     /** The schedule's clock starts here: when the driver was made, then again when it starts. */
     private volatile long startNanos = System.nanoTime();
     private boolean finalHealDone;
@@ -136,6 +138,15 @@ public final class NemesisDriver implements AutoCloseable {
         }
     }
 
+    /**
+     * The fault the calling thread is applying now: a fault's name during its start or its stop, {@code final-heal}
+     * during the final heal; null when the thread applies none (a protocol trigger firing on a proxy's thread is not
+     * told). For what the nemesis' node actions record about themselves.
+     */
+    public String acting() {
+        return acting.get();
+    }
+
     /** Every action so far, in order. */
     public synchronized List<Action> actions() {
         return List.copyOf(actions);
@@ -192,6 +203,7 @@ public final class NemesisDriver implements AutoCloseable {
         FaultRecord did = null;
         String error = null;
         String outcome = null;
+        acting.set("final-heal".equals(step) ? step : faultName);
         try {
             did = action.get();
         } catch (IllegalStateException | UnsupportedOperationException e) {
@@ -203,6 +215,8 @@ public final class NemesisDriver implements AutoCloseable {
             error = message(e);
             outcome = FAILED;
             LOG.warn("nemesis {} {} failed: {}", step, faultName, error, e);
+        } finally {
+            acting.remove();
         }
         recorder.nemesis(OpType.INFO, f, did != null ? did : Map.of("error", error, "outcome", outcome));
         synchronized (this) {

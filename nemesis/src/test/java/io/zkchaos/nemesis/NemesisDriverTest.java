@@ -98,6 +98,30 @@ class NemesisDriverTest {
     }
 
     @Test
+    void theActingThreadIsToldWhichFaultItApplies() {
+        java.util.concurrent.atomic.AtomicReference<NemesisDriver> self = new java.util.concurrent.atomic
+                .AtomicReference<>();
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Fault probe = Fault.of("probe", "asks the driver", Fault.Family.CRASH, t -> {
+            seen.add("start " + self.get().acting());
+            return FaultRecord.process("probe", "nothing", List.of());
+        }, t -> {
+            seen.add("stop " + self.get().acting());
+            return FaultRecord.process("probe", "nothing", List.of());
+        });
+        NemesisDriver driver = new NemesisDriver(new NemesisDescriptor("probe", "", List.of(probe))
+                .on(new RecordingSystem(3).target(1)), Optional.of(io.zkchaos.nemesis.schedule.Schedules.once(
+                "probe", Duration.ofMillis(1), Duration.ofMillis(1))), 1, new InMemoryRecorder(),
+                Duration.ofSeconds(60));
+        self.set(driver);
+        driver.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> driver.actions().size() == 2);
+        driver.close();
+        assertThat(seen).containsExactly("start probe", "stop probe");
+        assertThat(driver.acting()).as("on a thread that applies no fault").isNull();
+    }
+
+    @Test
     void anActionThatCannotActIsRecordedWithItsReason() {
         RecordingSystem s = new RecordingSystem(3);
         s.leader = null;

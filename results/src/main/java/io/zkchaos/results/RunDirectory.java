@@ -3,10 +3,12 @@ package io.zkchaos.results;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.evidence.EvidenceReport;
+import io.zkchaos.checkers.servers.ServerEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,6 +21,7 @@ import java.util.Optional;
  * nemesis.json    every nemesis action, what it did, and the seed
  * schedule.json   the fault schedule the run executed, as {@code run --schedule} takes it
  * cluster.jsonl   the servers' own view (leader, follower, unreachable) whenever it changed, as the run goes
+ * servers.jsonl   every server process's start and exit, by whom, and its clock's moves, as the run goes
  * nodes/          per node: data dir, config, log file, pid file
  * results.json    the checkers' results, written after checking
  * index.html      the report, rendered last (and re-renderable from the files above)
@@ -31,6 +34,7 @@ public final class RunDirectory {
     public static final String NEMESIS = "nemesis.json";
     public static final String SCHEDULE = "schedule.json";
     public static final String CLUSTER = "cluster.jsonl";
+    public static final String SERVERS = "servers.jsonl";
     public static final String RESULTS = "results.json";
     public static final String EVIDENCE = "evidence.json";
     public static final String REPORT = "index.html";
@@ -60,6 +64,21 @@ public final class RunDirectory {
 
     public Path clusterFile() {
         return path.resolve(CLUSTER);
+    }
+
+    /** {@code servers.jsonl}: the server processes' starts, exits and clock moves ({@link ServerEventLog}). */
+    public Path serversFile() {
+        return path.resolve(SERVERS);
+    }
+
+    /**
+     * What happened to the server processes, in the order it was recorded; empty when the run recorded none (runs
+     * made before it was recorded).
+     *
+     * @throws IllegalArgumentException naming the line that is not a server event
+     */
+    public List<ServerEvent> readServerEvents() {
+        return ServerEventLog.read(serversFile());
     }
 
     public Path resultsFile() {

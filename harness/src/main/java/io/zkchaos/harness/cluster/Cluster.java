@@ -185,6 +185,12 @@ public interface Cluster extends NodeControl, AutoCloseable {
         return io.zkchaos.harness.process.LogTail.of(logFile(node), lines);
     }
 
+    /**
+     * What happens to the server processes (starts, exits by whom, clock moves), for a run to record
+     * ({@link ServerWatch#record}); the watch stops looking when the cluster closes.
+     */
+    ServerWatch servers();
+
     /** The directory holding every file of this cluster. */
     Path runDirectory();
 

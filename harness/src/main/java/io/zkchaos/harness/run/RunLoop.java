@@ -23,6 +23,7 @@ import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;
+import io.zkchaos.results.ServerEventLog;
 import io.zkchaos.results.report.RunReport;
 import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.RunContext;
@@ -96,9 +97,12 @@ final class RunLoop {
         open();
         ClusterConfig clusterConfig = config.clusterConfig(dir.path().resolve(RunDirectory.NODES));
         Workload workload = workloadType.create(config.workload().options());
-        try (Cluster cluster = backend.start(clusterConfig);
+        // servers.jsonl outlives the cluster, so that the close's exits are recorded too
+        try (ServerEventLog.Appender servers = ServerEventLog.append(dir.serversFile());
+             Cluster cluster = backend.start(clusterConfig);
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = observe(cluster, clusterConfig, recorder)) {
+            cluster.servers().record(servers::write, recorder::elapsedNanos);
             phases.lap("start");
             Target target = target(cluster);
             // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
@@ -215,6 +219,7 @@ final class RunLoop {
             NemesisDescriptor nemesisType = config.nemesisDescriptor();
             NemesisDriver nemesis = new NemesisDriver(nemesisType.on(nemesisTarget), config.faultOps(),
                     config.seed(), recorder, mainPhase);
+            cluster.servers().nemesis(nemesis);
             ClientDeadline clientsEnd = ClientDeadline.after(clientTime);
             RecoveryTime recoveryTime = new RecoveryTime(config.timing().recover(), config.timing().recoveryBound(),
                     () -> QuorumWait.serves(cluster.statuses(), cluster.config()),

@@ -118,6 +118,57 @@ class ProcessControlTest {
     }
 
     @Test
+    void theListenerIsToldOfEveryStartAndEndAndWhoseItWas() throws Exception {
+        ProcessControl<JvmProcess> c = sleeper("0", "3");
+        List<ProcessControl.Change> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        c.listen((control, change) -> {
+            assertThat(control).isSameAs(c);
+            told.add(change);
+        });
+        c.start();
+        // nobody asks: the process exits with 3, and reading the state notices it
+        await("exited by itself").atMost(Duration.ofSeconds(60)).until(() -> c.state() == NodeState.DOWN);
+        assertThat(told).containsExactly(new ProcessControl.Change(ProcessControl.Cause.STARTED, null),
+                new ProcessControl.Change(ProcessControl.Cause.ENDED, 3));
+        assertThat(ExitStatus.signal(3)).as("an exit code, not a signal").isNull();
+
+        told.clear();
+        ProcessControl<JvmProcess> s = sleeper("60", "0");
+        s.listen((control, change) -> told.add(change));
+        s.start();
+        s.kill();
+        s.start();
+        s.pause(); // not an end
+        s.stop();
+        s.start();
+        // a listener that throws is logged: the action stands
+        s.listen((control, change) -> {
+            told.add(change);
+            throw new IllegalStateException("a broken listener");
+        });
+        s.retire("its test is over");
+        assertThat(s.state()).isEqualTo(NodeState.DOWN);
+        assertThat(told).extracting(ProcessControl.Change::cause).containsExactly(ProcessControl.Cause.STARTED,
+                ProcessControl.Cause.KILLED, ProcessControl.Cause.RESTARTED, ProcessControl.Cause.STOPPED,
+                ProcessControl.Cause.RESTARTED, ProcessControl.Cause.RETIRED);
+        assertThat(told.get(1).exitCode()).isEqualTo(ExitStatus.KILLED);
+        assertThat(ExitStatus.signal(told.get(1).exitCode())).isEqualTo("KILL");
+        assertThat(ExitStatus.signal(told.get(3).exitCode())).as("SIGCONT, then SIGTERM").isEqualTo("TERM");
+        assertThat(told.get(5).exitCode()).isEqualTo(ExitStatus.KILLED);
+    }
+
+    @Test
+    void exitCodesNameTheSignalThatEndedTheProcess() {
+        assertThat(ExitStatus.signal(139)).isEqualTo("SEGV");
+        assertThat(ExitStatus.signal(134)).isEqualTo("ABRT");
+        assertThat(ExitStatus.signal(143)).isEqualTo("TERM");
+        assertThat(ExitStatus.signal(128)).isNull();
+        assertThat(ExitStatus.signal(1)).isNull();
+        assertThat(ExitStatus.signal(255)).as("past Linux's signals").isNull();
+        assertThat(ExitStatus.signal(null)).isNull();
+    }
+
+    @Test
     void theBuilderNamesWhatIsMissing() {
         assertThatThrownBy(() -> JvmProcess.builder("x", dir).runId("r").mainClass("M").build())
                 .hasMessageContaining("role must be a lower-case word, got null");

@@ -4,6 +4,7 @@ import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.ServerWatch;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.nemesis.NodeState;
@@ -56,6 +57,8 @@ final class MemoryBackend implements ClusterBackend {
 
     private final class MemoryCluster implements Cluster {
         private final ClusterConfig config;
+        /** No processes to watch: a run records an empty servers file. */
+        private final ServerWatch servers = ServerWatch.none();
 
         MemoryCluster(ClusterConfig config) {
             this.config = config;
@@ -129,7 +132,13 @@ final class MemoryBackend implements ClusterBackend {
         }
 
         @Override
+        public ServerWatch servers() {
+            return servers;
+        }
+
+        @Override
         public void close() {
+            servers.close();
             events.add("close");
         }
 

@@ -15,6 +15,8 @@ import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.QuorumWait;
+import io.zkchaos.harness.cluster.ServerWatch;
+import io.zkchaos.checkers.servers.ServerEvent;
 import io.zkchaos.harness.cluster.docker.DockerImages.Image;
 import io.zkchaos.harness.cluster.docker.image.ZkEntryPoint;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
@@ -72,6 +74,10 @@ import org.testcontainers.utility.DockerImageName;
  *
  * <p>Kill is {@code docker kill} (SIGKILL of the server, the container's process 1; its data stays in the
  * container), start is {@code docker start}, pause is {@code docker pause} (the cgroup freezer: as SIGSTOP).
+ *
+ * <p>A container whose server ends by itself is seen by {@code docker inspect} (not running, its exit code): before
+ * every action on the node, and every {@link ServerWatch#POLL_EVERY} while a run records ({@link #servers()}). It is
+ * down from then on, so that a heal starts it again.
  */
 public final class DockerCluster implements Cluster {
 
@@ -93,6 +99,8 @@ public final class DockerCluster implements Cluster {
     private ToxiproxyContainer proxy;
     private NodeLinks links;
     private ToxiproxyNetwork toxiproxy;
+    /** Told of every start and end; it looks for containers that ended by themselves. */
+    private final ServerWatch watch = new ServerWatch(this::lookForExits);
 
     /** One ZooKeeper container and what the harness did to it last. */
     private static final class Node {
@@ -206,6 +214,7 @@ public final class DockerCluster implements Cluster {
                 n.state = NodeState.RUNNING;
                 n.direct = publishedClientPort(n);
             }
+            watch.started(n.name, ServerEvent.BY_HARNESS);
         }
         QuorumWait.await(this, config.startTimeout(), this::exitedNode, this::explain);
     }
@@ -253,8 +262,12 @@ public final class DockerCluster implements Cluster {
                 });
         String cfg = zooCfg(i);
         if (zookeeperImage.official()) {
-            // The official image's entry point keeps a zoo.cfg it finds, and writes myid from ZOO_MY_ID.
+            // The official image's entry point keeps a zoo.cfg it finds, and writes myid from ZOO_MY_ID. Its /conf (on
+            // the server's class path) holds the release's own log configuration: ours replaces it, so that every
+            // backend's server log lines carry the date and zone alike.
             c.withCopyToContainer(Transferable.of(cfg), "/conf/zoo.cfg")
+                    .withCopyToContainer(Transferable.of(DockerImages.LOGBACK), "/conf/logback.xml")
+                    .withCopyToContainer(Transferable.of(DockerImages.LOG4J), "/conf/log4j.properties")
                     .withEnv("ZOO_MY_ID", Integer.toString(i))
                     .withEnv("JVMFLAGS", String.join(" ", jvm));
         } else {
@@ -462,16 +475,63 @@ public final class DockerCluster implements Cluster {
         }
     }
 
+    /** Looks at every node for a container that ended by itself (the watch's poll). */
+    private void lookForExits() {
+        for (Node n : nodes.values()) {
+            synchronized (n) {
+                lookForExit(n);
+            }
+        }
+    }
+
+    /**
+     * Notices that a running node's container ended by itself: it is down from then on, and the watch is told, with
+     * its exit code and the end of its log. An engine that does not answer now leaves the node as it was. Called
+     * holding the node's lock.
+     */
+    private void lookForExit(Node n) {
+        if (n.state != NodeState.RUNNING || n.container.getContainerId() == null) {
+            return; // a paused container cannot end by itself; a down one has been seen ending
+        }
+        InspectContainerResponse.ContainerState s;
+        try {
+            s = client.inspectContainerCmd(n.container.getContainerId()).exec().getState();
+        } catch (RuntimeException e) {
+            LOG.debug("inspecting {}: {}", n.name, e.toString());
+            return;
+        }
+        if (Boolean.TRUE.equals(s.getRunning())) {
+            return;
+        }
+        n.state = NodeState.DOWN;
+        Long code = s.getExitCodeLong();
+        watch.exited(n.name, null, code == null ? null : code.intValue(), () -> logTail(n.name,
+                ServerWatch.LAST_LINES));
+    }
+
+    /** The exit code of a node's container that has ended, or null when the engine does not say. */
+    private Integer endedCode(Node n) {
+        Long code = exitCode(n);
+        return code == null ? null : code.intValue();
+    }
+
+    @Override
+    public ServerWatch servers() {
+        return watch;
+    }
+
     @Override
     public void start(String node) {
         Node n = node(node);
         synchronized (n) {
+            lookForExit(n);
             if (n.state != NodeState.DOWN) {
                 return;
             }
             client.startContainerCmd(n.container.getContainerId()).exec();
             n.state = NodeState.RUNNING;
             n.direct = publishedClientPort(n); // the engine publishes a new port at each start
+            watch.started(node, ServerEvent.BY_NEMESIS);
         }
     }
 
@@ -479,6 +539,7 @@ public final class DockerCluster implements Cluster {
     public void stop(String node) {
         Node n = node(node);
         synchronized (n) {
+            lookForExit(n);
             if (n.state == NodeState.DOWN) {
                 return;
             }
@@ -488,6 +549,7 @@ public final class DockerCluster implements Cluster {
             client.stopContainerCmd(n.container.getContainerId()).withTimeout(10).exec();
             awaitExit(n);
             n.state = NodeState.DOWN;
+            watch.exited(node, ServerEvent.BY_HARNESS, endedCode(n), null);
         }
     }
 
@@ -495,6 +557,7 @@ public final class DockerCluster implements Cluster {
     public void kill(String node) {
         Node n = node(node);
         synchronized (n) {
+            lookForExit(n);
             if (n.state == NodeState.DOWN) {
                 return;
             }
@@ -510,6 +573,7 @@ public final class DockerCluster implements Cluster {
             }
             awaitExit(n);
             n.state = NodeState.DOWN;
+            watch.exited(node, ServerEvent.BY_NEMESIS, endedCode(n), null);
         }
     }
 
@@ -612,18 +676,27 @@ public final class DockerCluster implements Cluster {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        watch.close();
         for (Node n : nodes.values()) {
             if (n.container.getContainerId() == null) {
                 continue;
             }
-            logFile(n.name);
             try {
                 synchronized (n) {
+                    lookForExit(n);
                     if (n.state == NodeState.PAUSED) {
                         client.unpauseContainerCmd(n.container.getContainerId()).exec();
                     }
+                    if (n.state != NodeState.DOWN) {
+                        watch.exited(n.name, ServerEvent.BY_HARNESS, null, null); // removed with its container
+                    }
                     n.state = NodeState.DOWN;
                 }
+            } catch (RuntimeException e) {
+                LOG.warn("thawing the container of {}: {}", n.name, e.toString());
+            }
+            logFile(n.name);
+            try {
                 n.container.stop();
             } catch (RuntimeException e) {
                 LOG.warn("removing the container of {}: {}", n.name, e.toString());

@@ -5,6 +5,7 @@ import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.QuorumWait;
+import io.zkchaos.harness.cluster.ServerWatch;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
 import io.zkchaos.harness.cluster.lazyfs.Mounts;
@@ -392,6 +393,7 @@ public final class LocalCluster implements Cluster {
         });
         ProcessClock.setAll(clocks, clockWait);
         clockOffsets.record(offsets);
+        processes.watch().clockMoved(offsets);
     }
 
     /** Replaces the wait after a clock change (a test counts the waits; the wait it passes still has to wait). */
@@ -440,6 +442,11 @@ public final class LocalCluster implements Cluster {
     @Override
     public Path logFile(String node) {
         return process(node).process().logFile();
+    }
+
+    @Override
+    public ServerWatch servers() {
+        return processes.watch();
     }
 
     @Override

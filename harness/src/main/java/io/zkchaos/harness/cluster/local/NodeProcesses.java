@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.NodeStatus;
+import io.zkchaos.harness.cluster.ServerWatch;
 import io.zkchaos.harness.process.ManagedProcess;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.nemesis.NodeState;
@@ -15,8 +16,9 @@ import org.slf4j.Logger;
 
 /**
  * A cluster's server processes by node name, each with its {@link NodeLayout}: what every backend that runs servers as
- * {@link ManagedProcess}es (on this machine or on hosts over ssh) does to one node, in one place. Thread-safe once
- * filled: nodes are added while the cluster is set up, before any fault.
+ * {@link ManagedProcess}es (on this machine or on hosts over ssh) does to one node, in one place. Every start and end of
+ * a server is told to the cluster's {@link #watch()}, which looks for servers that ended by themselves by reading
+ * every process's state. Thread-safe once filled: nodes are added while the cluster is set up, before any fault.
  *
  * @param <P> the kind of process
  */
@@ -24,11 +26,21 @@ public final class NodeProcesses<P extends ManagedProcess> {
 
     private final Map<String, ProcessControl<P>> processes = Collections.synchronizedMap(new LinkedHashMap<>());
     private final Map<String, NodeLayout> layouts = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** Told of every start and end; it looks for ends by reading every state ({@link ProcessControl#state()}). */
+    private final ServerWatch watch = new ServerWatch(() -> all().forEach(ProcessControl::state));
 
     /** Adds a node and the process that runs its server (down until started). */
     public void add(NodeLayout layout, P process) {
         layouts.put(layout.name(), layout);
-        processes.put(layout.name(), new ProcessControl<>(process));
+        ProcessControl<P> control = new ProcessControl<>(process);
+        control.listen((c, change) -> watch.processChanged(layout.name(), change,
+                () -> process.logTail(ServerWatch.LAST_LINES)));
+        processes.put(layout.name(), control);
+    }
+
+    /** What happened to the servers: the cluster's {@link io.zkchaos.harness.cluster.Cluster#servers()}. */
+    public ServerWatch watch() {
+        return watch;
     }
 
     /** The node's process under its control. */
@@ -121,8 +133,12 @@ public final class NodeProcesses<P extends ManagedProcess> {
                 + "; last lines of " + logName + ":\n" + p.process().logTail(30);
     }
 
-    /** Kills every server for good (a later start fails naming why); each is tried whatever the others did. */
+    /**
+     * Kills every server for good (a later start fails naming why); each is tried whatever the others did. The watch
+     * stops looking first; the kills are still told to it.
+     */
     public void retireAll(String why, Logger log) {
+        watch.close();
         for (ProcessControl<P> p : all()) {
             try {
                 p.retire(why);

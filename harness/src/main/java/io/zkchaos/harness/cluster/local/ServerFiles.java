@@ -130,13 +130,13 @@ final class ServerFiles {
             log4j.rootLogger=INFO, OUT
             log4j.appender.OUT=org.apache.log4j.ConsoleAppender
             log4j.appender.OUT.layout=org.apache.log4j.PatternLayout
-            log4j.appender.OUT.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p [%t] %c{1} - %m%n
+            log4j.appender.OUT.layout.ConversionPattern=%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5p [%t] %c{1} - %m%n
             """;
 
     private static final String LOGBACK = """
             <configuration>
               <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
-                <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{0} - %msg%n</pattern></encoder>
+                <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{0} - %msg%n</pattern></encoder>
               </appender>
               <root level="INFO"><appender-ref ref="OUT"/></root>
             </configuration>

@@ -7,6 +7,7 @@ import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.QuorumWait;
+import io.zkchaos.harness.cluster.ServerWatch;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.cluster.local.NodeLayout;
@@ -475,6 +476,7 @@ public final class SshCluster implements Cluster {
         });
         Libfaketime.awaitApplied();
         clockOffsets.record(offsets);
+        processes.watch().clockMoved(offsets);
     }
 
     @Override
@@ -524,6 +526,11 @@ public final class SshCluster implements Cluster {
         } catch (IOException | RuntimeException e) {
             LOG.warn("cannot copy the log of {} to {}: {}", node, file, e.toString());
         }
+    }
+
+    @Override
+    public ServerWatch servers() {
+        return processes.watch();
     }
 
     @Override

@@ -2,7 +2,10 @@ package io.zkchaos.harness.cluster.docker;
 
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.zkchaos.checkers.servers.ServerEvent;
+import io.zkchaos.checkers.servers.ServerEvent.Kind;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
@@ -11,6 +14,8 @@ import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Random;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -77,5 +82,52 @@ class DockerClusterIT {
             docker.close();
         }
         leftovers.run();
+    }
+
+    /**
+     * A container whose server ends without the harness (its process killed through the engine by this test, not by
+     * the cluster) is an exit by itself, seen within a bounded wait, with its exit code and the end of its log; the
+     * cluster's own kill and restart are the nemesis', its close the harness's; the logs reach the run directory.
+     */
+    @Test
+    void aContainerThatEndsByItselfIsRecordedAndTheClustersOwnActionsAreNot() throws Exception {
+        Path dir = runs.resolve("exits");
+        DockerCluster docker = DockerCluster.start(ClusterConfig.builder().nodes(3).runDirectory(dir).build());
+        Runnable leftovers = DockerChecks.leftoverCheck(docker);
+        List<ServerEvent> events = new CopyOnWriteArrayList<>();
+        String victim = "n2";
+        try {
+            long t0 = System.nanoTime();
+            docker.servers().record(events::add, () -> System.nanoTime() - t0);
+            DockerEngine.client().killContainerCmd(docker.containerId(victim)).withSignal("KILL").exec();
+            await("the exit recorded").atMost(Duration.ofSeconds(10))
+                    .until(() -> events.stream().anyMatch(ServerEvent::endedByItself));
+            ServerEvent exit = events.stream().filter(ServerEvent::endedByItself).findFirst().orElseThrow();
+            assertThat(exit.node()).isEqualTo(victim);
+            assertThat(exit.exitCode()).isEqualTo(137);
+            assertThat(exit.signal()).isEqualTo("KILL");
+            assertThat(exit.lastLines()).isNotEmpty();
+            assertThat(docker.state(victim)).as("down, so that a heal starts it").isEqualTo(NodeState.DOWN);
+
+            docker.servers().nemesis(() -> "kill-random", () -> "kill-random");
+            docker.start(victim);
+            docker.kill("n3");
+        } finally {
+            docker.close();
+        }
+        leftovers.run();
+        assertThat(events).filteredOn(ServerEvent::endedByItself).as("only the test's kill").hasSize(1);
+        assertThat(events).extracting(ServerEvent::node, ServerEvent::kind, ServerEvent::by, ServerEvent::fault)
+                .containsExactly(
+                        tuple("n1", Kind.STARTED, "harness", null), tuple("n2", Kind.STARTED, "harness", null),
+                        tuple("n3", Kind.STARTED, "harness", null), tuple("n2", Kind.EXITED, null, null),
+                        tuple("n2", Kind.STARTED, "nemesis", "kill-random"),
+                        tuple("n3", Kind.EXITED, "nemesis", "kill-random"),
+                        tuple("n1", Kind.EXITED, "harness", null), tuple("n2", Kind.EXITED, "harness", null));
+        assertThat(events.get(5).exitCode()).isEqualTo(137);
+        for (String n : List.of("n1", "n2", "n3")) {
+            assertThat(dir.resolve(n).resolve("server.log")).as(n + "'s log in the run directory").content()
+                    .containsPattern("(?m)^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(Z|[+-]\\d{2}:\\d{2}) INFO ");
+        }
     }
 }

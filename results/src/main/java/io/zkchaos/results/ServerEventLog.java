@@ -1,0 +1,121 @@
+package io.zkchaos.results;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.zkchaos.checkers.servers.ServerEvent;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A run's {@code servers.jsonl}: what happened to every server process ({@link ServerEvent}: started, exited, its
+ * clock moved; one JSON object per line), appended as the run goes so that a killed run keeps what was seen. As in
+ * the history, each line reaches the operating system in one {@code write} and is flushed at once (no buffer), so a
+ * kill can cut at most the last line, which {@link #read} drops. Fields that are null (and no last lines) are left
+ * out.
+ */
+public final class ServerEventLog {
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .serializationInclusion(JsonInclude.Include.NON_EMPTY).build();
+
+    private ServerEventLog() {
+    }
+
+    /**
+     * Every event in {@code file}, in file order; empty when the file does not exist (runs recorded before the
+     * server processes were watched).
+     *
+     * @throws IllegalArgumentException naming the file and line of a malformed line (other than a cut-off last one)
+     */
+    public static List<ServerEvent> read(Path file) {
+        List<ServerEvent> out = new ArrayList<>();
+        if (!Files.isRegularFile(file)) {
+            return out;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            try {
+                out.add(JSON.readValue(line, ServerEvent.class));
+            } catch (IOException | RuntimeException e) {
+                if (i == lines.size() - 1) {
+                    break; // a line cut off by a kill: the events before it stand
+                }
+                throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a server event: "
+                        + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /** Opens {@code file} for appending events (created if missing). */
+    public static Appender append(Path file) {
+        try {
+            RunDirectory.createDirectories(file.toAbsolutePath().getParent());
+            return new Appender(file, new FileOutputStream(file.toFile(), true));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Appends events to a servers file; thread-safe (one line at a time, in the order of the calls). */
+    public static final class Appender implements AutoCloseable {
+        private final Path file;
+        private final FileOutputStream out;
+        private boolean closed;
+
+        private Appender(Path file, FileOutputStream out) {
+            this.file = file;
+            this.out = out;
+        }
+
+        /**
+         * Writes one line, whole, before returning.
+         *
+         * @throws IllegalStateException once closed
+         */
+        public synchronized void write(ServerEvent event) {
+            if (closed) {
+                throw new IllegalStateException("servers file " + file + " is closed: cannot record " + event);
+            }
+            try {
+                out.write((JSON.writeValueAsString(event) + "\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** The file it appends to. */
+        public Path file() {
+            return file;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}
