@@ -15,6 +15,7 @@ import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.sequential.SequentialReport;
 import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.recovery.RecoveryReport;
+import io.zkchaos.checkers.servers.AvailabilityReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.watches.WatchesReport;
@@ -48,6 +49,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = MultiReport.class, name = "multi-txn"),
     @JsonSubTypes.Type(value = RecoveryReport.class, name = "recovery"),
     @JsonSubTypes.Type(value = ChurnReport.class, name = "churn-ephemerals"),
+    @JsonSubTypes.Type(value = AvailabilityReport.class, name = "availability"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")

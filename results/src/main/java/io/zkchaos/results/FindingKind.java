@@ -5,6 +5,7 @@ import io.zkchaos.checkers.Findings;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.churn.ChurnReport;
+import io.zkchaos.checkers.servers.AvailabilityReport;
 import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.fenced.FencedViolation;
 import io.zkchaos.checkers.leader.LeaderOverlap;
@@ -122,6 +123,8 @@ public final class FindingKind {
         } else if (details instanceof ChurnReport d) {
             nonEmpty(d.left(), "ephemeral-left", k);
             nonEmpty(d.missing(), "ephemeral-missing", k);
+        } else if (details instanceof AvailabilityReport d) {
+            nonEmpty(d.stalls(), "stall", k);
         }
         k.removeIf(kind -> kind == null || kind.isEmpty());
         return k;

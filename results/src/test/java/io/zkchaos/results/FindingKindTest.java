@@ -118,4 +118,10 @@ class FindingKindTest {
         assertThat(FindingKind.exercisedEnough(run(Validity.VALID, lostAdd(7)))).isTrue();
         assertThat(FindingKind.exercisedEnough(lostAdd(7))).as("a run checked before evidence was judged").isTrue();
     }
+
+    @Test
+    void aStallIsAnAvailabilityStall() {
+        CheckResult stalled = CheckResult.of("availability", Validity.INVALID, "1 stall", FindingSamples.availability());
+        assertThat(FindingKind.of(run(Validity.VALID, stalled))).containsExactly("availability:stall");
+    }
 }

@@ -69,6 +69,7 @@ public final class FindingSamples {
         all.put("multi-txn", multi());
         all.put("recovery", recovery());
         all.put("churn-ephemerals", churn());
+        all.put("availability", availability());
         all.put("evidence", evidence());
         all.put("checker-error", new CheckResult.CheckerError("java.lang.IllegalStateException", "broke"));
         all.put("untyped", new Findings.Untyped(Map.of("values", List.of(3L, 4L))));
@@ -84,6 +85,17 @@ public final class FindingSamples {
     }
 
     /** n3 crash-loops after the final heal; a write was acknowledged 4.2 s after it. */
+    /** n1 stalled 12 s while n1, n2, n3 were whole; a halves stretch excused. */
+    public static io.zkchaos.checkers.servers.AvailabilityReport availability() {
+        var whole = new io.zkchaos.checkers.servers.AvailabilityReport.Stretch(2_000_000_000L, 30_000_000_000L,
+                List.of("n1", "n2", "n3"), List.of());
+        var excused = new io.zkchaos.checkers.servers.AvailabilityReport.Stretch(30_000_000_000L, 40_000_000_000L,
+                List.of("n3"), List.of("halves on n1, n2"));
+        return new io.zkchaos.checkers.servers.AvailabilityReport(10_000, List.of("n1", "n2", "n3"), 400, 350, 1,
+                28_000, List.of(excused), List.of(new io.zkchaos.checkers.servers.AvailabilityReport.Stall("n1", whole,
+                10_000_000_000L, 22_000_000_000L, 10_000_000_000L, 120L, 30, "ConnectionLoss")));
+    }
+
     public static io.zkchaos.checkers.recovery.RecoveryReport recovery() {
         return new io.zkchaos.checkers.recovery.RecoveryReport(60_000, 4_200L, "probe", null, List.of(
                 new io.zkchaos.checkers.recovery.RecoveryReport.ServerRecovery("n1", true, 3_900L, "leader", ""),

@@ -11,7 +11,8 @@ import java.util.Set;
  * @param fault      the fault's name ({@code kill-leader}, {@code isolate-follower}, ...)
  * @param nodes      the servers it acted on (for a partition, the servers cut off from the largest side that still
  *                   hears itself); empty for a fault on clients only
- * @param startNanos when it started (the nemesis' completion of its start)
+ * @param startNanos when it started: the invoke of its start (the start acts while it runs; a rolling restart's
+ *                   record comes when its restarts are over)
  * @param endNanos   when its stop was over, or {@link Long#MAX_VALUE} when the history has none
  * @param excuses    what it may make its nodes do
  * @param graceNanos how long after {@code endNanos} its excuses still hold (a partitioned server takes a while to

@@ -27,6 +27,7 @@ import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.set.UnexpectedValue;
 import io.zkchaos.checkers.churn.ChurnReport;
 import io.zkchaos.checkers.recovery.RecoveryReport;
+import io.zkchaos.checkers.servers.AvailabilityReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
 import io.zkchaos.checkers.state.TreeDifference;
@@ -110,6 +111,8 @@ final class Cards {
             recovery(rr, b);
         } else if (d instanceof ChurnReport c) {
             churn(c, b);
+        } else if (d instanceof AvailabilityReport a) {
+            availability(a, b);
         } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
             b.fact("requirements met", e.met().size() + " of " + e.required().size());
         } else if (d instanceof CheckResult.CheckerError e) {
@@ -350,6 +353,21 @@ final class Cards {
         }
         for (ChurnReport.Breach e : d.missing()) {
             b.findings.add(Text.naming(e.explanation(), List.of(e.readIndex())));
+        }
+    }
+
+    private void availability(AvailabilityReport d, Builder b) {
+        b.fact("bound", Fmt.span(d.boundMillis() * 1_000_000L));
+        b.fact("stretches judged (a whole majority)", d.stretchesJudged() + ", "
+                + Fmt.span(d.judgedMillis() * 1_000_000L));
+        b.fact("stretches excused", Integer.toString(d.excused().size()));
+        b.fact("probe writes acknowledged", d.probeAcks() + " of " + d.probeWrites());
+        for (AvailabilityReport.Stall s : d.stalls()) {
+            b.findings.add(Text.plain(s.node() + " acknowledged no probe write for " + Fmt.span(s.toNanos()
+                    - s.fromNanos()) + " from " + Fmt.at(s.fromNanos()) + " (" + s.attempts() + " attempted"
+                    + (s.error() == null ? "" : ", " + s.error()) + ") while " + String.join(", ", s.stretch().whole())
+                    + " were whole; last acknowledged " + (s.lastAckNanos() == null ? "never"
+                    : "at " + Fmt.at(s.lastAckNanos()))));
         }
     }
 

@@ -95,6 +95,11 @@ class CardsTest {
                     "n3 did not serve within 60.0 s of the final heal (last seen: RUNNING, unreachable)",
                     "the end of n3's log:\njava.io.IOException: No snapshot found");
         });
+        expected.put("availability", c -> {
+            assertThat(c.facts()).contains(new CheckerCard.Fact("stretches excused", "1"));
+            assertThat(c.findings()).extracting(t -> t.segments().get(0).text()).singleElement().asString()
+                    .startsWith("n1 acknowledged no probe write for").contains("n1, n2, n3 were whole");
+        });
         expected.put("churn-ephemerals", c -> {
             assertThat(c.facts()).contains(new CheckerCard.Fact("sessions ended", "close 3, crash 1, expire 2"));
             assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(52L);

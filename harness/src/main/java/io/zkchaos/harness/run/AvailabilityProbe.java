@@ -1,0 +1,188 @@
+package io.zkchaos.harness.run;
+
+import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.checkers.history.Op;
+import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.checkers.servers.AvailabilityChecker;
+import io.zkchaos.workloads.Sessions;
+import io.zkchaos.workloads.Target;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * The availability checker's probe ({@link AvailabilityChecker}'s history contract): during the clients' time, one
+ * session pinned to each server (its own connect string alone, through its client link as any client's) writes its
+ * own znode {@code /zkchaos-avail/<node>} about every {@link #EVERY}, each write recorded as an
+ * {@value AvailabilityChecker#WRITE} keyed by the server, by a process of its own from
+ * {@link AvailabilityChecker#PROCESS_BASE}. A write whose outcome is unknown (connection lost, timed out) ends
+ * {@code info} and its process is retired: the next write is a new process with a new session. One that could not
+ * connect, or that the server refused, ends {@code fail}.
+ *
+ * <p>ZooKeeper only: the fle nodes have no znodes to write (the checker then says {@code unknown}, no probe writes).
+ * Lifecycle: {@link #setup} once a quorum serves, {@link #start} with the clients, {@link #close} when they end
+ * (it waits for each write under way, at most the request timeout).
+ */
+public final class AvailabilityProbe implements AutoCloseable {
+
+    /** The probes' znodes live under here. */
+    public static final String ROOT = "/zkchaos-avail";
+    /** Between two writes' starts through one server. */
+    public static final Duration EVERY = Duration.ofMillis(250);
+
+    private final List<Thread> threads = new ArrayList<>();
+    private final Duration requestTimeout;
+    private volatile boolean closed;
+
+    private AvailabilityProbe(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
+    /** Creates {@link #ROOT} and each server's znode (idempotent); before the clients' time. */
+    public static void setup(Target target) throws Exception {
+        ZooKeeper zk = Sessions.open(target.connectString(), target, null);
+        try {
+            create(zk, ROOT);
+            for (String node : target.servers().keySet()) {
+                create(zk, ROOT + "/" + node);
+            }
+        } finally {
+            zk.close();
+        }
+    }
+
+    private static void create(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+        try {
+            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            // made by an earlier try of the setup
+        }
+    }
+
+    /** Starts one prober per server of {@code target}, recording into {@code recorder}. */
+    public static AvailabilityProbe start(Target target, HistoryRecorder recorder) {
+        AvailabilityProbe probe = new AvailabilityProbe(target.requestTimeout());
+        List<String> nodes = List.copyOf(target.servers().keySet());
+        for (int i = 0; i < nodes.size(); i++) {
+            String node = nodes.get(i);
+            Prober p = new Prober(probe, target.connectingTo(target.servers().get(node)), recorder, node, i);
+            Thread t = new Thread(p::run, "avail-probe-" + node);
+            t.setDaemon(true);
+            probe.threads.add(t);
+        }
+        probe.threads.forEach(Thread::start);
+        return probe;
+    }
+
+    /**
+     * Stops the probers: each ends the write it is in first, for up to twice the request timeout; one still in a
+     * write then is interrupted (its write ends info).
+     */
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        long deadline = System.nanoTime() + requestTimeout.multipliedBy(2).toNanos();
+        for (Thread t : threads) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+        for (Thread t : threads) {
+            t.interrupt();
+            t.join(TimeUnit.SECONDS.toMillis(30));
+        }
+    }
+
+    /** One server's prober: writes through it alone. */
+    private static final class Prober {
+        private final AvailabilityProbe owner;
+        private final Target pinned;
+        private final HistoryRecorder recorder;
+        private final String node;
+        private final int index;
+        private int renewal;
+        private long seq;
+        private ZooKeeper zk;
+
+        Prober(AvailabilityProbe owner, Target pinned, HistoryRecorder recorder, String node, int index) {
+            this.owner = owner;
+            this.pinned = pinned;
+            this.recorder = recorder;
+            this.node = node;
+            this.index = index;
+        }
+
+        void run() {
+            try {
+                while (!owner.closed) {
+                    long next = System.nanoTime() + EVERY.toNanos();
+                    write();
+                    long wait = next - System.nanoTime();
+                    if (wait > 0 && !owner.closed) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                closeSession();
+            }
+        }
+
+        /** One write, recorded; an interrupt while it is under way ends it info, then stops the prober. */
+        private void write() throws InterruptedException {
+            int process = AvailabilityChecker.process(index, renewal);
+            long value = ++seq;
+            Op invoke = recorder.invoke(process, AvailabilityChecker.WRITE, node, value);
+            if (zk == null) {
+                try {
+                    zk = Sessions.open(pinned.connectString(), pinned, null);
+                } catch (InterruptedException e) {
+                    recorder.complete(invoke, OpType.FAIL, null, "interrupted while connecting");
+                    throw e;
+                } catch (Exception e) {
+                    recorder.complete(invoke, OpType.FAIL, null, "could not connect: " + e.getMessage());
+                    return;
+                }
+            }
+            try {
+                zk.setData(ROOT + "/" + node, Long.toString(value).getBytes(StandardCharsets.UTF_8), -1);
+                recorder.complete(invoke, OpType.OK, null, null);
+            } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException
+                     | KeeperException.OperationTimeoutException | KeeperException.SessionMovedException e) {
+                retire(invoke, e.code().name());
+            } catch (KeeperException e) {
+                recorder.complete(invoke, OpType.FAIL, null, e.code().name());
+            } catch (InterruptedException e) {
+                retire(invoke, "interrupted");
+                throw e;
+            } catch (RuntimeException e) {
+                retire(invoke, e.toString());
+            }
+        }
+
+        /** The outcome is unknown: info, and the next write is another process with another session. */
+        private void retire(Op invoke, String error) {
+            recorder.complete(invoke, OpType.INFO, null, error);
+            renewal++;
+            closeSession();
+        }
+
+        private void closeSession() {
+            if (zk != null) {
+                try {
+                    zk.close(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    // closing a session to a server that is gone: nothing to do
+                }
+                zk = null;
+            }
+        }
+    }
+}
