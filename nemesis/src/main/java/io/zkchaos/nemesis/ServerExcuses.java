@@ -21,7 +21,8 @@ import static io.zkchaos.checkers.servers.ServerBehaviour.STALL;
  *
  * <ul>
  *   <li>{@code crash}: a killed server restarts on its data, which a power failure may have torn: it may exit when
- *       it reads it, and syncs with the leader again ({@code exit, rejoin});</li>
+ *       it reads it, and syncs with the leader again, serving no write until that sync is over, which takes longer
+ *       the more data it has to load and fetch ({@code exit, rejoin, stall});</li>
  *   <li>{@code network} on servers (partitions, toxics): a server cut off rejoins when healed, and stalls while cut
  *       off ({@code rejoin, stall});</li>
  *   <li>{@code pause}: a stopped server serves nothing, and rejoins when resumed ({@code rejoin, stall});</li>
@@ -47,7 +48,7 @@ public final class ServerExcuses {
     public static final int GRACE_SESSION_TIMEOUTS = 2;
 
     private static final Map<Fault.Family, Set<ServerBehaviour>> BY_FAMILY = new EnumMap<>(Map.of(
-            Fault.Family.CRASH, EnumSet.of(EXIT, REJOIN),
+            Fault.Family.CRASH, EnumSet.of(EXIT, REJOIN, STALL),
             Fault.Family.NETWORK, EnumSet.of(REJOIN, STALL),
             Fault.Family.PAUSE, EnumSet.of(REJOIN, STALL),
             Fault.Family.DISK, EnumSet.of(EXIT, REJOIN, STALL),

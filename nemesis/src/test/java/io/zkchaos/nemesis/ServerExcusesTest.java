@@ -35,7 +35,7 @@ class ServerExcusesTest {
     @Test
     void eachFamilyExcusesWhatItsStopUndoes() {
         assertThat(declared.apply("kill-leader")).isEqualTo(FaultExcuses.onServers(Duration.ofSeconds(10), EXIT,
-                REJOIN));
+                REJOIN, STALL));
         assertThat(declared.apply("isolate-follower").excuses()).containsExactlyInAnyOrder(REJOIN, STALL);
         assertThat(declared.apply("slow-network").excuses()).containsExactlyInAnyOrder(REJOIN, STALL);
         assertThat(declared.apply("pause-leader").excuses()).containsExactlyInAnyOrder(REJOIN, STALL);
@@ -49,7 +49,7 @@ class ServerExcusesTest {
                 .containsExactlyInAnyOrder(REJOIN, STALL);
         assertThat(declared.apply("client-partition").excuses()).as("client links cut: only the writes stall")
                 .containsExactly(STALL);
-        assertThat(declared.apply("cut-during-sync").excuses()).as("a protocol moment adds stall to crash")
+        assertThat(declared.apply("cut-during-sync").excuses()).as("a protocol moment: crash's own, stall among them")
                 .containsExactlyInAnyOrder(EXIT, REJOIN, STALL);
     }
 
