@@ -22,9 +22,12 @@ public record Signature(String outer, String root, List<String> frames, String l
 
     /** How many of the server's own frames a signature keeps. */
     public static final int TOP_FRAMES = 3;
-    /** The server's own code: ZooKeeper's (with its jute serialisation) and the project's fle nodes. */
-    public static final List<String> OWN_CODE = List.of("org.apache.zookeeper.", "org.apache.jute.",
-            "io.zkchaos.fle.");
+    /**
+     * The server's own code: ZooKeeper's and the project's fle nodes. ZooKeeper's jute serialisation
+     * ({@code org.apache.jute.}) is left out on purpose: it is in nearly every network trace and would hide the
+     * frames that say which part of the server read ({@code Learner.readPacket} or {@code LearnerHandler.run}).
+     */
+    public static final List<String> OWN_CODE = List.of("org.apache.zookeeper.", "io.zkchaos.fle.");
 
     public Signature {
         frames = List.copyOf(frames);
