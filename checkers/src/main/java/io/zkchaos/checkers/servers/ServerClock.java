@@ -18,9 +18,9 @@ import java.util.Objects;
  * <h2>Which offset was in force</h2>
  * A line's wall time alone can be ambiguous (after a clock set back by a minute, the same time is written twice).
  * The lines of a log are in the order they were written, so this reads them in order and keeps the offset in force
- * until the line can no longer be under it: its time under it would be at or after the next move, or earlier (by more
- * than {@link #DISORDER_MILLIS}) than the line before it; each start marker (the harness's clock) sets the place
- * again. An offset lasts until the next {@code CLOCK} event of that server, across restarts.
+ * until the line can no longer be under it: its time under it would be after the next move, or earlier than the line
+ * before it, by more than {@link #DISORDER_MILLIS} (so a move of less than that may be placed up to that much off);
+ * each start marker (the harness's clock) sets the place again. An offset lasts until the next {@code CLOCK} event of that server, across restarts.
  *
  * <p>Without events (a run directory from before {@code servers.jsonl}), {@link #fromFirstStart(Instant)} takes the
  * first start marker for the history's start and no server's clock as moved; the report says so.
@@ -106,7 +106,8 @@ public final class ServerClock {
             while (move + 1 < m.size()) {
                 long here = wall - offset(m, move);
                 Move next = m.get(move + 1);
-                boolean cannotStay = here >= next.fromMillis()
+                // within DISORDER_MILLIS of a move, a line may be either side of it: it stays (an error of < 1 s)
+                boolean cannotStay = here >= next.fromMillis() + DISORDER_MILLIS
                         || previous != Long.MIN_VALUE && here < previous - DISORDER_MILLIS;
                 boolean canMove = wall - next.offsetMillis() >= next.fromMillis() - DISORDER_MILLIS;
                 if (!cannotStay || !canMove) {
