@@ -19,6 +19,7 @@ import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.readmodel.ReadViolation;
 import io.zkchaos.checkers.sequential.SequentialReport;
 import io.zkchaos.checkers.sequential.SequentialViolation;
+import io.zkchaos.checkers.servers.ServerReport;
 import io.zkchaos.checkers.sessions.SessionViolation;
 import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.SetReport;
@@ -122,6 +123,18 @@ public final class FindingKind {
         } else if (details instanceof ChurnReport d) {
             nonEmpty(d.left(), "ephemeral-left", k);
             nonEmpty(d.missing(), "ephemeral-missing", k);
+        } else if (details instanceof ServerReport d) {
+            // only what no fault excused; a crash that was also a loop is both
+            if (d.crashes().stream().anyMatch(c -> c.excusedBy() == null)) {
+                k.add("crash");
+            }
+            if (d.crashLoops().stream().anyMatch(c -> c.excusedBy() == null)) {
+                k.add("crash-loop");
+            }
+            nonEmpty(d.errors(), "error", k);
+            if (d.rejoinLoops().stream().anyMatch(r -> r.excusedBy() == null)) {
+                k.add("rejoin-loop");
+            }
         }
         k.removeIf(kind -> kind == null || kind.isEmpty());
         return k;
