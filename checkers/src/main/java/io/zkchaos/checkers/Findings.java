@@ -13,6 +13,7 @@ import io.zkchaos.checkers.log.LogReport;
 import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.sequential.SequentialReport;
+import io.zkchaos.checkers.servers.ServerReport;
 import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.servers.AvailabilityReport;
@@ -51,6 +52,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = ChurnReport.class, name = "churn-ephemerals"),
     @JsonSubTypes.Type(value = AvailabilityReport.class, name = "availability"),
     @JsonSubTypes.Type(value = EvidenceReport.class, name = "evidence"),
+    @JsonSubTypes.Type(value = ServerReport.class, name = "servers"),
     @JsonSubTypes.Type(value = CheckResult.CheckerError.class, name = "checker-error"),
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")
 })

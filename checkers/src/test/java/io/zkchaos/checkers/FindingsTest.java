@@ -16,7 +16,7 @@ class FindingsTest {
     void everyKindHasOneFixedName() {
         assertThat(Findings.kinds()).containsKeys("linearizability", "single-leader", "set", "read-model",
                 "fenced-writes", "log-prefix", "final-state", "watches", "session-guarantees", "sequential-znodes",
-                "multi-txn", "recovery", "churn-ephemerals", "evidence", "checker-error", "untyped");
+                "multi-txn", "recovery", "churn-ephemerals", "evidence", "servers", "checker-error", "untyped");
         assertThat(Findings.kinds().values()).doesNotHaveDuplicates();
         assertThat(Findings.kindOf(SetReport.class)).isEqualTo("set");
     }

@@ -20,6 +20,7 @@ import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.readmodel.ReadViolation;
 import io.zkchaos.checkers.sequential.SequentialReport;
 import io.zkchaos.checkers.sequential.SequentialViolation;
+import io.zkchaos.checkers.servers.ServerReport;
 import io.zkchaos.checkers.sessions.SessionViolation;
 import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.checkers.set.SetReport;
@@ -125,6 +126,18 @@ public final class FindingKind {
             nonEmpty(d.missing(), "ephemeral-missing", k);
         } else if (details instanceof AvailabilityReport d) {
             nonEmpty(d.stalls(), "stall", k);
+        } else if (details instanceof ServerReport d) {
+            // only what no fault excused; a crash that was also a loop is both
+            if (d.crashes().stream().anyMatch(c -> c.excusedBy() == null)) {
+                k.add("crash");
+            }
+            if (d.crashLoops().stream().anyMatch(c -> c.excusedBy() == null)) {
+                k.add("crash-loop");
+            }
+            nonEmpty(d.errors(), "error", k);
+            if (d.rejoinLoops().stream().anyMatch(r -> r.excusedBy() == null)) {
+                k.add("rejoin-loop");
+            }
         }
         k.removeIf(kind -> kind == null || kind.isEmpty());
         return k;

@@ -124,4 +124,18 @@ class FindingKindTest {
         CheckResult stalled = CheckResult.of("availability", Validity.INVALID, "1 stall", FindingSamples.availability());
         assertThat(FindingKind.of(run(Validity.VALID, stalled))).containsExactly("availability:stall");
     }
+
+    @Test
+    void theServersAccountGivesItsUnexcusedFindingsOnly() {
+        io.zkchaos.checkers.servers.ServerReport all = FindingSamples.servers();
+        assertThat(FindingKind.of(CheckResult.of("server", Validity.INVALID, "crashed", all)))
+                .containsExactly("server:crash", "server:error", "server:rejoin-loop"); // its crash loop is excused
+        io.zkchaos.checkers.servers.ServerReport excused = new io.zkchaos.checkers.servers.ServerReport(
+                all.clockBasis(), all.nodes(), all.missingLogs(), all.signatures().subList(1, 2),
+                List.of(), List.of(new io.zkchaos.checkers.servers.ServerReport.CrashLoop("n1", 1, 2, 1, null, null)),
+                List.of(), true, 3, 1, 1, List.of("a loop"));
+        assertThat(FindingKind.of(CheckResult.of("server", Validity.INVALID, "loop", excused)))
+                .containsExactly("server:crash-loop");
+        assertThat(FindingKind.of(CheckResult.of("server", Validity.VALID, "fine", all))).isEmpty();
+    }
 }

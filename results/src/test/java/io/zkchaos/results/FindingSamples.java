@@ -71,6 +71,7 @@ public final class FindingSamples {
         all.put("churn-ephemerals", churn());
         all.put("availability", availability());
         all.put("evidence", evidence());
+        all.put("servers", servers());
         all.put("checker-error", new CheckResult.CheckerError("java.lang.IllegalStateException", "broke"));
         all.put("untyped", new Findings.Untyped(Map.of("values", List.of(3L, 4L))));
         return all;
@@ -94,6 +95,32 @@ public final class FindingSamples {
         return new io.zkchaos.checkers.servers.AvailabilityReport(10_000, List.of("n1", "n2", "n3"), 400, 350, 1,
                 28_000, List.of(excused), List.of(new io.zkchaos.checkers.servers.AvailabilityReport.Stall("n1", whole,
                 10_000_000_000L, 22_000_000_000L, 10_000_000_000L, 120L, 30, "ConnectionLoss")));
+    }
+
+    /** Every list of the servers' account filled, nulls where a field may be null. */
+    public static io.zkchaos.checkers.servers.ServerReport servers() {
+        var first = new io.zkchaos.checkers.servers.ServerReport.Occurrence("n1", 9_953_000_000L, 6,
+                "06:11:09.953 WARN  [QuorumPeer[myid=1]] Learner - Exception when following the leader");
+        return new io.zkchaos.checkers.servers.ServerReport("the harness's server events (4, 0 clock moves)",
+                List.of(new io.zkchaos.checkers.servers.ServerReport.NodeRead("n1", 22, 14, 1, 1_000L, 10_000L, 2, 1),
+                        new io.zkchaos.checkers.servers.ServerReport.NodeRead("n2", 0, 0, 0, null, null, 0, 0)),
+                List.of("n3: no server.log"),
+                List.of(new io.zkchaos.checkers.servers.ServerReport.SignatureCount(
+                        "java.lang.NullPointerException at Learner.syncWithLeader", "java.lang.NullPointerException",
+                        "java.lang.NullPointerException", List.of("org.apache.zookeeper.server.quorum.Learner"
+                        + ".syncWithLeader"), io.zkchaos.checkers.servers.LogRule.Verdict.ERROR,
+                        "a programming error", "server-log-rules.tsv:27", 2, List.of("n1"), first,
+                        "java.lang.NullPointerException: qp is null"),
+                        new io.zkchaos.checkers.servers.ServerReport.SignatureCount("line \"Severe\"", null, null,
+                                List.of(), io.zkchaos.checkers.servers.LogRule.Verdict.OTHER, "gives up", null, 1,
+                                List.of("n1"), first, "Severe unrecoverable error, exiting")),
+                List.of(new io.zkchaos.checkers.servers.ServerReport.Crash("n1", 20_000L, 1, null, List.of("last"),
+                        "kill-leader on n2 since 4.2 s", null)),
+                List.of(new io.zkchaos.checkers.servers.ServerReport.CrashLoop("n1", 10_000L, 20_000L, 137, "KILL",
+                        "disk-full on n1 (1.00 s to 2.00 s, excuses exit for 5.00 s after)")),
+                List.of(new io.zkchaos.checkers.servers.ServerReport.RejoinLoop("n1", 3, 1_000L, 3_000L, 3_000L,
+                        List.of(first), null)),
+                true, 3, 60_000_000_000L, 30_000_000_000L, List.of("n1 exited by itself at 0.00 s"));
     }
 
     public static io.zkchaos.checkers.recovery.RecoveryReport recovery() {

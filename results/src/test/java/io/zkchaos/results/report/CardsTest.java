@@ -104,6 +104,10 @@ class CardsTest {
             assertThat(c.facts()).contains(new CheckerCard.Fact("sessions ended", "close 3, crash 1, expire 2"));
             assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(52L);
         });
+        expected.put("servers", c -> { // no card of its own yet ("What the servers said" will draw it): its details
+            assertThat(c.findings()).isEmpty();
+            assertThat(c.details()).contains("\"kind\" : \"servers\"").contains("Learner.syncWithLeader");
+        });
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());
         FindingSamples.all().forEach((kind, findings) -> {
             CheckerCard c = card(findings);
