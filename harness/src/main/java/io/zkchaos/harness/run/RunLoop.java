@@ -177,6 +177,9 @@ final class RunLoop {
                 if (config.storage().churnLanes() > 0) {
                     Churn.setup(target);
                 }
+                if (probesAvailability(cluster)) {
+                    AvailabilityProbe.setup(target);
+                }
                 workload.setup(target);
                 break;
             } catch (InterruptedException e) {
@@ -231,8 +234,12 @@ final class RunLoop {
                         + given.targets().wireName() + "), not drawn from the seed");
             }
             ScheduledExecutorService ticker = progress(recorder, nemesis);
+            AvailabilityProbe availability = null;
             try {
                 nemesis.start();
+                if (probesAvailability(cluster)) {
+                    availability = AvailabilityProbe.start(target, recorder);
+                }
                 int lanes = config.storage().churnLanes();
                 if (lanes > 0) {
                     churn = Churn.start(target, recorder, recorder::elapsedNanos, config.seed(), lanes, mainPhase);
@@ -247,6 +254,9 @@ final class RunLoop {
                             clientTime, clientsEnd));
                 }
             } finally {
+                if (availability != null) {
+                    availability.close(); // its writes under way end first: each is in the history, answered or not
+                }
                 phases.lap("clients");
                 ticker.shutdownNow();
                 nemesis.close(); // always heals, even when the workload failed
@@ -339,6 +349,11 @@ final class RunLoop {
         if (probesRecovery()) {
             checked = Checkers.withPart(checked, Checkers.runSafely(new RecoveryChecker(), history));
         }
+        for (CheckResult part : serversJudge().judge(dir.path(), history)) {
+            checked = Checkers.withPart(checked, part);
+            say.accept(part.checker() + ": " + part.validity().name().toLowerCase(java.util.Locale.ROOT) + ": "
+                    + part.summary());
+        }
         CheckResult evidence = RunEvidence.judge(config, workloadType, history, syncs(quorumPackets),
                 ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), bugCodePaths);
         CheckResult result = Checkers.withPart(checked, evidence);
@@ -376,6 +391,21 @@ final class RunLoop {
                     LeadershipRecorder.POLL_EVERY, new LeadershipRecorder(recorder, cluster.nodes()));
         }
         return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(), Duration.ofMillis(250));
+    }
+
+    /**
+     * Whether writes are probed through each server for the availability checker: ZooKeeper only (the fle nodes have
+     * no znodes; the checker then says it had no probe writes).
+     */
+    private static boolean probesAvailability(Cluster cluster) {
+        return cluster.config().system() == io.zkchaos.harness.cluster.SystemUnderTest.ZOOKEEPER;
+    }
+
+    /** The servers' account of this run, judged with its timing and settings. */
+    private ServersJudge serversJudge() {
+        ClusterConfig c = config.clusterConfig(dir.path().resolve(RunDirectory.NODES));
+        return new ServersJudge(config.workload().sessionTimeout(), c.tickTime().multipliedBy(c.initLimit()),
+                config.checks());
     }
 
     /** Whether the run had faults to recover from: then recovery is probed and checked. */
