@@ -35,7 +35,31 @@ public enum Bug {
      * of an older round is handled like one of the current round, the received votes are kept when the server moves
      * to a newer round, and votes are compared without their round.
      */
-    MIX_ELECTION_EPOCHS("mix-election-epochs");
+    MIX_ELECTION_EPOCHS("mix-election-epochs"),
+
+    /**
+     * A follower takes a COMMIT that arrives after NEWLEADER but before UPTODATE for a protocol violation and throws
+     * {@link IllegalStateException} out of its message handler (it expects commits only once it serves), where the
+     * correct follower applies it. The order is legal: a follower that syncs with an established leader is sent the
+     * commits of writes made while its ACK of NEWLEADER is on its way. The exception ends the following, logged with
+     * its stack trace, and the server goes back to LOOKING and rejoins.
+     */
+    THROW_ON_EARLY_COMMIT("throw-on-early-commit"),
+
+    /**
+     * A follower told to TRUNC (it holds proposals the new leader does not have: never committed, so to be dropped)
+     * takes it for a log it cannot repair, logs an error and ends its process (exit code 5), as ZooKeeper's learner
+     * does when its truncation fails, where the correct follower cuts its log back and syncs. A leader that lost its
+     * quorum while clients were still writing to it rejoins with such proposals.
+     */
+    EXIT_ON_TRUNC("exit-on-trunc"),
+
+    /**
+     * The leader commits a proposal only once every synced follower (and itself) has ACKed it, not a quorum: one
+     * follower that stalls while its connection stays open (paused, say) stalls every write, though a majority is up
+     * and connected. A follower whose connection closes no longer counts.
+     */
+    COMMIT_ON_ALL_ACKS("commit-on-all-acks");
 
     private final String flag;
 

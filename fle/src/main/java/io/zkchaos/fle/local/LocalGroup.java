@@ -213,6 +213,45 @@ public final class LocalGroup implements AutoCloseable {
         return p != null && p.isAlive();
     }
 
+    /**
+     * Node {@code id}'s exit code once its process has ended (killed, or ended itself), empty while it runs or if
+     * it never started.
+     */
+    public synchronized Optional<Integer> exitCode(int id) {
+        Process p = processes.get(id);
+        return p == null || p.isAlive() ? Optional.empty() : Optional.of(p.exitValue());
+    }
+
+    /** {@code SIGSTOP}s node {@code id}: it stays up, its connections open, and does nothing until {@link #resume}. */
+    public void pause(int id) {
+        signal(id, "STOP");
+    }
+
+    /** {@code SIGCONT}s node {@code id} after {@link #pause}. */
+    public void resume(int id) {
+        signal(id, "CONT");
+    }
+
+    private void signal(int id, String signal) {
+        long pid = pid(id);
+        if (pid < 0) {
+            throw new IllegalStateException("n" + id + " is not running: cannot send it SIG" + signal);
+        }
+        try {
+            Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+                    .start();
+            String out = new String(k.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " (n" + id + ") failed: " + out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -" + signal + " for n" + id, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted sending SIG" + signal + " to n" + id, e);
+        }
+    }
+
     /** Node {@code id}'s pid, or -1 when it is not running. */
     public synchronized long pid(int id) {
         return running(id) ? processes.get(id).pid() : -1;

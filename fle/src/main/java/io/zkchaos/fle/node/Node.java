@@ -3,6 +3,7 @@ package io.zkchaos.fle.node;
 import io.zkchaos.fle.net.ClientServer;
 import io.zkchaos.fle.net.ElectionConnectionManager;
 import io.zkchaos.fle.net.TcpQuorumTransport;
+import io.zkchaos.fle.peer.PeerExit;
 import io.zkchaos.fle.peer.PeerListener;
 import io.zkchaos.fle.peer.PeerSettings;
 import io.zkchaos.fle.peer.PeerStatus;
@@ -48,8 +49,11 @@ public final class Node implements AutoCloseable {
      *
      * @param onFatal called (on the node's thread) when the node cannot go on: a storage failure or an internal
      *                error; the process should stop at once
+     * @param exit    how the peer ends the process when it decides to (a bug flag's code path): at once, never
+     *                returning
      */
-    public static Node start(NodeConfig config, Consumer<Throwable> onFatal) throws NodeStartException {
+    public static Node start(NodeConfig config, Consumer<Throwable> onFatal, PeerExit exit)
+            throws NodeStartException {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             NodeConfig.Server self = config.self();
@@ -83,7 +87,7 @@ public final class Node implements AutoCloseable {
             PeerSettings settings = PeerSettings.of(config.myId(), config.servers().keySet(), config.timing(),
                     config.bugs());
             QuorumPeer peer = new QuorumPeer(settings, scheduler, electionTransport, quorumTransport, storage,
-                    System.currentTimeMillis(), PeerListener.NONE);
+                    System.currentTimeMillis(), PeerListener.NONE, exit);
             ClientServer clients = new ClientServer(client, peer, scheduler);
             opened.add(clients);
             scheduler.execute(() -> peer.start(persisted));

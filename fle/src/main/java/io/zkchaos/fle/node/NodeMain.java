@@ -66,6 +66,10 @@ public final class NodeMain {
                 log.error("fle node {}: stopping at once: {}", config.myId(), fatal.toString(), fatal);
                 System.err.println("fle node " + config.myId() + ": fatal: " + fatal);
                 Runtime.getRuntime().halt(NodeStartException.FATAL);
+            }, (code, why) -> {
+                log.error("fle node {}: exiting with code {}: {}", config.myId(), code, why);
+                System.err.println("fle node " + config.myId() + ": exiting: " + why);
+                Runtime.getRuntime().halt(code);
             });
         } catch (NodeStartException e) {
             System.err.println("fle node " + config.myId() + ": " + e.getMessage());

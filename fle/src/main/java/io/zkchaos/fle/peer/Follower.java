@@ -3,6 +3,7 @@ package io.zkchaos.fle.peer;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Zxid;
 import io.zkchaos.fle.sched.Scheduler.Cancellable;
+import io.zkchaos.fle.storage.StorageException;
 import io.zkchaos.fle.zab.Entry;
 import io.zkchaos.fle.zab.Origin;
 import io.zkchaos.fle.zab.QuorumChannel;
@@ -115,25 +116,47 @@ final class Follower implements QuorumTransport.Handler {
         abandon("connection to the leader lost: " + reason);
     }
 
+    /**
+     * Handles one message from the leader. An unchecked exception out of the handling (a storage failure aside, which
+     * stops the node) ends the following, as ZooKeeper's follower ends {@code followLeader} on any exception: it is
+     * logged with its stack trace and the server goes back to LOOKING — it rejoins a leader with a fresh sync.
+     */
     @Override
     public void onMessage(QuorumChannel c, QuorumMessage m) {
         if (c != channel || phase == Phase.DONE) {
             return;
         }
+        try {
+            handle(c, m);
+        } catch (StorageException e) {
+            throw e; // it can no longer keep its promises: the node stops
+        } catch (RuntimeException e) {
+            LOG.warn("{}: exception when following the leader n{}, handling {} in phase {}", tag, leaderId, m.kind(),
+                    phase, e);
+            abandon("exception when following the leader: " + e);
+        }
+    }
+
+    private void handle(QuorumChannel c, QuorumMessage m) {
         lastHeard = peer.scheduler().now();
         if (m instanceof QuorumMessage.Ping) {
             c.send(m);
         } else if (m instanceof QuorumMessage.LeaderInfo li && phase == Phase.DISCOVERY) {
             leaderInfo(li.newEpoch());
         } else if (m instanceof QuorumMessage.Diff d && phase == Phase.SYNC) {
+            LOG.info("sync with leader n{}: DIFF from zxid {}", leaderId, Zxid.show(d.afterZxid()));
             if (d.afterZxid() != peer.history().lastZxid()) {
                 peer.wantSnap(true);
                 abandon("DIFF after " + Zxid.show(d.afterZxid()) + " does not follow my last zxid "
                         + Zxid.show(peer.history().lastZxid()));
             }
         } else if (m instanceof QuorumMessage.Trunc t && phase == Phase.SYNC) {
+            LOG.info("sync with leader n{}: TRUNC to zxid {} from my last zxid {}", leaderId, Zxid.show(t.toZxid()),
+                    Zxid.show(peer.history().lastZxid()));
             truncate(t.toZxid());
         } else if (m instanceof QuorumMessage.Snap s && phase == Phase.SYNC) {
+            LOG.info("sync with leader n{}: SNAP of {} proposal(s) replacing my {}", leaderId, s.history().size(),
+                    peer.history().size());
             peer.replaceHistory(s.history());
             peer.wantSnap(false);
         } else if (m instanceof QuorumMessage.Proposal p && phase.compareTo(Phase.SYNC) >= 0) {
@@ -141,7 +164,7 @@ final class Follower implements QuorumTransport.Handler {
         } else if (m instanceof QuorumMessage.NewLeader nl && phase == Phase.SYNC) {
             newLeader(nl);
         } else if (m instanceof QuorumMessage.Commit cm && phase.compareTo(Phase.SYNCED) >= 0) {
-            peer.commitUpTo(cm.zxid());
+            commit(cm.zxid());
         } else if (m instanceof QuorumMessage.UpToDate u && phase == Phase.SYNCED) {
             peer.commitUpTo(u.committedZxid());
             phase = Phase.SERVING;
@@ -177,7 +200,30 @@ final class Follower implements QuorumTransport.Handler {
             abandon("told to truncate to " + Zxid.show(zxid) + ", which is not in my history; asking for a SNAP");
             return;
         }
+        if (peer.bugs(Bug.EXIT_ON_TRUNC)) {
+            // The correct follower cuts its log back here; this one gives up on it and ends its process.
+            peer.bugPaths().ran(Bug.EXIT_ON_TRUNC);
+            String why = "cannot truncate my log to " + Zxid.show(zxid) + " (last zxid "
+                    + Zxid.show(peer.history().lastZxid()) + ") as leader n" + leaderId + " asks; exiting";
+            LOG.error("{}: {}", tag, why);
+            stop(why);
+            peer.exitProcess(PeerExit.STOPPED_ITSELF, why);
+            return;
+        }
         peer.truncateAfter(zxid);
+    }
+
+    /**
+     * Applies a COMMIT. One may come between NEWLEADER and UPTODATE: the leader forwards commits to a follower as
+     * soon as it sent the follower's sync, and writes go on while the ACK of NEWLEADER is on its way.
+     */
+    private void commit(long zxid) {
+        if (phase == Phase.SYNCED && peer.bugs(Bug.THROW_ON_EARLY_COMMIT)) {
+            peer.bugPaths().ran(Bug.THROW_ON_EARLY_COMMIT); // the correct follower applies it
+            throw new IllegalStateException("COMMIT of " + Zxid.show(zxid) + " before UPTODATE: follower n"
+                    + peer.myId() + " does not serve yet");
+        }
+        peer.commitUpTo(zxid);
     }
 
     private void proposal(Entry e) {

@@ -73,6 +73,8 @@ final class Leader implements QuorumTransport.Handler {
     private static final class Outstanding {
         final Set<Long> acks = new HashSet<>();
         boolean selfAcked;
+        /** With {@code commit-on-all-acks}: it had its quorum and was held for the other followers' ACKs. */
+        boolean heldForAll;
     }
 
     private final QuorumPeer peer;
@@ -166,6 +168,9 @@ final class Leader implements QuorumTransport.Handler {
         if (l != null && l.sid != 0) {
             bySid.remove(l.sid, l);
             LOG.info("{}: follower {} disconnected: {}", tag, l.sid, reason);
+            if (peer.bugs(Bug.COMMIT_ON_ALL_ACKS) && phase == Phase.BROADCAST) {
+                tryCommit(); // one follower fewer to wait for
+            }
         }
     }
 
@@ -411,7 +416,9 @@ final class Leader implements QuorumTransport.Handler {
 
     /**
      * Commits, in zxid order, every leading proposal that has its quorum. With {@code commit-before-quorum} one ACK
-     * is enough, and each commit with fewer than a quorum of ACKs is that bug's code path.
+     * is enough, and each commit with fewer than a quorum of ACKs is that bug's code path. With
+     * {@code commit-on-all-acks} a proposal that has its quorum still waits for the leader's own ACK and every synced
+     * follower's, and each proposal held so (once each) is that bug's code path.
      */
     private void tryCommit() {
         int needed = peer.bugs(Bug.COMMIT_BEFORE_QUORUM) ? 1 : quorum;
@@ -420,6 +427,13 @@ final class Leader implements QuorumTransport.Handler {
             Outstanding o = first.getValue();
             int acks = o.acks.size() + (o.selfAcked ? 1 : 0);
             if (acks < needed) {
+                return;
+            }
+            if (peer.bugs(Bug.COMMIT_ON_ALL_ACKS) && !ackedByAll(o)) {
+                if (!o.heldForAll) {
+                    o.heldForAll = true;
+                    peer.bugPaths().ran(Bug.COMMIT_ON_ALL_ACKS); // the correct leader commits it now
+                }
                 return;
             }
             if (acks < quorum) {
@@ -434,6 +448,19 @@ final class Leader implements QuorumTransport.Handler {
             }
             peer.commitUpTo(zxid);
         }
+    }
+
+    /** Whether the leader and every follower synced with it (it ACKed NEWLEADER) have ACKed {@code o}. */
+    private boolean ackedByAll(Outstanding o) {
+        if (!o.selfAcked) {
+            return false;
+        }
+        for (Learner l : bySid.values()) {
+            if (l.newLeaderAcked && !o.acks.contains(l.sid)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---- liveness

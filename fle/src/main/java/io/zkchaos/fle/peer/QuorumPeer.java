@@ -42,6 +42,7 @@ public final class QuorumPeer implements FastLeaderElection.Host {
     private final Storage storage;
     private final long incarnation;
     private final PeerListener listener;
+    private final PeerExit exit;
     private final BugPaths bugPaths;
     private final FastLeaderElection fle;
     private final String tag;
@@ -71,9 +72,11 @@ public final class QuorumPeer implements FastLeaderElection.Host {
     /**
      * @param incarnation a number no earlier run of this server used (the start time, say): it tells this run's
      *                    client requests from those of runs before a restart
+     * @param exit        how the server ends its own process (only a bug flag's code path does)
      */
     public QuorumPeer(PeerSettings settings, Scheduler scheduler, ElectionTransport electionTransport,
-                      QuorumTransport quorumTransport, Storage storage, long incarnation, PeerListener listener) {
+                      QuorumTransport quorumTransport, Storage storage, long incarnation, PeerListener listener,
+                      PeerExit exit) {
         this.settings = settings;
         this.scheduler = scheduler;
         this.electionTransport = electionTransport;
@@ -81,6 +84,7 @@ public final class QuorumPeer implements FastLeaderElection.Host {
         this.storage = storage;
         this.incarnation = incarnation;
         this.listener = listener;
+        this.exit = exit;
         this.tag = "n" + settings.myId();
         this.bugPaths = new BugPaths(settings.bugs());
         this.fle = new FastLeaderElection(this, settings.voters(), scheduler, electionTransport, settings.timing(),
@@ -109,6 +113,7 @@ public final class QuorumPeer implements FastLeaderElection.Host {
                 acceptedEpoch, currentEpoch, history.size(), Zxid.show(history.lastZxid()), settings.bugs());
         electionTransport.start(this::onNotification);
         state = ServerState.LOOKING;
+        logState();
         publish();
         fle.lookForLeader();
         publish();
@@ -168,6 +173,7 @@ public final class QuorumPeer implements FastLeaderElection.Host {
     public void decided(Vote vote, ServerState newState) {
         currentVote = vote;
         state = newState;
+        logState();
         listener.decided(myId(), vote, newState);
         if (newState == ServerState.LEADING) {
             leader = new Leader(this);
@@ -205,6 +211,11 @@ public final class QuorumPeer implements FastLeaderElection.Host {
 
     PeerListener listener() {
         return listener;
+    }
+
+    /** Ends this server's process (see {@link PeerExit}); the caller does nothing more. */
+    void exitProcess(int code, String reason) {
+        exit.exit(code, reason);
     }
 
     String tag() {
@@ -335,6 +346,8 @@ public final class QuorumPeer implements FastLeaderElection.Host {
 
     void followerServing(long epoch, long leaderId) {
         serving = true;
+        // The exact line a log checker reads; the detail follows on its own line.
+        LOG.info("serving as follower of n{} in epoch {}", leaderId, epoch);
         LOG.info("{}: SERVING as follower of {} in epoch {} (history up to {}, committed {})", tag, leaderId, epoch,
                 Zxid.show(history.lastZxid()), Zxid.show(committedZxid));
         listener.serving(myId(), ServerState.FOLLOWING, epoch, leaderId);
@@ -351,10 +364,21 @@ public final class QuorumPeer implements FastLeaderElection.Host {
         serving = false;
         state = ServerState.LOOKING;
         LOG.info("{}: LOOKING: {}", tag, reason);
+        logState();
         failPending(reason);
         listener.looking(myId(), reason);
         fle.lookForLeader();
         publish();
+    }
+
+    /**
+     * Logs the state the server just took, in the one stable form a log checker reads (issue 34):
+     * {@code peer state LOOKING (epoch 1)}, {@code peer state FOLLOWING leader n3 (epoch 1)},
+     * {@code peer state LEADING (epoch 1)}; the epoch is the server's currentEpoch at the change.
+     */
+    private void logState() {
+        LOG.info("peer state {}{} (epoch {})", state,
+                state == ServerState.FOLLOWING ? " leader n" + currentVote.leader() : "", currentEpoch);
     }
 
     private void failPending(String reason) {

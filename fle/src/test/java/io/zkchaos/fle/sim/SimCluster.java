@@ -47,6 +47,14 @@ public final class SimCluster {
     public record Serving(long time, long sid, ServerState role, long epoch, long leader) {
     }
 
+    /** A server went back to LOOKING, and why. */
+    public record Looking(long time, long sid, String reason) {
+    }
+
+    /** A server ended its own process (it is down from then on, as if crashed, until started again). */
+    public record Exit(long time, long sid, int code, String reason) {
+    }
+
     private final SimClock clock = new SimClock();
     private final Firewall firewall = new Firewall();
     private final SimNetwork network;
@@ -61,6 +69,8 @@ public final class SimCluster {
     private final Map<Long, Integer> incarnations = new HashMap<>();
     private final List<Decision> decisions = new ArrayList<>();
     private final List<Serving> servings = new ArrayList<>();
+    private final List<Exit> exits = new ArrayList<>();
+    private final List<Looking> lookings = new ArrayList<>();
     private final List<long[]> acks = new ArrayList<>();
 
     private SimCluster(Builder b) {
@@ -154,7 +164,11 @@ public final class SimCluster {
         SimClock.Lane lane = clock.lane("n" + sid + "#" + inc);
         SimNetwork.Endpoint ep = network.attach(sid, lane);
         PeerSettings settings = PeerSettings.of(sid, sids, timing, bugs.get(sid));
-        QuorumPeer p = new QuorumPeer(settings, lane, ep, ep, storages.get(sid), inc, new Recorder());
+        QuorumPeer p = new QuorumPeer(settings, lane, ep, ep, storages.get(sid), inc, new Recorder(),
+                (code, why) -> {
+                    exits.add(new Exit(clock.now(), sid, code, why));
+                    crash(sid);
+                });
         peers.put(sid, p);
         incarnationsStarted.add(p);
         lanes.put(sid, lane);
@@ -253,6 +267,16 @@ public final class SimCluster {
         return List.copyOf(servings);
     }
 
+    /** Every time a server went back to LOOKING (after following or leading), in order. */
+    public List<Looking> lookings() {
+        return List.copyOf(lookings);
+    }
+
+    /** Every time a server ended its own process, in order. */
+    public List<Exit> exits() {
+        return List.copyOf(exits);
+    }
+
     /** Every ACK sent so far, as (time, sid, zxid). */
     public List<long[]> acks() {
         return List.copyOf(acks);
@@ -299,6 +323,11 @@ public final class SimCluster {
         @Override
         public void serving(long myId, ServerState role, long epoch, long leader) {
             servings.add(new Serving(clock.now(), myId, role, epoch, leader));
+        }
+
+        @Override
+        public void looking(long myId, String reason) {
+            lookings.add(new Looking(clock.now(), myId, reason));
         }
 
         @Override

@@ -56,6 +56,14 @@ public final class MutationMatrix {
     static final MutationScenario SET_MIXED = new MutationScenario("set", "mixed", 3,
             Duration.ofSeconds(60), S5, S5, Duration.ofSeconds(25), Duration.ofSeconds(60));
 
+    /** A random node SIGKILLed and restarted at the heal, six times: each restart syncs while clients write. */
+    static final MutationScenario SET_KILL_RANDOM = new MutationScenario("set", "kill-random", 3,
+            Duration.ofSeconds(60), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(30));
+
+    /** A random node SIGSTOPped for 5 s, six times: a leader, or a follower whose connections stay open. */
+    static final MutationScenario SET_PAUSE_RANDOM = new MutationScenario("set", "pause-random", 3,
+            Duration.ofSeconds(60), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(30));
+
     private static final String ZAB_HIDES_ELECTIONS = " ZAB hides it from every client: a server that decided to "
             + "follow a server that does not lead cannot sync with it and elects again, and a leader serves only "
             + "once a quorum has synced with it — so no client sees two leaders of one epoch or loses a write; the "
@@ -118,6 +126,34 @@ public final class MutationMatrix {
                                 + "change the survivor's proposal or fill its quorum. (After a kill-leader the "
                                 + "survivors elect in one round and the restarted leader joins them as they lead.)"
                                 + ZAB_HIDES_ELECTIONS));
+    }
+
+    /**
+     * Rows whose catch is the servers' own account (issue 34): the checker kinds {@code server:error},
+     * {@code server:crash} / {@code server:crash-loop} and {@code availability:stall} read the nodes' logs, exits and
+     * the history's progress, not the clients' results, and they are being written in parallel. Until they are wired
+     * into every run these rows stay out of {@link #full()}, which {@code MutationMatrixChaosIT} requires to be caught;
+     * the integrator appends them to {@link #full()} then. Each note starts with the checker kind that must catch it.
+     */
+    public static List<Mutation> awaitingCheckers() {
+        return List.of(
+                new Mutation(List.of("throw-on-early-commit"), SET_KILL_RANDOM, Expect.CAUGHT,
+                        "server:error: a restarted node syncs with the leader while clients write; a COMMIT that "
+                                + "reaches it between NEWLEADER and UPTODATE (legal: the leader forwards commits as "
+                                + "soon as it sent the sync) makes it throw IllegalStateException out of its handler, "
+                                + "logged with its stack trace; it goes back to LOOKING and rejoins, so the clients "
+                                + "see at most a short unavailability of one node (fle ThrowOnEarlyCommitTest, "
+                                + "UnderGeneralFaultsTest)"),
+                new Mutation(List.of("exit-on-trunc"), SET_ISOLATE_LEADER, Expect.CAUGHT,
+                        "server:crash (server:crash-loop if restarted): the isolated leader logs writes its clients "
+                                + "still send and no follower has; at the heal the new leader tells it to TRUNC them "
+                                + "and it ends its process with exit code 5, which no nemesis did — and again at "
+                                + "every restart, its log unchanged (fle ExitOnTruncTest, ExitOnTruncIT)"),
+                new Mutation(List.of("commit-on-all-acks"), SET_PAUSE_RANDOM, Expect.CAUGHT,
+                        "availability:stall: a paused follower keeps its connections open, and the leader waits for "
+                                + "its ACK: no write is acknowledged for the whole pause while the leader and the "
+                                + "other follower, a majority, are up and connected (the pause excuses the paused "
+                                + "node, not the others) (fle CommitOnAllAcksTest, CommitOnAllAcksIT)"));
     }
 
     /**
