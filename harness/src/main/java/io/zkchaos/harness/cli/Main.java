@@ -49,6 +49,7 @@ public final class Main implements Runnable {
         cl.addSubcommand("convert", new ConvertCommand());
         cl.addSubcommand("run", new RunCommand());
         cl.addSubcommand("report", new ReportCommand());
+        cl.addSubcommand("servers", new ServersCommand());
         cl.addSubcommand("scenarios", new ScenariosCommand());
         cl.addSubcommand("bench", new BenchCommand());
         cl.addSubcommand("mutations", new MutationsCommand());

@@ -177,6 +177,16 @@ public interface Cluster extends NodeControl, AutoCloseable {
         }
     }
 
+    /**
+     * Whether real server processes stand behind this cluster (ZooKeeper's, the fle nodes'): they keep logs, the
+     * harness records their starts and exits, and the availability probe can write through each one alone. An
+     * ensemble that only stands in for one (a test's, in memory) has none of that, and its servers' account is not
+     * judged.
+     */
+    default boolean realServers() {
+        return true;
+    }
+
     /** The znodes {@link #tryWrite} creates (sequential), outside every workload's paths. */
     String PROBE_PATH = "/zkchaos-recovery-";
 

@@ -60,9 +60,12 @@ public final class MutationMatrix {
     static final MutationScenario SET_KILL_RANDOM = new MutationScenario("set", "kill-random", 3,
             Duration.ofSeconds(60), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(30));
 
-    /** A random node SIGSTOPped for 5 s, six times: a leader, or a follower whose connections stay open. */
+    /**
+     * A random node SIGSTOPped for 20 s, three times: a leader, or a follower whose connections stay open. Longer
+     * than the availability bound (10 s by default), so that writes held up behind one member are a stall.
+     */
     static final MutationScenario SET_PAUSE_RANDOM = new MutationScenario("set", "pause-random", 3,
-            Duration.ofSeconds(60), S5, S5, Duration.ofSeconds(10), Duration.ofSeconds(30));
+            Duration.ofSeconds(75), Duration.ofSeconds(20), S5, Duration.ofSeconds(10), Duration.ofSeconds(30));
 
     private static final String ZAB_HIDES_ELECTIONS = " ZAB hides it from every client: a server that decided to "
             + "follow a server that does not lead cannot sync with it and elects again, and a leader serves only "
@@ -74,6 +77,13 @@ public final class MutationMatrix {
 
     /** Every row, in order: the full matrix ({@code ./zkchaos mutations}, the chaos profile). */
     public static List<Mutation> full() {
+        List<Mutation> all = new java.util.ArrayList<>(byClients());
+        all.addAll(byServersAccount());
+        return List.copyOf(all);
+    }
+
+    /** The rows that what the clients saw catches (or that a correct build passes). */
+    private static List<Mutation> byClients() {
         return List.of(
                 new Mutation(List.of("commit-before-quorum"), SET_ISOLATE_LEADER, Expect.CAUGHT,
                         "the isolated leader acknowledges adds no follower has; the majority's leader never had them "
@@ -129,13 +139,11 @@ public final class MutationMatrix {
     }
 
     /**
-     * Rows whose catch is the servers' own account (issue 34): the checker kinds {@code server:error},
-     * {@code server:crash} / {@code server:crash-loop} and {@code availability:stall} read the nodes' logs, exits and
-     * the history's progress, not the clients' results, and they are being written in parallel. Until they are wired
-     * into every run these rows stay out of {@link #full()}, which {@code MutationMatrixChaosIT} requires to be caught;
-     * the integrator appends them to {@link #full()} then. Each note starts with the checker kind that must catch it.
+     * The rows that only the servers' own account catches: the checker kinds {@code server:error},
+     * {@code server:crash} / {@code server:crash-loop} and {@code availability:stall} read the nodes' logs, their
+     * exits and the probe's writes, not the clients' results. Each note starts with the checker kind that catches it.
      */
-    public static List<Mutation> awaitingCheckers() {
+    static List<Mutation> byServersAccount() {
         return List.of(
                 new Mutation(List.of("throw-on-early-commit"), SET_KILL_RANDOM, Expect.CAUGHT,
                         "server:error: a restarted node syncs with the leader while clients write; a COMMIT that "

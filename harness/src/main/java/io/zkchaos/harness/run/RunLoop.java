@@ -80,6 +80,8 @@ final class RunLoop {
     private long recorded;
     /** The session churn ({@code --churn}), from the main phase to the final reads; null without. */
     private Churn churn;
+    /** Whether real server processes ran ({@link Cluster#realServers()}): then their account is judged. */
+    private boolean realServers;
     /** When the nemesis' final heal was over, on the history's clock. */
     private long healedAt;
 
@@ -103,6 +105,7 @@ final class RunLoop {
              JsonLinesRecorder recorder = JsonLinesRecorder.create(dir.historyFile());
              LeaderObserver observer = observe(cluster, clusterConfig, recorder)) {
             cluster.servers().record(servers::write, recorder::elapsedNanos);
+            realServers = cluster.realServers();
             phases.lap("start");
             Target target = target(cluster);
             // Setup, the final reads and teardown are not the operations under test: their sessions may take longer
@@ -177,7 +180,7 @@ final class RunLoop {
                 if (config.storage().churnLanes() > 0) {
                     Churn.setup(target);
                 }
-                if (probesAvailability(cluster)) {
+                if (cluster.realServers() && zooKeeper(cluster)) {
                     AvailabilityProbe.setup(target);
                 }
                 workload.setup(target);
@@ -237,8 +240,9 @@ final class RunLoop {
             AvailabilityProbe availability = null;
             try {
                 nemesis.start();
-                if (probesAvailability(cluster)) {
-                    availability = AvailabilityProbe.start(target, recorder);
+                if (cluster.realServers()) {
+                    availability = zooKeeper(cluster) ? AvailabilityProbe.start(target, recorder)
+                            : AvailabilityProbe.startFle(target, recorder);
                 }
                 int lanes = config.storage().churnLanes();
                 if (lanes > 0) {
@@ -349,7 +353,7 @@ final class RunLoop {
         if (probesRecovery()) {
             checked = Checkers.withPart(checked, Checkers.runSafely(new RecoveryChecker(), history));
         }
-        for (CheckResult part : serversJudge().judge(dir.path(), history)) {
+        for (CheckResult part : realServers ? serversJudge().judge(dir.path(), history) : List.<CheckResult>of()) {
             checked = Checkers.withPart(checked, part);
             say.accept(part.checker() + ": " + part.validity().name().toLowerCase(java.util.Locale.ROOT) + ": "
                     + part.summary());
@@ -393,11 +397,8 @@ final class RunLoop {
         return LeaderObserver.start(cluster, recorder::elapsedNanos, dir.clusterFile(), Duration.ofMillis(250));
     }
 
-    /**
-     * Whether writes are probed through each server for the availability checker: ZooKeeper only (the fle nodes have
-     * no znodes; the checker then says it had no probe writes).
-     */
-    private static boolean probesAvailability(Cluster cluster) {
+    /** Whether the servers are ZooKeeper's (else the project's own fle nodes). */
+    private static boolean zooKeeper(Cluster cluster) {
         return cluster.config().system() == io.zkchaos.harness.cluster.SystemUnderTest.ZOOKEEPER;
     }
 

@@ -105,6 +105,11 @@ final class MemoryBackend implements ClusterBackend {
 
         /** The recovery probe's write: acknowledged while a majority runs. */
         @Override
+        public boolean realServers() {
+            return false; // no server process, log or client port: the system is in memory
+        }
+
+        @Override
         public String tryWrite(Duration timeout) {
             events.add("write probe");
             long running = system.nodes().stream().filter(n -> system.state(n) == NodeState.RUNNING).count();
