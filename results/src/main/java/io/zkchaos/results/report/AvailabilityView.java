@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param stalls        every stall, in time order
  * @param stallsMore    how many more results.json holds
- * @param judged        how many stretches had a whole majority, and their total time ({@code 1, 28.00 s})
+ * @param judged        how many stretches had a whole majority, and their total time ({@code 1 stretch, 28.00 s in all})
  * @param excused       the stretches without a whole majority, with the faults in force
  * @param excusedMore   how many more results.json holds
  */

@@ -393,7 +393,9 @@ final class Cards {
                     s.whole().isEmpty() ? "none" : String.join(", ", s.whole()),
                     s.faults().isEmpty() ? "servers down" : String.join("; ", s.faults())));
         }
-        b.availability = new AvailabilityView(cap(stalls), more(stalls), judged, cap(excused), more(excused));
+        String judgedInAll = d.stretchesJudged() + (d.stretchesJudged() == 1 ? " stretch, " : " stretches, ")
+                + Fmt.span(d.judgedMillis() * 1_000_000L) + " in all";
+        b.availability = new AvailabilityView(cap(stalls), more(stalls), judgedInAll, cap(excused), more(excused));
     }
 
     private void server(ServerReport d, Builder b, String anchors) {

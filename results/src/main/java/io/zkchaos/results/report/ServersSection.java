@@ -16,9 +16,11 @@ import java.util.List;
  * @param processesMore  how many more servers.jsonl holds
  * @param processSummary the starts and exits counted ({@code 4 starts, 2 exits (1 by itself)}), or empty when
  *                       servers.jsonl was not recorded
+ * @param charted        whether "Who led when" marks any of it on the servers' lanes (then the page explains the
+ *                       marks)
  */
 public record ServersSection(List<String> missing, List<ProcessRow> processes, int processesMore,
-                             String processSummary) {
+                             String processSummary, boolean charted) {
 
     public ServersSection {
         missing = List.copyOf(missing);
@@ -75,7 +77,8 @@ public record ServersSection(List<String> missing, List<ProcessRow> processes, i
         }
         String summary = files.serverEventsRecorded() ? Fmt.count(starts) + " starts, " + Fmt.count(exits)
                 + " exits (" + Fmt.count(crashes) + " by itself)" : "";
-        return new ServersSection(missing, rows, starts + exits - rows.size(), summary);
+        boolean charted = hasTimes && (!shown.isEmpty() || !files.serverEvents().isEmpty());
+        return new ServersSection(missing, rows, starts + exits - rows.size(), summary, charted);
     }
 
     /** Who made an event happen, in words. */

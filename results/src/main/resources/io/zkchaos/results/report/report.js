@@ -445,8 +445,9 @@
       var cls = 'proc ' + p.k + (p.excused ? ' excused' : '');
       if (p.k === 'crash') {
         var g = el('g', { 'class': cls }, svg);
+        el('line', { 'class': 'halo', x1: px, x2: px, y1: y + 1, y2: y + rowH - 1 }, g);
         el('line', { x1: px, x2: px, y1: y + 1, y2: y + rowH - 1 }, g);
-        tip(el('path', { d: 'M' + (px - 5) + ' ' + (y + 1) + ' l10 0 l-5 7 z' }, g), p.text, p.excused, p.id);
+        tip(el('path', { d: 'M' + (px - 6) + ' ' + y + ' l12 0 l-6 9 z' }, g), p.text, p.excused, p.id);
         tip(el('rect', { 'class': 'hit', x: px - 5, y: y, width: 10, height: rowH }, g), p.text, p.excused, p.id);
       } else {
         // a start points up from the lane's foot, an exit made by the nemesis or the harness points down

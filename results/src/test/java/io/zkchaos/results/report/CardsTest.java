@@ -106,7 +106,7 @@ class CardsTest {
             assertThat(a.stalls()).extracting(AvailabilityView.StallRow::node, AvailabilityView.StallRow::gap,
                     AvailabilityView.StallRow::lastAck, AvailabilityView.StallRow::lastAckEntry)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("n1", "12.00 s", "10.000 s", 120L));
-            assertThat(a.judged()).isEqualTo("1, 28.00 s");
+            assertThat(a.judged()).isEqualTo("1 stretch, 28.00 s in all");
             assertThat(a.excused()).extracting(AvailabilityView.StretchRow::from, AvailabilityView.StretchRow::whole,
                     AvailabilityView.StretchRow::faults).containsExactly(org.assertj.core.groups.Tuple.tuple(
                     "30.000 s", "n3", "halves on n1, n2"));

@@ -138,6 +138,8 @@ class ServersSectionTest {
         Element section = doc.getElementById("servers-section");
         assertThat(section.selectFirst("h2").text()).isEqualTo("What the servers said");
         assertThat(doc.getElementById("servers-missing")).as("nothing is missing").isNull();
+        assertThat(doc.getElementById("servers-chart-hint").text()).contains("Click a mark to go to its row here");
+        assertThat(doc.getElementById("account-legend").text()).contains("first occurrence of an error signature");
         Element card = section.selectFirst("article.servers-card[data-checker=server]");
         assertThat(card.select(".badge").text()).isEqualTo("INVALID");
         // Not excused, first: the crash (how it ended, the nemesis then, the last lines folded), then the error.
@@ -174,7 +176,7 @@ class ServersSectionTest {
         assertThat(avail.select("table.stalls tr#stall-0 td").eachText()).containsSubsequence("n1",
                 "4.000 s to 5.500 s", "1.50 s", "3.900 s (entry 6)", "4", "ConnectionLoss", "n1, n2, n3");
         assertThat(avail.select("table.stalls a.ref").attr("data-entry")).isEqualTo("6");
-        assertThat(avail.select("p.judged").text()).contains("1, 3.00 s");
+        assertThat(avail.select("p.judged").text()).isEqualTo("Judged (a whole majority): 1 stretch, 3.00 s in all.");
         assertThat(avail.select("table.stretches tr:has(td)").eachText()).containsExactly(
                 "1.000 s to 3.000 s 2.00 s n1 kill on n2; isolate on n3");
 
@@ -278,6 +280,8 @@ class ServersSectionTest {
                 m -> assertThat(m).contains("no availability checker's findings"),
                 m -> assertThat(m).startsWith("No servers.jsonl"));
         assertThat(doc.select("#servers-section").text()).contains("Not recorded for this run.");
+        assertThat(doc.getElementById("servers-chart-hint")).as("no marks to explain").isNull();
+        assertThat(doc.getElementById("account-legend")).isNull();
         assertThat(data(doc).has("account")).isTrue();
         assertThat(data(doc).path("account").isNull()).as("nothing for the chart to mark").isTrue();
         assertThat(data(doc).path("servers").path("nodes")).hasSize(2);
