@@ -28,6 +28,7 @@ import io.zkchaos.checkers.set.UnexpectedValue;
 import io.zkchaos.checkers.churn.ChurnReport;
 import io.zkchaos.checkers.recovery.RecoveryReport;
 import io.zkchaos.checkers.servers.AvailabilityReport;
+import io.zkchaos.checkers.servers.ServerReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.state.LeftEphemeral;
 import io.zkchaos.checkers.state.TreeDifference;
@@ -53,7 +54,12 @@ final class Cards {
     static final int MAX_ROWS = 100;
     private static final int MAX_DETAILS_CHARS = 20_000;
 
+    /** The anchor prefix of the first server card's rows; the chart's marks link to it ({@link RunPages}). */
+    static final String SERVER_ANCHORS = "srv-";
+
     private final HistoryIndex index;
+    /** Server cards drawn so far: each gets its own anchors. */
+    private int serverCards;
 
     private Cards(HistoryIndex index) {
         this.index = index;
@@ -113,6 +119,8 @@ final class Cards {
             churn(c, b);
         } else if (d instanceof AvailabilityReport a) {
             availability(a, b);
+        } else if (d instanceof ServerReport s) {
+            server(s, b, serverCards++ == 0 ? SERVER_ANCHORS : "srv" + serverCards + "-");
         } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
             b.fact("requirements met", e.met().size() + " of " + e.required().size());
         } else if (d instanceof CheckResult.CheckerError e) {
@@ -121,7 +129,7 @@ final class Cards {
         Verdict v = new Verdict(r);
         return new CheckerCard(r.checker(), v.css, v.word, Text.of(r.summary()), depth, cap(b.findings),
                 more(b.findings), b.linear, cap(b.lost), more(b.lost), cap(b.unexpected), cap(b.stale),
-                more(b.stale), cap(b.overlaps), cap(b.failovers), b.facts, details(d));
+                more(b.stale), cap(b.overlaps), cap(b.failovers), b.facts, details(d), b.servers, b.availability);
     }
 
     /** A verdict as a CSS class and a word. */
@@ -141,6 +149,8 @@ final class Cards {
         final List<CheckerCard.OverlapRow> overlaps = new ArrayList<>();
         final List<CheckerCard.FailoverRow> failovers = new ArrayList<>();
         final List<CheckerCard.Fact> facts = new ArrayList<>();
+        ServersView servers;
+        AvailabilityView availability;
 
         void fact(String name, long count) {
             facts.add(new CheckerCard.Fact(name, Fmt.count(count)));
@@ -358,17 +368,119 @@ final class Cards {
 
     private void availability(AvailabilityReport d, Builder b) {
         b.fact("bound", Fmt.span(d.boundMillis() * 1_000_000L));
-        b.fact("stretches judged (a whole majority)", d.stretchesJudged() + ", "
-                + Fmt.span(d.judgedMillis() * 1_000_000L));
+        String judged = d.stretchesJudged() + ", " + Fmt.span(d.judgedMillis() * 1_000_000L);
+        b.fact("stretches judged (a whole majority)", judged);
         b.fact("stretches excused", Integer.toString(d.excused().size()));
         b.fact("probe writes acknowledged", d.probeAcks() + " of " + d.probeWrites());
+        List<AvailabilityView.StallRow> stalls = new ArrayList<>();
         for (AvailabilityReport.Stall s : d.stalls()) {
-            b.findings.add(Text.plain(s.node() + " acknowledged no probe write for " + Fmt.span(s.toNanos()
+            String whole = String.join(", ", s.stretch().whole());
+            String lastAck = s.lastAckNanos() == null ? "never" : Fmt.at(s.lastAckNanos());
+            b.findings.add(Text.naming(s.node() + " acknowledged no probe write for " + Fmt.span(s.toNanos()
                     - s.fromNanos()) + " from " + Fmt.at(s.fromNanos()) + " (" + s.attempts() + " attempted"
-                    + (s.error() == null ? "" : ", " + s.error()) + ") while " + String.join(", ", s.stretch().whole())
-                    + " were whole; last acknowledged " + (s.lastAckNanos() == null ? "never"
-                    : "at " + Fmt.at(s.lastAckNanos()))));
+                    + (s.error() == null ? "" : ", " + s.error()) + ") while " + whole + " were whole; last "
+                    + "acknowledged " + (s.lastAckNanos() == null ? "never" : "at " + lastAck),
+                    s.lastAckIndex() == null ? List.of() : List.of(s.lastAckIndex())));
+            stalls.add(new AvailabilityView.StallRow("stall-" + stalls.size(), s.node(), s.fromNanos(), s.toNanos(),
+                    Fmt.at(s.fromNanos()), Fmt.at(s.toNanos()), Fmt.span(s.toNanos() - s.fromNanos()), lastAck,
+                    s.lastAckIndex() == null ? -1 : s.lastAckIndex(), s.attempts(),
+                    s.error() == null ? "" : Fmt.clip(s.error(), 300), whole));
         }
+        List<AvailabilityView.StretchRow> excused = new ArrayList<>();
+        for (AvailabilityReport.Stretch s : d.excused()) {
+            excused.add(new AvailabilityView.StretchRow(s.startNanos(), s.endNanos(), Fmt.at(s.startNanos()),
+                    Fmt.at(s.endNanos()), Fmt.span(s.endNanos() - s.startNanos()),
+                    s.whole().isEmpty() ? "none" : String.join(", ", s.whole()),
+                    s.faults().isEmpty() ? "servers down" : String.join("; ", s.faults())));
+        }
+        String judgedInAll = d.stretchesJudged() + (d.stretchesJudged() == 1 ? " stretch, " : " stretches, ")
+                + Fmt.span(d.judgedMillis() * 1_000_000L) + " in all";
+        b.availability = new AvailabilityView(cap(stalls), more(stalls), judgedInAll, cap(excused), more(excused));
+    }
+
+    private void server(ServerReport d, Builder b, String anchors) {
+        long logs = d.nodes().stream().filter(n -> n.lines() > 0).count();
+        b.fact("logs read", logs + " of " + (d.nodes().size() + d.missingLogs().size()));
+        b.fact("lines read", d.nodes().stream().mapToLong(ServerReport.NodeRead::lines).sum());
+        b.fact("signatures", d.signatures().size() + " (" + d.errors().size() + " error)");
+        b.fact("crashes", d.crashes().size() + " ("
+                + d.crashes().stream().filter(c -> c.excusedBy() != null).count() + " excused)");
+        b.fact("rejoin loops", d.rejoinJudged() ? Integer.toString(d.rejoinLoops().size()) : "not judged");
+        d.problems().forEach(p -> b.findings.add(Text.plain(p)));
+
+        List<ServersView.CrashRow> crashes = new ArrayList<>();
+        List<ServersView.ExcusedRow> excused = new ArrayList<>();
+        for (int i = 0; i < d.crashes().size(); i++) {
+            ServerReport.Crash c = d.crashes().get(i);
+            String id = anchors + "crash-" + i;
+            if (c.excusedBy() != null) {
+                excused.add(new ServersView.ExcusedRow(id, "crash", "crash (" + exit(c.exitCode(), c.signal())
+                        + ")", c.node(), c.timeNanos(), c.timeNanos(), Fmt.at(c.timeNanos()), c.excusedBy()));
+            } else {
+                crashes.add(new ServersView.CrashRow(id, c.node(), c.timeNanos(), Fmt.at(c.timeNanos()),
+                        exit(c.exitCode(), c.signal()), c.nemesis() == null ? "nothing" : c.nemesis(),
+                        Fmt.clip(String.join("\n", c.lastLines()), 8_000)));
+            }
+        }
+        List<ServersView.CrashLoopRow> loops = new ArrayList<>();
+        for (int i = 0; i < d.crashLoops().size(); i++) {
+            ServerReport.CrashLoop l = d.crashLoops().get(i);
+            String id = anchors + "loop-" + i;
+            if (l.excusedBy() != null) {
+                excused.add(new ServersView.ExcusedRow(id, "crash-loop", "crash loop", l.node(),
+                        l.startedNanos(), l.exitedNanos(), Fmt.at(l.startedNanos()) + " to " + Fmt.at(l.exitedNanos()), l.excusedBy()));
+            } else {
+                loops.add(new ServersView.CrashLoopRow(id, l.node(), l.startedNanos(), l.exitedNanos(),
+                        Fmt.at(l.startedNanos()),
+                        Fmt.at(l.exitedNanos()), Fmt.span(l.exitedNanos() - l.startedNanos()),
+                        exit(l.exitCode(), l.signal())));
+            }
+        }
+        List<ServersView.RejoinRow> rejoins = new ArrayList<>();
+        for (int i = 0; i < d.rejoinLoops().size(); i++) {
+            ServerReport.RejoinLoop r = d.rejoinLoops().get(i);
+            String id = anchors + "rejoin-" + i;
+            if (r.excusedBy() != null) {
+                excused.add(new ServersView.ExcusedRow(id, "rejoin-loop", "rejoin loop (" + r.syncs()
+                        + " syncs)", r.node(), r.firstNanos(), r.lastNanos(), Fmt.at(r.firstNanos()) + " to " + Fmt.at(r.lastNanos()),
+                        r.excusedBy()));
+            } else {
+                rejoins.add(new ServersView.RejoinRow(id, r.node(), r.syncs(), r.firstNanos(), r.lastNanos(),
+                        Fmt.at(r.firstNanos()), Fmt.at(r.lastNanos()), Fmt.at(r.foundNanos()),
+                        r.lines().stream().map(ServerReport.Occurrence::timeNanos).toList()));
+            }
+        }
+        List<ServersView.SignatureRow> signatures = new ArrayList<>();
+        for (ServerReport.SignatureCount s : d.signatures()) {
+            ServerReport.Occurrence first = s.first();
+            String classes = s.outer() == null ? "(a line, no exception)" : s.outer()
+                    + (s.root() != null && !s.root().equals(s.outer()) ? " caused by " + s.root() : "");
+            signatures.add(new ServersView.SignatureRow(anchors + "sig-" + signatures.size(),
+                    Fmt.clip(s.signature(), 400), s.verdict().name().toLowerCase(Locale.ROOT), classes,
+                    s.frames().stream().limit(5).toList(), s.count(), String.join(", ", s.nodes()),
+                    s.why() == null ? "" : s.why(), s.rule() == null ? "" : s.rule(),
+                    first == null ? "" : first.node(), first == null ? -1 : first.timeNanos(),
+                    first == null ? "—" : Fmt.at(first.timeNanos()), first == null ? 0 : first.lineNumber(),
+                    first == null ? "" : Fmt.clip(first.text(), 400), s.sample() == null ? "" : Fmt.clip(s.sample(),
+                    400)));
+        }
+        List<ServersView.ReadRow> reads = d.nodes().stream().map(n -> new ServersView.ReadRow(n.node(), n.lines(),
+                n.entries(), n.starts(), n.fromNanos() == null ? "—" : Fmt.at(n.fromNanos()),
+                n.toNanos() == null ? "—" : Fmt.at(n.toNanos()), n.syncs(), n.servings())).toList();
+        String rejoinRule = d.rejoinJudged() ? d.rejoinCount() + " syncs within " + Fmt.span(d.rejoinWindowNanos())
+                + " without serving make a loop" : "not judged: no server logged a line that says it serves (a "
+                + "release whose lines the rules do not know)";
+        b.servers = new ServersView(cap(crashes), cap(loops), cap(signatures.stream()
+                .filter(s -> s.verdict().equals("error")).toList()), cap(rejoins), cap(excused), cap(signatures),
+                more(signatures), reads, d.missingLogs(), d.clockBasis(), rejoinRule);
+    }
+
+    /** How a process ended: {@code signal KILL (exit code 137)}, {@code exit code 1}, {@code unknown}. */
+    static String exit(Integer code, String signal) {
+        if (signal != null) {
+            return "signal " + signal + (code == null ? "" : " (exit code " + code + ")");
+        }
+        return code == null ? "exit unknown" : "exit code " + code;
     }
 
     private void recovery(RecoveryReport d, Builder b) {

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What the page shows of one checker's result: its verdict and explanation, its findings with links to the history
  * entries they name, and the tables its kind of finding needs. Lists are empty (never null) when a checker has none;
- * {@code linear} is null unless the checker is the linearizability checker.
+ * {@code linear}, {@code servers} and {@code availability} are null unless the checker's findings are of that kind.
  *
  * @param checker    the checker's name
  * @param verdict    {@code valid}, {@code invalid} or {@code unknown} (a CSS class)
@@ -25,11 +25,19 @@ import java.util.List;
  * @param failovers  time without a leader after each heal
  * @param facts      counts worth a glance (operations checked, reads, acknowledged adds, ...)
  * @param details    the raw details as indented JSON (clipped), for whoever needs the rest
+ * @param servers    the servers' own account (crashes, signatures, rejoin loops), shown in "What the servers said"
+ * @param availability stalls and the stretches judged and excused, shown in "What the servers said"
  */
 public record CheckerCard(String checker, String verdict, String word, Text summary, int depth, List<Text> findings,
                           int findingsMore, LinearView linear, List<LostRow> lost, int lostMore,
                           List<UnexpectedRow> unexpected, List<StaleRow> stale, int staleMore,
-                          List<OverlapRow> overlaps, List<FailoverRow> failovers, List<Fact> facts, String details) {
+                          List<OverlapRow> overlaps, List<FailoverRow> failovers, List<Fact> facts, String details,
+                          ServersView servers, AvailabilityView availability) {
+
+    /** Whether the card's tables are in "What the servers said" (its card in the list says so and links there). */
+    public boolean inServersSection() {
+        return servers != null || availability != null;
+    }
 
     /** An operation as the page lists it. */
     public record OpRow(int process, String f, String key, String value, String outcome, long invokeEntry,

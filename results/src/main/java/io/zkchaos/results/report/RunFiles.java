@@ -5,11 +5,13 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.history.History;
+import io.zkchaos.checkers.servers.ServerEvent;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.ServerObservation;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,16 +26,22 @@ import java.util.Optional;
  * @param history   {@code history.jsonl} (a cut-off last line, as a killed run leaves it, is dropped with a note)
  * @param results   {@code results.json}, or null when the history was never checked
  * @param cluster   {@code cluster.jsonl}'s observations, empty when missing
+ * @param serverEvents {@code servers.jsonl}'s events (server processes started, exited, clocks moved), empty when
+ *                  missing or unreadable
+ * @param serverEventsRecorded whether the run directory has a readable {@code servers.jsonl} (runs recorded before
+ *                  the harness watched the server processes have none)
  * @param evidence  {@code evidence.json}: what the run exercised and how it measured up to its minimum; empty for
  *                  a run recorded before runs wrote it, a history checked with {@code check --report}, a run that
  *                  stopped before its checkers ran, or a file that cannot be read (then a note says why)
  * @param notes     what was missing or repaired while reading, for the page
  */
 public record RunFiles(RunDirectory directory, ConfigFile config, History history, CheckResult results,
-                       List<ServerObservation> cluster, Optional<EvidenceReport> evidence, List<String> notes) {
+                       List<ServerObservation> cluster, List<ServerEvent> serverEvents, boolean serverEventsRecorded,
+                       Optional<EvidenceReport> evidence, List<String> notes) {
 
     public RunFiles {
         cluster = List.copyOf(cluster);
+        serverEvents = List.copyOf(serverEvents);
         Objects.requireNonNull(evidence, "evidence");
         notes = List.copyOf(notes);
     }
@@ -62,8 +70,26 @@ public record RunFiles(RunDirectory directory, ConfigFile config, History histor
                     + "each checker's verdict, explanation and saved details are shown, without the tables of its "
                     + "findings (checking its history again with ./zkchaos check gives them)");
         }
-        return new RunFiles(dir, readConfig(dir, notes), history, results, cluster, readEvidence(dir, notes),
-                notes);
+        List<ServerEvent> events = readServerEvents(dir, notes);
+        return new RunFiles(dir, readConfig(dir, notes), history, results, cluster, events == null ? List.of() : events,
+                events != null, readEvidence(dir, notes), notes);
+    }
+
+    /**
+     * {@code servers.jsonl}, or null when the run directory has none or it cannot be read (then a note says why): a
+     * broken line must not cost the rest of the page.
+     */
+    static List<ServerEvent> readServerEvents(RunDirectory dir, List<String> notes) {
+        if (!Files.isRegularFile(dir.serversFile())) {
+            return null;
+        }
+        try {
+            return dir.readServerEvents();
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            notes.add(RunDirectory.SERVERS + " cannot be read, so the server processes' starts and exits are not "
+                    + "drawn: " + e.getMessage());
+            return null;
+        }
     }
 
     /** {@code evidence.json}, typed; one that cannot be read is left out with a note, as the page still renders. */

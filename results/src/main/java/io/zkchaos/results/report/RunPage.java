@@ -13,6 +13,7 @@ import java.util.List;
  * @param headline  the run's one-line explanation, with entry links
  * @param facts     the figures in the header (operations, faults, span, seed, ...)
  * @param cards     every checker's result, the run's first
+ * @param servers   "What the servers said": the server and availability cards' tables, servers.jsonl, what is missing
  * @param faults    every fault window, in order
  * @param exercised what the run exercised ({@code evidence.json}), or null when the run directory has none
  * @param notes     what was missing, repaired or left out, said on the page
@@ -21,6 +22,7 @@ import java.util.List;
  * @param data      the page's data as JSON, escaped for a script element (see {@link ScriptJson})
  */
 public record RunPage(String title, String verdict, String word, Text headline, List<CheckerCard.Fact> facts,
-                      List<CheckerCard> cards, List<FaultWindow> faults, ExercisedView exercised, List<String> notes,
-                      List<CheckerCard.Fact> config, String directory, TemplateModel data) {
+                      List<CheckerCard> cards, ServersSection servers, List<FaultWindow> faults,
+                      ExercisedView exercised, List<String> notes, List<CheckerCard.Fact> config, String directory,
+                      TemplateModel data) {
 }

@@ -44,6 +44,8 @@ final class RunPages {
         if (hasTimes) {
             // The servers were watched until the cluster stopped, after the last entry: the axis shows that too.
             end = Math.max(end, files.cluster().stream().mapToLong(o -> o.time() / 1000).max().orElse(0));
+            // So were the server processes, until the harness stopped them.
+            end = Math.max(end, files.serverEvents().stream().mapToLong(e -> e.timeNanos() / 1000).max().orElse(0));
         }
         List<FaultWindow> faults = faults(history, axis, end);
         List<String> notes = new ArrayList<>(files.notes());
@@ -60,6 +62,7 @@ final class RunPages {
         data.put("faults", faults);
         if (hasTimes) {
             data.put("servers", servers(files.cluster(), end));
+            data.put("account", ServerMarks.of(cards, files.serverEvents()));
         }
         data.put("leaders", leaders(files.results(), axis));
         data.put("marks", marks(cards));
@@ -76,7 +79,8 @@ final class RunPages {
                 root == null ? "NOT CHECKED" : root.word(),
                 root == null ? Text.plain("No results.json: the history was recorded but never checked.")
                         : root.summary(),
-                facts(files, history, faults, exercised, hasTimes), cards, faults, exercised, notes,
+                facts(files, history, faults, exercised, hasTimes), cards, ServersSection.of(files, cards, hasTimes),
+                faults, exercised, notes,
                 files.config() == null ? List.of() : ConfigView.rows(files.config()),
                 files.directory().path().toString(), ScriptJson.markup(data));
     }

@@ -299,22 +299,21 @@
     var note = document.getElementById('leaders-note');
     var S = D.servers;
     var L = D.leaders;
-    if (!S && !L) {
+    var A = D.account;
+    if (!S && !L && !A) {
       note.textContent = 'Nothing to draw: this run directory has no cluster.jsonl (the servers were not observed) '
         + 'and its history is not an election.';
       return;
     }
+    // A lane per server: those the observer saw, and those only the servers' own account names.
+    var serverNodes = S ? S.nodes.slice() : [];
+    if (A) { A.nodes.forEach(function (n) { if (serverNodes.indexOf(n) < 0) { serverNodes.push(n); } }); }
+    serverNodes.sort();
     var rows = [];
-    if (S) {
-      rows.push({ section: 'ZooKeeper servers (their own view, asked every 250 ms)' });
-      S.nodes.forEach(function (n) { rows.push({ server: n }); });
-    }
-    if (L) {
-      rows.push({ section: 'Election recipe: who believed it led (per candidate; bars labelled with the fencing token)' });
-      var cands = [];
-      L.intervals.forEach(function (iv) { if (cands.indexOf(iv.n) < 0) { cands.push(iv.n); } });
-      cands.sort();
-      cands.forEach(function (n) { rows.push({ cand: n }); });
+    if (serverNodes.length) {
+      rows.push({ section: S ? 'ZooKeeper servers (their own view, asked every 250 ms' + (A ? '; marks: what they logged and how their processes ended)' : ')')
+        : 'ZooKeeper servers (no cluster.jsonl: modes not observed; marks: what they logged and how their processes ended)' });
+      serverNodes.forEach(function (n) { rows.push({ server: n }); });
     }
     var rowH = 18;
     var top = 20;
@@ -352,11 +351,12 @@
       S.overlaps.forEach(function (o) {
         var b = clipBar(o.s, o.e);
         if (!b) { return; }
-        var y0 = rowOf['s:' + S.nodes[0]];
-        var r = el('rect', { 'class': 'overlap', x: b[0], y: y0, width: Math.max(3, b[1]), height: S.nodes.length * rowH }, svg);
+        var y0 = rowOf['s:' + serverNodes[0]];
+        var r = el('rect', { 'class': 'overlap', x: b[0], y: y0, width: Math.max(3, b[1]), height: serverNodes.length * rowH }, svg);
         el('title', {}, r, 'two servers said they led: ' + o.nodes.join(' and ') + ' for ' + fmtDur(o.e - o.s));
       });
     }
+    if (A && serverNodes.length) { drawAccount(svg, sc, A, rowOf, rowH, serverNodes, clipBar); }
     if (L) {
       L.intervals.forEach(function (iv) {
         var b = clipBar(iv.s, iv.e);
@@ -386,11 +386,101 @@
     if (!S) { notes.push('No cluster.jsonl: the servers\' own view was not recorded for this run.'); }
     if (S && S.overlaps.length) { notes.push(S.overlaps.length + ' time(s) two servers said they led at once (an isolated leader that had not noticed yet).'); }
     if (L && L.overlaps.length) { notes.push(L.overlaps.length + ' overlap(s) of two election leaders, shaded red.'); }
+    if (A) { notes.push(accountNote(A)); }
     note.textContent = notes.join(' ');
     brush(svg, sc, height, function (target) {
+      var jump = target.getAttribute('data-jump');
+      if (jump) { jumpTo(jump); return; }
       var e = target.getAttribute('data-entry');
       if (e !== null) { focusEntries([+e]); }
     });
+  }
+
+  // The servers' own account on their lanes: stretches without a whole majority hatched, stalls as red bars, crash and
+  // rejoin loops as brackets over them, process starts and exits as ticks (a crash red), the first occurrence of each
+  // signature as a diamond (an error red). A mark a card's row explains links to that row (data-jump).
+  function drawAccount(svg, sc, A, rowOf, rowH, serverNodes, clipBar) {
+    var defs = el('defs', {}, svg);
+    var pat = el('pattern', { id: 'no-majority', width: 6, height: 6, patternUnits: 'userSpaceOnUse',
+      patternTransform: 'rotate(45)' }, defs);
+    el('line', { x1: 0, y1: 0, x2: 0, y2: 6, 'class': 'hatch' }, pat);
+    function tip(node, text, excused, id) {
+      el('title', {}, node, text + (excused ? '; excused by ' + excused : '') + (id ? ' (click: its row in What the servers said)' : ''));
+      if (id) { node.setAttribute('data-jump', id); node.classList.add('jump'); }
+      return node;
+    }
+    var yTop = rowOf['s:' + serverNodes[0]];
+    A.excused.forEach(function (x) {
+      var b = clipBar(x.s, Math.max(x.e, x.s));
+      if (!b) { return; }
+      tip(el('rect', { 'class': 'no-majority', x: b[0], y: yTop, width: b[1], height: serverNodes.length * rowH,
+        fill: 'url(#no-majority)' }, svg), x.text);
+    });
+    A.stalls.forEach(function (st) {
+      var b = clipBar(st.s, Math.max(st.e, st.s));
+      var y = rowOf['s:' + st.n];
+      if (!b || y === undefined) { return; }
+      tip(el('rect', { 'class': 'stall', x: b[0], y: y + rowH - 7, width: Math.max(3, b[1]), height: 5 }, svg),
+        st.text, null, st.id);
+    });
+    A.loops.forEach(function (lp) {
+      var y = rowOf['s:' + lp.n];
+      var b = clipBar(lp.s, Math.max(lp.e, lp.s));
+      if (!b || y === undefined) { return; }
+      var x0 = b[0], x1 = b[0] + Math.max(4, b[1]);
+      var g = el('g', { 'class': 'loop ' + lp.k + (lp.excused ? ' excused' : '') }, svg);
+      tip(el('path', { d: 'M' + x0 + ' ' + (y + 8) + ' V' + (y + 2) + ' H' + x1 + ' V' + (y + 8) }, g), lp.text, lp.excused, lp.id);
+      lp.ticks.forEach(function (t) {
+        if (t < view.a || t > view.b) { return; }
+        var px = sc.x(t);
+        tip(el('line', { x1: px, x2: px, y1: y + 2, y2: y + 6 }, g), lp.text, lp.excused, lp.id);
+      });
+      // a wide-enough invisible target, so that a short loop can be hovered and clicked
+      tip(el('rect', { 'class': 'hit', x: x0 - 2, y: y, width: x1 - x0 + 4, height: 8 }, g), lp.text, lp.excused, lp.id);
+    });
+    A.procs.forEach(function (p) {
+      var y = rowOf['s:' + p.n];
+      if (p.x < view.a || p.x > view.b || y === undefined) { return; }
+      var px = sc.x(p.x);
+      var cls = 'proc ' + p.k + (p.excused ? ' excused' : '');
+      if (p.k === 'crash') {
+        var g = el('g', { 'class': cls }, svg);
+        el('line', { 'class': 'halo', x1: px, x2: px, y1: y + 1, y2: y + rowH - 1 }, g);
+        el('line', { x1: px, x2: px, y1: y + 1, y2: y + rowH - 1 }, g);
+        tip(el('path', { d: 'M' + (px - 6) + ' ' + y + ' l12 0 l-6 9 z' }, g), p.text, p.excused, p.id);
+        tip(el('rect', { 'class': 'hit', x: px - 5, y: y, width: 10, height: rowH }, g), p.text, p.excused, p.id);
+      } else {
+        // a start points up from the lane's foot, an exit made by the nemesis or the harness points down
+        var d = p.k === 'start' ? 'M' + (px - 3) + ' ' + (y + rowH - 1) + ' l3 -5 l3 5 z'
+          : 'M' + (px - 3) + ' ' + (y + rowH - 6) + ' l6 0 l-3 5 z';
+        tip(el('path', { 'class': cls, d: d }, svg), p.text);
+      }
+    });
+    A.sigs.forEach(function (sg) {
+      var y = rowOf['s:' + sg.n];
+      if (sg.x < view.a || sg.x > view.b || y === undefined) { return; }
+      var px = sc.x(sg.x), cy = y + rowH / 2;
+      tip(el('path', { 'class': 'sig sig-' + sg.v, d: 'M' + px + ' ' + (cy - 5) + ' l5 5 l-5 5 l-5 -5 z' }, svg),
+        'first occurrence: ' + sg.text, null, sg.id);
+    });
+  }
+  function accountNote(A) {
+    var crashes = A.procs.filter(function (p) { return p.k === 'crash'; });
+    var errors = A.sigs.filter(function (s) { return s.v === 'error'; });
+    var parts = [crashes.length + ' crash(es) (' + crashes.filter(function (p) { return !p.excused; }).length
+      + ' not excused)', A.sigs.length + ' signature(s) at their first occurrence (' + errors.length + ' error)',
+      A.loops.length + ' loop(s)', A.stalls.length + ' stall(s)', A.excused.length + ' stretch(es) without a whole majority (hatched)'];
+    return 'On the servers\' lanes: ' + parts.join(', ') + '.';
+  }
+  function jumpTo(id) {
+    var row = document.getElementById(id);
+    if (!row) { return; }
+    var open = row.closest('details');
+    if (open) { open.open = true; }
+    row.scrollIntoView({ block: 'center' });
+    row.classList.remove('flash');
+    void row.offsetWidth; // restart the highlight
+    row.classList.add('flash');
   }
 
   // ---- latency and throughput (canvas: 100,000 points draw in a few ms) ----

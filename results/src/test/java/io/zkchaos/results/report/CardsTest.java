@@ -99,13 +99,50 @@ class CardsTest {
             assertThat(c.facts()).contains(new CheckerCard.Fact("stretches excused", "1"));
             assertThat(c.findings()).extracting(t -> t.segments().get(0).text()).singleElement().asString()
                     .startsWith("n1 acknowledged no probe write for").contains("n1, n2, n3 were whole");
+            assertThat(c.findings()).flatExtracting(Text::entries).as("the last acknowledged write").containsExactly(
+                    120L);
+            assertThat(c.inServersSection()).isTrue();
+            AvailabilityView a = c.availability();
+            assertThat(a.stalls()).extracting(AvailabilityView.StallRow::node, AvailabilityView.StallRow::gap,
+                    AvailabilityView.StallRow::lastAck, AvailabilityView.StallRow::lastAckEntry)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("n1", "12.00 s", "10.000 s", 120L));
+            assertThat(a.judged()).isEqualTo("1 stretch, 28.00 s in all");
+            assertThat(a.excused()).extracting(AvailabilityView.StretchRow::from, AvailabilityView.StretchRow::whole,
+                    AvailabilityView.StretchRow::faults).containsExactly(org.assertj.core.groups.Tuple.tuple(
+                    "30.000 s", "n3", "halves on n1, n2"));
         });
         expected.put("churn-ephemerals", c -> {
             assertThat(c.facts()).contains(new CheckerCard.Fact("sessions ended", "close 3, crash 1, expire 2"));
             assertThat(c.findings()).flatExtracting(Text::entries).containsExactly(52L);
         });
-        expected.put("servers", c -> { // no card of its own yet ("What the servers said" will draw it): its details
-            assertThat(c.findings()).isEmpty();
+        expected.put("servers", c -> {
+            assertThat(c.findings()).extracting(t -> t.segments().get(0).text())
+                    .containsExactly("n1 exited by itself at 0.00 s");
+            assertThat(c.facts()).contains(new CheckerCard.Fact("signatures", "2 (1 error)"),
+                    new CheckerCard.Fact("crashes", "1 (0 excused)"), new CheckerCard.Fact("logs read", "1 of 3"));
+            assertThat(c.inServersSection()).isTrue();
+            ServersView v = c.servers();
+            assertThat(v.crashes()).extracting(ServersView.CrashRow::node, ServersView.CrashRow::exit,
+                    ServersView.CrashRow::nemesis, ServersView.CrashRow::id).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("n1", "exit code 1", "kill-leader on n2 since 4.2 s",
+                            "srv-crash-0"));
+            assertThat(v.crashLoops()).as("the sample's crash loop is excused").isEmpty();
+            assertThat(v.excused()).extracting(ServersView.ExcusedRow::kind, ServersView.ExcusedRow::what,
+                    ServersView.ExcusedRow::excusedBy).containsExactly(org.assertj.core.groups.Tuple.tuple(
+                    "crash-loop", "crash loop", "disk-full on n1 (1.00 s to 2.00 s, excuses exit for 5.00 s after)"));
+            assertThat(v.errors()).extracting(ServersView.SignatureRow::classes, ServersView.SignatureRow::frames,
+                    ServersView.SignatureRow::count).containsExactly(org.assertj.core.groups.Tuple.tuple(
+                    "java.lang.NullPointerException", List.of("org.apache.zookeeper.server.quorum.Learner"
+                            + ".syncWithLeader"), 2));
+            assertThat(v.signatures()).extracting(ServersView.SignatureRow::verdict, ServersView.SignatureRow::id,
+                    ServersView.SignatureRow::rule).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("error", "srv-sig-0", "server-log-rules.tsv:27"),
+                    org.assertj.core.groups.Tuple.tuple("other", "srv-sig-1", ""));
+            assertThat(v.rejoins()).extracting(ServersView.RejoinRow::node, ServersView.RejoinRow::syncs,
+                    ServersView.RejoinRow::syncNanos).containsExactly(org.assertj.core.groups.Tuple.tuple("n1", 3,
+                    List.of(9_953_000_000L)));
+            assertThat(v.missingLogs()).containsExactly("n3: no server.log");
+            assertThat(v.rejoinRule()).isEqualTo("3 syncs within 60.00 s without serving make a loop");
             assertThat(c.details()).contains("\"kind\" : \"servers\"").contains("Learner.syncWithLeader");
         });
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(Findings.kinds().keySet());

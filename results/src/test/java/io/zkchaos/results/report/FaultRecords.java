@@ -18,6 +18,11 @@ final class FaultRecords {
                 "grudge", map(a, List.of(node), b, List.of(node), node, List.of(a, b)));
     }
 
+    /** {@code kill n2}. */
+    static Map<String, Object> kill(String node) {
+        return map("fault", "kill", "description", "kill " + node, "nodes", List.of(node));
+    }
+
     static Map<String, Object> healed() {
         return map("fault", "heal", "description", "heal: all connected", "nodes", List.of(), "groups", List.of(),
                 "grudge", map());
