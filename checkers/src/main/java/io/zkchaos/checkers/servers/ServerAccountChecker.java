@@ -32,8 +32,9 @@ import java.util.Set;
  * <ul>
  *   <li>{@code crash}: a server process that ended by itself ({@link ServerEvent#endedByItself()}), unless a fault
  *       excuses {@link ServerBehaviour#EXIT} on it then;</li>
- *   <li>{@code crash-loop}: such an end within {@link Settings#crashLoopWindow()} of the server's last start,
- *       unless one fault excuses EXIT on it both at that start and at that end (so a server that keeps crashing after
+ *   <li>{@code crash-loop}: such an end within {@link Settings#crashLoopWindow()} of the server's last restart
+ *       (a start by the nemesis, its final heal among them: the harness's first start of the ensemble is no
+ *       restart, so a server that dies some seconds into the run has crashed once, not looped), unless one fault excuses EXIT on it both at that start and at that end (so a server that keeps crashing after
  *       the fault was repaired and its grace is over is never excused);</li>
  *   <li>{@code error}: a signature whose verdict by the {@link LogRules} is {@link Verdict#ERROR};</li>
  *   <li>{@code rejoin-loop}: a server that logged {@link Settings#rejoinCount()} sync starts within
@@ -273,7 +274,11 @@ public final class ServerAccountChecker {
                 .sorted(Comparator.comparingLong(ServerEvent::timeNanos)).toList();
         for (ServerEvent e : events) {
             if (e.kind() == ServerEvent.Kind.STARTED) {
-                started.put(e.node(), e.timeNanos());
+                if (ServerEvent.BY_NEMESIS.equals(e.by())) {
+                    started.put(e.node(), e.timeNanos()); // started again: a restart or the final heal
+                } else {
+                    started.remove(e.node()); // the harness's own start of the ensemble
+                }
             } else if (e.endedByItself()) {
                 crashes.add(new Crash(e.node(), e.timeNanos(), e.exitCode(), e.signal(), e.lastLines(), e.nemesis(),
                         excuse(account, ServerBehaviour.EXIT, e.node(), e.timeNanos(), null)));

@@ -228,7 +228,7 @@ class ServerAccountCheckerTest {
 
         // the final heal started it at 30 s, after the fault's end and grace (25 s): it ends again at 35 s
         List<ServerEvent> after = new ArrayList<>(during);
-        after.add(event("n3", ServerEvent.Kind.STARTED, 30, "harness"));
+        after.add(event("n3", ServerEvent.Kind.STARTED, 30, "nemesis")); // the final heal is the nemesis' act
         after.add(event("n3", ServerEvent.Kind.EXITED, 35, null));
         CheckResult r = check(after, logs, List.of(disk));
         assertThat(r.validity()).isEqualTo(Validity.INVALID);
@@ -236,6 +236,16 @@ class ServerAccountCheckerTest {
         assertThat(report(r).crashLoops().get(1).excusedBy()).isNull();
         assertThat(r.summary()).startsWith("n3 crashed 5.00 s after it was started at 30.00 s (a crash loop)");
         assertThat(r.summary()).doesNotContain("exited by itself at 35"); // one finding for one end, said once
+    }
+
+    @Test
+    void anEndSoonAfterTheEnsemblesFirstStartIsACrashNotALoop() {
+        List<ServerEvent> events = new ArrayList<>(startedAll("n3")); // the harness's own start of the ensemble
+        events.add(event("n3", ServerEvent.Kind.EXITED, 12, null));
+        CheckResult r = check(events, Map.of("n3", Excerpts.lines(Excerpts.ZK395)), List.of());
+        assertThat(r.validity()).isEqualTo(Validity.INVALID);
+        assertThat(report(r).crashes()).hasSize(1);
+        assertThat(report(r).crashLoops()).as("no restart came before it").isEmpty();
     }
 
     @Test
@@ -274,6 +284,7 @@ class ServerAccountCheckerTest {
     @Test
     void theReportRoundTripsThroughJacksonAsItsKind() throws Exception {
         List<ServerEvent> events = new ArrayList<>(startedAll("n1", "n2"));
+        events.add(event("n1", ServerEvent.Kind.STARTED, 10, "nemesis"));
         events.add(event("n1", ServerEvent.Kind.EXITED, 20, null));
         CheckResult r = check(events, rejoining(false), List.of(new FaultWindow("isolate-follower", List.of("n1"),
                 0, Long.MAX_VALUE, Set.of(ServerBehaviour.REJOIN), 0)));
