@@ -35,33 +35,9 @@ public final class ServerEventLog {
      * @throws IllegalArgumentException naming the file and line of a malformed line (other than a cut-off last one)
      */
     public static List<ServerEvent> read(Path file) {
-        List<ServerEvent> out = new ArrayList<>();
-        if (!Files.isRegularFile(file)) {
-            return out;
-        }
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).trim();
-            if (line.isEmpty()) {
-                continue;
-            }
-            try {
-                out.add(JSON.readValue(line, ServerEvent.class));
-            } catch (IOException | RuntimeException e) {
-                if (i == lines.size() - 1) {
-                    break; // a line cut off by a kill: the events before it stand
-                }
-                throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a server event: "
-                        + e.getMessage(), e);
-            }
-        }
-        return out;
+        return new ArrayList<>(io.zkchaos.checkers.servers.ServerAccount.readEvents(file));
     }
+
 
     /** Opens {@code file} for appending events (created if missing). */
     public static Appender append(Path file) {

@@ -32,7 +32,9 @@ import java.util.function.Function;
  * none was acknowledged is a stall ({@code availability:stall}), INVALID. A gap is counted from the last
  * acknowledgement, or from the stretch's start when that is later: a stretch's first bound is not judged (the
  * ensemble may elect after a heal), nor a stretch shorter than the bound. Verdict: INVALID on a stall; UNKNOWN when
- * there was no probe write or no judged time; else VALID.
+ * there was no probe write or no stretch with a whole majority (nothing to judge); else VALID, saying so when no
+ * stretch lasted longer than the bound (writes went through, but no stretch was long enough to hold a stall: a short
+ * run's or one whose faults leave short healed spells).
  */
 public final class AvailabilityChecker implements Checker {
 
@@ -152,9 +154,13 @@ public final class AvailabilityChecker implements Checker {
             return CheckResult.of(NAME, Validity.INVALID, stalls.size() + " stall(s): " + describe(first) + ". Judged "
                     + judgedText, report);
         }
+        if (judged == 0) {
+            return CheckResult.of(NAME, Validity.UNKNOWN, "no stretch with a whole majority: nothing judged. "
+                    + judgedText, report);
+        }
         if (judgedBeyondBound == 0) {
-            return CheckResult.of(NAME, Validity.UNKNOWN, "no stretch with a whole majority lasted beyond its first "
-                    + "bound: nothing judged. " + judgedText, report);
+            return CheckResult.of(NAME, Validity.VALID, "no stretch with a whole majority lasted longer than the "
+                    + "bound, so none could hold a stall. Judged " + judgedText, report);
         }
         return CheckResult.of(NAME, Validity.VALID, "every whole server acknowledged writes within the bound. Judged "
                 + judgedText, report);

@@ -82,29 +82,40 @@ public record ServerAccount(List<ServerEvent> events, List<String> nodes, Map<St
         return new ServerAccount(events, nodes, logs, faults, historyEndNanos);
     }
 
-    /** The events of a {@value #EVENTS_FILE}, one a line; none when it does not exist. */
+    /**
+     * The events of a {@value #EVENTS_FILE}, one a line, in file order; none when it does not exist (runs recorded
+     * before the server processes were watched). A last line cut off by a kill is dropped: the events before it stand.
+     *
+     * @throws UncheckedIOException     when it exists but cannot be read
+     * @throws IllegalArgumentException naming the file and line of a malformed line (other than a cut-off last one)
+     */
     public static List<ServerEvent> readEvents(Path file) {
-        if (!Files.exists(file)) {
+        if (!Files.isRegularFile(file)) {
             return List.of();
         }
-        ObjectMapper json = new ObjectMapper();
-        List<ServerEvent> events = new ArrayList<>();
+        List<String> lines;
         try {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            for (int i = 0; i < lines.size(); i++) {
-                if (lines.get(i).isBlank()) {
-                    continue;
-                }
-                try {
-                    events.add(Objects.requireNonNull(json.readValue(lines.get(i), ServerEvent.class)));
-                } catch (IOException | RuntimeException e) {
-                    throw new IllegalArgumentException(file + " line " + (i + 1) + " is no server event: "
-                            + e.getMessage(), e);
-                }
-            }
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e, e);
         }
+        ObjectMapper json = new ObjectMapper();
+        List<ServerEvent> events = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            try {
+                events.add(Objects.requireNonNull(json.readValue(lines.get(i), ServerEvent.class)));
+            } catch (IOException | RuntimeException e) {
+                if (i == lines.size() - 1) {
+                    break;
+                }
+                throw new IllegalArgumentException(file + " line " + (i + 1) + ": not a server event: "
+                        + e.getMessage(), e);
+            }
+        }
         return events;
     }
+
 }

@@ -195,6 +195,15 @@ class AvailabilityCheckerTest {
     }
 
     @Test
+    void aRunShorterThanTheBoundIsValidAndSaysNoStretchCouldHoldAStall() {
+        CheckResult r = check(probes(THREE, 8_000, (n, t) -> true, List.of()));
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
+        assertThat(r.summary()).startsWith("no stretch with a whole majority lasted longer than the bound");
+        CheckResult silent = check(probes(THREE, 8_000, (n, t) -> false, List.of()));
+        assertThat(silent.validity()).as("a gap no longer than the bound is no stall").isEqualTo(Validity.VALID);
+    }
+
+    @Test
     void noProbeWritesIsUnknown() {
         History h = new HistoryBuilder().okOp(1, "add", 1L, null, 10).build();
         CheckResult r = check(h);
