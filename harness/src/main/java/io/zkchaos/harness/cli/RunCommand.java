@@ -262,8 +262,8 @@ public final class RunCommand implements Callable<Integer> {
     List<String> relax = new java.util.ArrayList<>();
 
     @Option(names = "--log-rules", paramLabel = "FILE", description = "server-log rules of your own, read before the "
-            + "built-in ones: a line each, tab-separated (pattern, exception class, verdict error|expected|excused, "
-            + "why); the server checker's file format (docs/checkers.md)")
+            + "built-in ones: a line each, tab-separated pattern, exception class, verdict (error, expected, excused, "
+            + "other, sync, serving) and why, as the server checker's built-in file (docs/servers.md)")
     Path logRules;
 
     @Option(names = "--availability-bound", converter = Durations.class, paramLabel = "DURATION",
