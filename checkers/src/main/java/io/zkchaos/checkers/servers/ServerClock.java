@@ -18,8 +18,10 @@ import java.util.Objects;
  * <h2>Which offset was in force</h2>
  * A line's wall time alone can be ambiguous (after a clock set back by a minute, the same time is written twice).
  * The lines of a log are in the order they were written, so this reads them in order and keeps the offset in force
- * until the line can no longer be under it: its time under it would be after the next move, or earlier than the line
- * before it, by more than {@link #DISORDER_MILLIS} (so a move of less than that may be placed up to that much off);
+ * while the line can still be under it: its time under it is not earlier than the line before it by more than
+ * {@link #DISORDER_MILLIS}, nor later than the next move by more than {@link #APPLY_LAG_MILLIS}; else it takes the
+ * next move's offset, if the line can be under that one (so a move smaller than those margins may be placed up to
+ * that much off);
  * each start marker (the harness's clock) sets the place again. An offset lasts until the next {@code CLOCK} event of that server, across restarts.
  *
  * <p>Without events (a run directory from before {@code servers.jsonl}), {@link #fromFirstStart(Instant)} takes the
@@ -29,6 +31,12 @@ public final class ServerClock {
 
     /** How far back a line's time may be from the one before it (threads write in a slightly different order). */
     public static final long DISORDER_MILLIS = 1_000;
+    /**
+     * How far from its event's wall time a clock move may take effect in the server: the harness stamps a move when
+     * it has seen the server's clock changed, which was seen up to 2 s after the server's first line under the new
+     * offset (a strobe's flips; the offset file is read by libfaketime when the process next asks the time).
+     */
+    public static final long APPLY_LAG_MILLIS = 5_000;
 
     private final long startEpochNanos;
     private final Map<String, List<Move>> moves;
@@ -104,13 +112,16 @@ public final class ServerClock {
             }
             long wall = e.wallMillis();
             while (move + 1 < m.size()) {
-                long here = wall - offset(m, move);
                 Move next = m.get(move + 1);
-                // within DISORDER_MILLIS of a move, a line may be either side of it: it stays (an error of < 1 s)
-                boolean cannotStay = here >= next.fromMillis() + DISORDER_MILLIS
-                        || previous != Long.MIN_VALUE && here < previous - DISORDER_MILLIS;
-                boolean canMove = wall - next.offsetMillis() >= next.fromMillis() - DISORDER_MILLIS;
-                if (!cannotStay || !canMove) {
+                long stay = wall - offset(m, move);
+                long moved = wall - next.offsetMillis();
+                // under the move in force, the line must not go back before the one before it, nor come later than
+                // the next move took effect (its event is stamped when the harness saw it done: up to a lag after)
+                boolean stayPlausible = (previous == Long.MIN_VALUE || stay >= previous - DISORDER_MILLIS)
+                        && stay < next.fromMillis() + APPLY_LAG_MILLIS;
+                boolean movedPlausible = moved >= next.fromMillis() - APPLY_LAG_MILLIS
+                        && (previous == Long.MIN_VALUE || moved >= previous - DISORDER_MILLIS);
+                if (stayPlausible || !movedPlausible) {
                     break;
                 }
                 move++;

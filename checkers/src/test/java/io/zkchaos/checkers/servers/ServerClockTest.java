@@ -94,4 +94,25 @@ class ServerClockTest {
         assertThat(t[0]).isBetween(0L, 2_000_000_000L);
         assertThat(clock.basis()).contains("first start marker").contains("no server events");
     }
+
+    /**
+     * A real strobe (3.9.5, n1 flipped four times between +110.9 s and the true time, then reset): the server's lines
+     * jump 111 s forward and back, each flip up to 2 s before the harness's event of it. Every line is placed in the
+     * order written, within the strobe, and the lines after the reset where they were written.
+     */
+    @Test
+    void aStrobedClocksLinesArePlacedInTheOrderWrittenThoughEachFlipIsSeenBeforeItsEvent() throws Exception {
+        ServerLog log = Excerpts.log("n1", "zk-3.9.5-clock-strobe-n1.log");
+        List<ServerEvent> events = ServerAccount.readEvents(java.nio.file.Path.of(
+                ServerClockTest.class.getResource("zk-3.9.5-clock-strobe-servers.jsonl").toURI()));
+        long[] t = ServerClock.fromEvents(events).historyNanos(log);
+        long previous = t[0];
+        for (int i = 0; i < t.length; i++) {
+            assertThat(t[i]).as("entry %d (%s) placed after the one before it, within a second",
+                    i, log.entries().get(i).text()).isGreaterThanOrEqualTo(previous - 1_000_000_000L);
+            previous = Math.max(previous, t[i]);
+            // the excerpt runs from the restart at 12.4 s to shortly after the reset at 45.2 s
+            assertThat(t[i]).as("entry %d", i).isBetween(12_000_000_000L, 50_000_000_000L);
+        }
+    }
 }
