@@ -141,6 +141,13 @@ public final class HostSession implements AutoCloseable {
             channel.open().verify(timeout);
             try (OutputStream in = channel.getInvertedIn()) { // closing it sends end of file
                 in.write(input);
+            } catch (org.apache.sshd.common.channel.exception.SshChannelClosedException e) {
+                // A command given no input can end, and the host close its channel, before its end of file is sent
+                // (seen with a fast 'cat FILE': "write(...) len=0 - channel already closed"): its status and output
+                // have come all the same. A command that was given input must have read it: that is an error.
+                if (input.length > 0) {
+                    throw e;
+                }
             }
             Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
             if (events.contains(ClientChannelEvent.TIMEOUT)) {
