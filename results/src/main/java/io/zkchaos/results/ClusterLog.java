@@ -2,7 +2,6 @@ package io.zkchaos.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -79,51 +78,15 @@ public final class ClusterLog {
         return changes;
     }
 
-    /** Opens {@code file} for appending observations (created if missing). */
+    /** Opens {@code file} for appending (created if missing). */
     public static Appender append(Path file) {
-        try {
-            RunDirectory.createDirectories(file.toAbsolutePath().getParent());
-            return new Appender(file, new FileOutputStream(file.toFile(), true));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + file + ": " + e.getMessage(), e);
-        }
+        return new Appender(file);
     }
 
-    /** Appends observations to a cluster log; one thread at a time (it is synchronised). */
-    public static final class Appender implements AutoCloseable {
-        private final Path file;
-        private final FileOutputStream out;
-        private boolean closed;
-
-        private Appender(Path file, FileOutputStream out) {
-            this.file = file;
-            this.out = out;
-        }
-
-        /** Writes one line, whole, before returning. */
-        public synchronized void write(ServerObservation observation) {
-            if (closed) {
-                throw new IllegalStateException("cluster log " + file + " is closed");
-            }
-            try {
-                byte[] line = (JSON.writeValueAsString(observation) + "\n").getBytes(StandardCharsets.UTF_8);
-                out.write(line);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
-            }
-        }
-
-        @Override
-        public synchronized void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            try {
-                out.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
-            }
+    /** Appends to a cluster log; thread-safe (one line at a time, in the order of the calls). */
+    public static final class Appender extends JsonLinesAppender<ServerObservation> {
+        private Appender(Path file) {
+            super(file, JSON, "cluster log");
         }
     }
 }

@@ -4,10 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.zkchaos.checkers.servers.ServerEvent;
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,59 +35,15 @@ public final class ServerEventLog {
     }
 
 
-    /** Opens {@code file} for appending events (created if missing). */
+    /** Opens {@code file} for appending (created if missing). */
     public static Appender append(Path file) {
-        try {
-            RunDirectory.createDirectories(file.toAbsolutePath().getParent());
-            return new Appender(file, new FileOutputStream(file.toFile(), true));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + file + ": " + e.getMessage(), e);
-        }
+        return new Appender(file);
     }
 
-    /** Appends events to a servers file; thread-safe (one line at a time, in the order of the calls). */
-    public static final class Appender implements AutoCloseable {
-        private final Path file;
-        private final FileOutputStream out;
-        private boolean closed;
-
-        private Appender(Path file, FileOutputStream out) {
-            this.file = file;
-            this.out = out;
-        }
-
-        /**
-         * Writes one line, whole, before returning.
-         *
-         * @throws IllegalStateException once closed
-         */
-        public synchronized void write(ServerEvent event) {
-            if (closed) {
-                throw new IllegalStateException("servers file " + file + " is closed: cannot record " + event);
-            }
-            try {
-                out.write((JSON.writeValueAsString(event) + "\n").getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
-            }
-        }
-
-        /** The file it appends to. */
-        public Path file() {
-            return file;
-        }
-
-        @Override
-        public synchronized void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            try {
-                out.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
-            }
+    /** Appends to a servers file; thread-safe (one line at a time, in the order of the calls). */
+    public static final class Appender extends JsonLinesAppender<ServerEvent> {
+        private Appender(Path file) {
+            super(file, JSON, "servers file");
         }
     }
 }
