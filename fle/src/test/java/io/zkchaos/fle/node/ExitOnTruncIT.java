@@ -34,7 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ExitOnTruncIT {
 
     private static final Duration UP = Duration.ofSeconds(60);
-    private static final int ROUNDS = 3;
+    /**
+     * Rounds of isolating the leader until one leaves it a proposal to truncate: it must take a write after the cut
+     * and before it steps down, which a loaded machine's writer misses now and then (3 rounds failed once in a CI
+     * rehearsal at load 4).
+     */
+    private static final int ROUNDS = 8;
 
     @TempDir
     Path dir;
