@@ -85,6 +85,18 @@ class ExitOnTruncIT {
         }
     }
 
+    /** Every node's status and the end of its log, for a failure's message. */
+    private String explain() {
+        StringBuilder b = new StringBuilder();
+        for (int id = 1; id <= 3; id++) {
+            List<String> lines = group.output(id).lines().toList();
+            b.append("n").append(id).append(": ").append(status(id)).append(", last lines:\n  ")
+                    .append(String.join("\n  ", lines.subList(Math.max(0, lines.size() - 25), lines.size())))
+                    .append('\n');
+        }
+        return b.toString();
+    }
+
     private Optional<NodeStatus> status(int id) {
         return group.status(id, Duration.ofSeconds(2));
     }
@@ -110,9 +122,13 @@ class ExitOnTruncIT {
                 await().atMost(UP).until(() -> status(leader).map(NodeStatus::lastZxid).orElse(0L) > 0);
                 isolate(leader, true);
                 int other = leader == 1 ? 2 : 1;
-                await("the majority elects another leader").atMost(UP).until(() -> status(other)
-                        .filter(s -> s.serving() && s.leader() != leader).isPresent()
-                        && status(leader).filter(NodeStatus::serving).isEmpty());
+                try {
+                    await("the majority elects another leader").atMost(UP).until(() -> status(other)
+                            .filter(s -> s.serving() && s.leader() != leader).isPresent()
+                            && status(leader).filter(NodeStatus::serving).isEmpty());
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    throw new AssertionError(e.getMessage() + "\n" + explain(), e);
+                }
             } finally {
                 stop.set(true);
                 writer.join(30_000);
