@@ -22,8 +22,6 @@ import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
@@ -157,11 +155,11 @@ class StaleReadsIT extends ProcessesUnderRuns {
     /** Milliseconds from the cut to the follower's "Exception when following the leader" line, by its timestamp. */
     private static Long noticedAfter(String log, long cutAtMillis) {
         for (String line : log.split("\n")) {
-            if (line.contains("Exception when following the leader") && line.length() > 12) {
-                LocalTime at = LocalTime.parse(line.substring(0, 12));
-                LocalTime cut = java.time.Instant.ofEpochMilli(cutAtMillis).atZone(java.time.ZoneId.systemDefault())
-                        .toLocalTime();
-                return cut.until(at, ChronoUnit.MILLIS);
+            if (line.contains("Exception when following the leader") && line.indexOf(' ') > 0) {
+                // a server's line starts with its dated time: 2026-12-06T06:11:01.365Z
+                long at = java.time.OffsetDateTime.parse(line.substring(0, line.indexOf(' '))).toInstant()
+                        .toEpochMilli();
+                return at - cutAtMillis;
             }
         }
         return null;
