@@ -104,7 +104,9 @@ final class RunPages {
     private static List<CheckerCard.Fact> facts(RunFiles files, History history, List<FaultWindow> faults,
                                                 ExercisedView exercised, boolean hasTimes) {
         List<CheckerCard.Fact> facts = new ArrayList<>();
-        List<Operation> ops = history.operations();
+        // the clients' own: not the harness's probes and final reads (processes from HARNESS_PROCESS_BASE up)
+        List<Operation> ops = history.operations().stream()
+                .filter(o -> o.process() < History.HARNESS_PROCESS_BASE).toList();
         long ok = ops.stream().filter(Operation::isOk).count();
         long fail = ops.stream().filter(Operation::isFail).count();
         long info = ops.size() - ok - fail;
