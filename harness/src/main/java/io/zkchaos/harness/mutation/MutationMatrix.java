@@ -169,7 +169,9 @@ public final class MutationMatrix {
      * scenario each.
      */
     public static List<Mutation> quick() {
-        return full().stream().filter(m -> m.scenario() == SET_ISOLATE_LEADER && m.expect() == Expect.CAUGHT
+        // exit-on-trunc shares set × isolate-leader but needs the cut leader to hold a proposal it must truncate,
+        // which one seed in a few misses: not a row every run catches
+        return byClients().stream().filter(m -> m.scenario() == SET_ISOLATE_LEADER && m.expect() == Expect.CAUGHT
                 || m.scenario() == SET_KILL_ALL).toList();
     }
 

@@ -150,6 +150,6 @@ class MutationTableTest {
                     .matches("(server:error|server:crash|availability:stall)\\b.*");
         }
         assertThat(MutationMatrix.quick()).extracting(Mutation::bugLabel)
-                .containsExactly("commit-before-quorum", "ack-before-durable", "exit-on-trunc");
+                .containsExactly("commit-before-quorum", "ack-before-durable");
     }
 }
