@@ -21,10 +21,14 @@ class LogRulesTest {
     }
 
     @Test
-    void theShippedRulesLoadAndExcuseNoProgrammingError() {
+    void theShippedRulesLoadAndExcuseAProgrammingErrorOnlyWithItsRootCause() {
         List<LogRule> rules = LogRules.builtIn().rules();
         assertThat(rules).isNotEmpty();
-        assertThat(rules).noneMatch(r -> r.verdict() == Verdict.EXCUSED);
+        assertThat(rules).filteredOn(r -> r.verdict() == Verdict.EXCUSED).allSatisfy(r -> {
+            assertThat(r.pattern()).as("an excuse names where it happens").isNotNull();
+            assertThat(r.why()).as("and why it is harmless, in the server's source").contains("ZooKeeper")
+                    .containsPattern("[A-Z]\\w+\\.\\w+").hasSizeGreaterThan(120);
+        });
         assertThat(rules).allMatch(r -> r.source().startsWith(LogRules.BUILT_IN + ":"));
         assertThat(rules.stream().filter(r -> r.verdict() == Verdict.ERROR).map(LogRule::className)).contains(
                 "java.lang.NullPointerException", "java.lang.IllegalStateException",
@@ -32,6 +36,22 @@ class LogRulesTest {
                 "java.lang.IndexOutOfBoundsException", "java.util.ConcurrentModificationException",
                 "java.util.NoSuchElementException", "java.lang.AssertionError",
                 "java.lang.UnsupportedOperationException");
+    }
+
+    @Test
+    void theSelectorsCancelledKeyRaceIsExcusedWithItsCauseAndACancelledKeyElsewhereIsAnError() {
+        LogRules rules = LogRules.builtIn();
+        LogLine race = entry("zk-3.8.6-cancelled-key-n3.log", "Ignoring unexpected runtime exception");
+        LogRules.Judged j = rules.judge(race).orElseThrow();
+        assertThat(j.verdict()).isEqualTo(Verdict.EXCUSED);
+        assertThat(j.rule().why()).contains("handleIO").contains("benign race");
+
+        LogLine elsewhere = ServerLog.parse("n1", List.of("==== zkchaos: starting n1 at 2026-12-06T07:48:31.564Z",
+                "2026-12-06T07:49:50.311Z WARN  [Sync] Learner - Exception when following the leader",
+                "java.nio.channels.CancelledKeyException: null",
+                "\tat org.apache.zookeeper.server.quorum.Learner.syncWithLeader(Learner.java:657)")).entries().get(0);
+        assertThat(rules.judge(elsewhere).orElseThrow().verdict()).as("an IllegalStateException elsewhere")
+                .isEqualTo(Verdict.ERROR);
     }
 
     @Test
