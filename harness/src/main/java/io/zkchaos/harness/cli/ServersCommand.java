@@ -4,7 +4,6 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
-import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.run.RunConfig;
 import io.zkchaos.harness.run.ServersJudge;
 import io.zkchaos.results.RunDirectory;
@@ -86,7 +85,6 @@ public final class ServersCommand implements Callable<Integer> {
         }
         RunDirectory dir = new RunDirectory(run);
         RunConfig config = RunConfig.read(dir);
-        ClusterConfig cluster = config.clusterConfig(run.resolve(RunDirectory.NODES));
         CheckerOptions checks = config.checks();
         if (logRules != null) {
             if (!Files.isReadable(logRules)) {
@@ -97,8 +95,6 @@ public final class ServersCommand implements Callable<Integer> {
         if (availabilityBound != null) {
             checks = checks.withAvailabilityBound(availabilityBound);
         }
-        ServersJudge judge = new ServersJudge(config.workload().sessionTimeout(),
-                cluster.tickTime().multipliedBy(cluster.initLimit()), checks);
-        return judge.judge(run, HistoryFiles.read(dir.historyFile()));
+        return ServersJudge.of(config, run, checks).judge(run, HistoryFiles.read(dir.historyFile()));
     }
 }

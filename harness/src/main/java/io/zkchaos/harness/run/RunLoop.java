@@ -404,9 +404,7 @@ final class RunLoop {
 
     /** The servers' account of this run, judged with its timing and settings. */
     private ServersJudge serversJudge() {
-        ClusterConfig c = config.clusterConfig(dir.path().resolve(RunDirectory.NODES));
-        return new ServersJudge(config.workload().sessionTimeout(), c.tickTime().multipliedBy(c.initLimit()),
-                config.checks());
+        return ServersJudge.of(config, dir.path(), config.checks());
     }
 
     /** Whether the run had faults to recover from: then recovery is probed and checked. */

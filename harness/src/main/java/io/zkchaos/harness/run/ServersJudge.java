@@ -30,8 +30,16 @@ import java.util.function.Function;
  */
 public record ServersJudge(Duration sessionTimeout, Duration electionBound, CheckerOptions checks) {
 
-    /** ZooKeeper's defaults in a run: {@code tickTime} 200 ms × {@code initLimit} 10. */
-    public static final Duration DEFAULT_ELECTION_BOUND = Duration.ofMillis(200).multipliedBy(10);
+    /**
+     * The judge of a run of {@code config} whose directory is {@code runDirectory}: its session timeout, its servers'
+     * election bound ({@code initLimit × tickTime} of the cluster it configures) and {@code checks}.
+     */
+    public static ServersJudge of(RunConfig config, Path runDirectory, CheckerOptions checks) {
+        io.zkchaos.harness.cluster.ClusterConfig cluster = config.clusterConfig(
+                runDirectory.resolve(io.zkchaos.results.RunDirectory.NODES));
+        return new ServersJudge(config.workload().sessionTimeout(),
+                cluster.tickTime().multipliedBy(cluster.initLimit()), checks);
+    }
 
     /** What the faults of a run excuse. */
     public Function<String, FaultExcuses> excuses() {
