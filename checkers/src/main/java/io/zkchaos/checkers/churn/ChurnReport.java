@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.churn;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 import java.util.Map;
 
@@ -21,13 +23,27 @@ import java.util.Map;
  *                     may live
  */
 public record ChurnReport(Map<String, Long> ended, long live, long created, List<Breach> left, List<Breach> missing,
-                          int unjudged, List<String> unread, long marginMillis) implements Findings {
+                          int unjudged, List<String> unread, long marginMillis)
+        implements Findings, TestsPromises {
 
     public ChurnReport {
         ended = Map.copyOf(ended);
         left = List.copyOf(left);
         missing = List.copyOf(missing);
         unread = List.copyOf(unread);
+    }
+
+    /** Ephemerals judged by how their session ended (closed, expired, crashed) and, for live sessions, present. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("closed", "a closed session's ephemerals go within timeout + margin",
+                        ended.getOrDefault("close", 0L)),
+                new PromiseTally("expired", "an expired session's ephemerals go within timeout + margin",
+                        ended.getOrDefault("expire", 0L)),
+                new PromiseTally("crashed", "a crashed client's ephemerals go within timeout + margin",
+                        ended.getOrDefault("crash", 0L)),
+                new PromiseTally("live", "a live session's acknowledged ephemerals exist", live));
     }
 
     /**

@@ -77,7 +77,15 @@ public final class ExerciseText {
             seen.add("bug code paths ran: " + join(run.bugCodePaths()));
         }
         lines.add(String.join("; ", seen));
+        run.promises().forEach((checker, tallies) -> lines.add(promises(checker, tallies)));
         return lines;
+    }
+
+    /** {@code promises of watches: data-changed 12, persistent 0 (not judged)}. */
+    public static String promises(String checker, List<PromiseTally> tallies) {
+        return "promises of " + checker + ": " + (tallies.isEmpty() ? "none" : tallies.stream()
+                .map(t -> t.id() + " " + t.tested() + (t.wasTested() ? "" : " (not judged)"))
+                .collect(Collectors.joining(", ")));
     }
 
     private static String join(Map<String, ?> m) {

@@ -12,8 +12,9 @@ import java.util.TreeMap;
  * final heal; what each fault did; and what the harness saw of the system itself. A verdict is evidence only if the
  * run exercised something, and this is how much ({@link Minimum} says whether it is enough).
  *
- * <p>Everything but the last three fields comes from the history alone ({@link #of(History)}); those three are what
- * the harness observed of the servers and adds with {@link #withObserved}.
+ * <p>Everything but the last four fields comes from the history alone ({@link #of(History)}); three are what the
+ * harness observed of the servers and adds with {@link #withObserved}, the last what the checkers said they tested
+ * ({@link #withPromises}).
  *
  * @param functions        the client operations by function, in order of first appearance
  * @param harness          the harness's own operations after the run (final reads, data-tree reads, the servers'
@@ -27,10 +28,14 @@ import java.util.TreeMap;
  * @param leaderChanges    how often the servers' leader changed as the harness saw it; -1 when not observed
  * @param bugCodePaths     for the project's own nodes, how often each switched-on bug's code path ran; empty
  *                         otherwise
+ * @param promises         by checker, every promise it judges with how often the run tested it (from findings that
+ *                         are {@link TestsPromises}); empty before the checkers ran, and in evidence files written
+ *                         before promises were counted
  */
 public record Exercised(List<FunctionTally> functions, Map<String, OpCounts> harness, List<FaultTally> faults,
                         boolean finalHeal, long retiredProcesses, Map<String, Long> quorumSyncs,
-                        long leaderChanges, Map<String, Long> bugCodePaths) {
+                        long leaderChanges, Map<String, Long> bugCodePaths,
+                        Map<String, List<PromiseTally>> promises) {
 
     public Exercised {
         functions = List.copyOf(functions);
@@ -38,6 +43,19 @@ public record Exercised(List<FunctionTally> functions, Map<String, OpCounts> har
         faults = List.copyOf(faults);
         quorumSyncs = sorted(quorumSyncs);
         bugCodePaths = sorted(bugCodePaths);
+        TreeMap<String, List<PromiseTally>> p = new TreeMap<>();
+        if (promises != null) { // absent from evidence files of older versions
+            promises.forEach((checker, tallies) -> p.put(checker, List.copyOf(tallies)));
+        }
+        promises = java.util.Collections.unmodifiableSortedMap(p);
+    }
+
+    /** Without promises counted (as the history alone shows). */
+    public Exercised(List<FunctionTally> functions, Map<String, OpCounts> harness, List<FaultTally> faults,
+                     boolean finalHeal, long retiredProcesses, Map<String, Long> quorumSyncs, long leaderChanges,
+                     Map<String, Long> bugCodePaths) {
+        this(functions, harness, faults, finalHeal, retiredProcesses, quorumSyncs, leaderChanges, bugCodePaths,
+                Map.of());
     }
 
     /** What the history shows was exercised. */
@@ -48,7 +66,21 @@ public record Exercised(List<FunctionTally> functions, Map<String, OpCounts> har
     /** This with what the harness observed of the servers. */
     public Exercised withObserved(Map<String, Long> quorumSyncs, long leaderChanges, Map<String, Long> bugCodePaths) {
         return new Exercised(functions, harness, faults, finalHeal, retiredProcesses, new TreeMap<>(quorumSyncs),
-                leaderChanges, new TreeMap<>(bugCodePaths));
+                leaderChanges, new TreeMap<>(bugCodePaths), promises);
+    }
+
+    /** This with what each checker said it put to the test, by checker name. */
+    public Exercised withPromises(Map<String, List<PromiseTally>> byChecker) {
+        return new Exercised(functions, harness, faults, finalHeal, retiredProcesses, quorumSyncs, leaderChanges,
+                bugCodePaths, byChecker);
+    }
+
+    /** Every promise some checker judges but the run never tested, as {@code checker:promise}, in order. */
+    public List<String> promisesNotTested() {
+        List<String> out = new java.util.ArrayList<>();
+        promises.forEach((checker, tallies) -> tallies.stream().filter(t -> !t.wasTested())
+                .forEach(t -> out.add(checker + ":" + t.id())));
+        return out;
     }
 
     /** The client operations of {@code f}, if any were made. */

@@ -175,6 +175,53 @@ public sealed interface Requirement {
         }
     }
 
+    /**
+     * A promise the workload claims for itself was put to the test at least once: {@code checker}'s findings
+     * ({@link TestsPromises}) count {@code promise} above 0. A run that never tested it says nothing about it, so it
+     * is no evidence for it. The id is {@code promise:CHECKER:PROMISE} ({@link #promiseId}).
+     */
+    record PromiseTested(String id, String checker, String promise) implements Requirement {
+        public PromiseTested {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(checker, "checker");
+            Objects.requireNonNull(promise, "promise");
+        }
+
+        /** The requirement with its standard id, {@code promise:CHECKER:PROMISE}. */
+        public PromiseTested(String checker, String promise) {
+            this(promiseId(checker, promise), checker, promise);
+        }
+
+        @Override
+        public String description() {
+            return "the " + checker + " checker's promise '" + promise + "' put to the test";
+        }
+
+        @Override
+        public Optional<String> unmet(Exercised run) {
+            List<PromiseTally> tallies = run.promises().get(checker);
+            if (tallies == null) {
+                return Optional.of(checker + " said nothing of its promises (it did not run, or its findings "
+                        + "count none), so '" + promise + "' was not judged");
+            }
+            Optional<PromiseTally> t = tallies.stream().filter(x -> x.id().equals(promise)).findFirst();
+            if (t.isEmpty()) {
+                return Optional.of(checker + " judges no promise '" + promise + "' (its promises: "
+                        + tallies.stream().map(PromiseTally::id).collect(Collectors.joining(", ")) + ")");
+            }
+            if (t.get().wasTested()) {
+                return Optional.empty();
+            }
+            return Optional.of("promise " + checker + ":" + promise + " (" + t.get().description()
+                    + ") was not put to the test: 0 times");
+        }
+    }
+
+    /** The id of the requirement that {@code checker}'s {@code promise} was tested: {@code promise:CHECKER:PROMISE}. */
+    static String promiseId(String checker, String promise) {
+        return "promise:" + checker + ":" + promise;
+    }
+
     private static String what(Set<String> functions) {
         if (functions.isEmpty()) {
             return "operation";

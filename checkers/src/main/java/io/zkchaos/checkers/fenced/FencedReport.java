@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.fenced;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 
 /**
@@ -15,5 +17,17 @@ import java.util.List;
  * @param violations    every breach found
  */
 public record FencedReport(int accepted, int rejected, int indeterminate, int logLength, int staleLanded,
-                           List<FencedViolation> violations) implements Findings {
+                           List<FencedViolation> violations)
+        implements Findings, TestsPromises {
+
+    /** Fencing judged on accepted writes, on rejected ones, and on the final log. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("accepted", "no write accepted with a token lower than one already accepted",
+                        accepted),
+                new PromiseTally("rejected", "a write with a stale token is rejected", rejected),
+                new PromiseTally("final-log", "the log read at the end holds accepted writes in token order",
+                        Math.max(0, logLength)));
+    }
 }

@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.leader;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 
 /**
@@ -18,5 +20,14 @@ import java.util.List;
 public record SingleLeaderReport(List<LeaderInterval> intervals, List<TokenViolation> tokenViolations,
                                  List<LeaderOverlap> overlaps, long maxOverlapNanos, long failoverBoundNanos,
                                  List<Failover> failovers, List<Failover> faultFailovers, List<String> violations)
-        implements Findings {
+        implements Findings, TestsPromises {
+
+    /** Tokens judged on every leadership; the failover bound on every heal. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("leaderships", "at most one leader per token, tokens only grow", intervals.size()),
+                new PromiseTally("failovers", "a leader again within the failover bound after every heal",
+                        failovers.size()));
+    }
 }

@@ -1,6 +1,9 @@
 package io.zkchaos.checkers.linear;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
+import java.util.List;
 
 /**
  * The linearizability checker's findings, as {@link io.zkchaos.checkers.CheckResult#details()}.
@@ -20,5 +23,13 @@ import io.zkchaos.checkers.Findings;
 public record LinearizabilityDetails(String model, boolean partitioned, int partitions, int operations,
                                      int unobservedDropped,
                                      int partitionsChecked, long elapsedMillis, long peakConfigurations,
-                                     Counterexample counterexample, String unknownCause) implements Findings {
+                                     Counterexample counterexample, String unknownCause)
+        implements Findings, TestsPromises {
+
+    /** Linearizability judged on the operations searched (by partitions that reached a verdict or not). */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(new PromiseTally("operations", "the operations linearizable against the " + model + " model",
+                operations));
+    }
 }

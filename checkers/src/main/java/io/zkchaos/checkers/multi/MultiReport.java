@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.multi;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,8 @@ import java.util.TreeMap;
 public record MultiReport(List<String> registers, List<String> nodes, int txnsOk, int txnsFailed,
                           int txnsIndeterminate, int multiReads, int singleReads, boolean strict, int staleReads,
                           List<String> stale, int violationCount,
-                          Map<String, Integer> violationsByRule, List<MultiViolation> violations) implements Findings {
+                          Map<String, Integer> violationsByRule, List<MultiViolation> violations)
+        implements Findings, TestsPromises {
 
     /** The most violations a report lists. */
     public static final int SHOWN = 100;
@@ -38,5 +41,21 @@ public record MultiReport(List<String> registers, List<String> nodes, int txnsOk
         violationsByRule = Collections.unmodifiableMap(new TreeMap<>(violationsByRule));
         stale = List.copyOf(stale);
         violations = List.copyOf(violations);
+    }
+
+    /**
+     * Atomicity judged on transactions that committed (all their operations took effect) and on those that aborted
+     * (none did), on those of unknown outcome (all or none), and on reads (each transaction seen whole or not at
+     * all).
+     */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("committed", "a committed transaction took effect whole, linearizably", txnsOk),
+                new PromiseTally("aborted", "an aborted transaction took no effect at all", txnsFailed),
+                new PromiseTally("indeterminate", "a transaction of unknown outcome took effect whole or not at all",
+                        txnsIndeterminate),
+                new PromiseTally("reads", "a read sees each transaction whole or not at all",
+                        (long) multiReads + singleReads));
     }
 }

@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.readmodel;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 
 /**
@@ -16,5 +18,15 @@ import java.util.List;
  *                      a sync-read of the initial null after an acknowledged write)
  */
 public record ReadModelReport(boolean strict, int plainReads, int syncReads, int writes, List<StaleRead> staleReads,
-                             List<ReadViolation> violations) implements Findings {
+                             List<ReadViolation> violations)
+        implements Findings, TestsPromises {
+
+    /** ZooKeeper's read model judged on writes and cas, on sync-reads and on plain reads. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("writes", "writes and cas linearizable", writes),
+                new PromiseTally("sync-reads", "a sync-read sees every write acknowledged before it", syncReads),
+                new PromiseTally("plain-reads", "plain reads sequentially consistent within a session", plainReads));
+    }
 }

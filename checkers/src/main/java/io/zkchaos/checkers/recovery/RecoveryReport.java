@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.recovery;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 
 /**
@@ -16,11 +18,25 @@ import java.util.List;
  * @param problems          each breach of the promise, in words (empty when it held)
  */
 public record RecoveryReport(long boundMillis, Long writeAfterMillis, String writeBy, String writeError,
-                             List<ServerRecovery> servers, List<String> problems) implements Findings {
+                             List<ServerRecovery> servers, List<String> problems)
+        implements Findings, TestsPromises {
 
     public RecoveryReport {
         servers = List.copyOf(servers);
         problems = List.copyOf(problems);
+    }
+
+    /**
+     * Recovery judged on the first write acknowledged after the heal (the report keeps one: 1 or 0) and on the servers
+     * the harness watched after it.
+     */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("write-after-heal", "a write acknowledged again within the bound after the heal",
+                        writeAfterMillis == null ? 0 : 1),
+                new PromiseTally("servers-serve", "every server serves again within the bound after the heal",
+                        servers.size()));
     }
 
     /**

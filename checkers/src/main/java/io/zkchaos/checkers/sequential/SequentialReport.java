@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.sequential;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,8 @@ import java.util.TreeMap;
 public record SequentialReport(List<String> parents, int acknowledged, int ephemeral, int indeterminate,
                                int indeterminatePresent, int failed, int reads, List<String> finalReads,
                                int violationCount, Map<String, Integer> violationsByRule,
-                               List<SequentialViolation> violations) implements Findings {
+                               List<SequentialViolation> violations)
+        implements Findings, TestsPromises {
 
     /** The most violations a report lists. */
     public static final int SHOWN = 100;
@@ -34,5 +37,18 @@ public record SequentialReport(List<String> parents, int acknowledged, int ephem
         violationsByRule = Collections.unmodifiableMap(new TreeMap<>(violationsByRule));
         finalReads = List.copyOf(finalReads);
         violations = List.copyOf(violations);
+    }
+
+    /** Names judged on acknowledged creates (persistent and ephemeral), indeterminate ones, and the final reads. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("creates", "sequential names unique, numbered in real-time order, none lost",
+                        acknowledged),
+                new PromiseTally("ephemeral-sequential", "the same for ephemeral-sequential creates", ephemeral),
+                new PromiseTally("indeterminate", "a create of unknown outcome is present once or absent",
+                        indeterminate),
+                new PromiseTally("final-reads", "every server's final read holds every acknowledged create",
+                        finalReads.size()));
     }
 }

@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.set;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 
 /**
@@ -20,5 +22,17 @@ import java.util.List;
  */
 public record SetReport(int attempted, int acknowledged, int indeterminate, List<FinalRead> finalReads,
                         List<LostValue> lost, List<UnexpectedValue> unexpected, int infoPresent, int infoAbsent,
-                        int notCovered, List<String> unreadErrors) implements Findings {
+                        int notCovered, List<String> unreadErrors)
+        implements Findings, TestsPromises {
+
+    /** No lost commit judged on acknowledged adds and on the final reads; indeterminate adds on what they became. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(
+                new PromiseTally("adds", "every acknowledged add is in every final read", acknowledged),
+                new PromiseTally("indeterminate", "an add of unknown outcome is present everywhere or nowhere",
+                        indeterminate),
+                new PromiseTally("final-reads", "every server's final read checked, nothing unwritten in it",
+                        finalReads.size()));
+    }
 }

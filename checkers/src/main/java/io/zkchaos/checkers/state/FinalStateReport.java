@@ -1,6 +1,8 @@
 package io.zkchaos.checkers.state;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 
 /**
@@ -21,10 +23,18 @@ import java.util.List;
 public record FinalStateReport(List<Server> servers, List<String> unread, List<List<String>> groups,
                                List<TreeDifference> differences, int totalDifferences,
                                List<LeftEphemeral> ephemerals, int unjudged, long boundNanos,
-                               List<UnexpectedAcl> acls) implements Findings {
+                               List<UnexpectedAcl> acls)
+        implements Findings, TestsPromises {
 
     public FinalStateReport {
         acls = acls == null ? List.of() : List.copyOf(acls);
+    }
+
+    /** One tree judged per server read. */
+    @Override
+    public List<PromiseTally> promises() {
+        return List.of(new PromiseTally("trees", "every server holds the same data tree after the heal, no ephemeral "
+                + "of an ended session past its bound", servers.size()));
     }
 
     /** Without ACLs judged. */

@@ -73,6 +73,8 @@ final class SessionJudge {
         int barriers;
         boolean addWatchUnimplemented;
         final Map<String, Integer> excused = new LinkedHashMap<>();
+        final Map<String, Integer> eventTypes = new java.util.TreeMap<>();
+        final Map<String, Integer> eventWatchers = new java.util.TreeMap<>();
     }
 
     /** A one-time watch the session set: by which read, at what state of its znode. */
@@ -286,6 +288,8 @@ final class SessionJudge {
 
     private void event(WatchEvent e) {
         counts.events++;
+        counts.eventTypes.merge(e.type().word(), 1, Integer::sum);
+        counts.eventWatchers.merge(e.watcher().word(), 1, Integer::sum);
         if (e.watcher().oneTime()) {
             oneTime(e);
         } else {

@@ -78,7 +78,8 @@ public final class WatchesChecker implements Checker {
         int changes = updates.all().size() - updates.unknownCount();
         WatchesReport report = new WatchesReport(sessions.size(), counts.watchesSet, counts.persistentAdded,
                 counts.events, counts.eventsPlaced, changes, updates.unknownCount(), counts.barriers,
-                new java.util.TreeMap<>(counts.excused), counts.addWatchUnimplemented, List.copyOf(violations));
+                new java.util.TreeMap<>(counts.excused), counts.addWatchUnimplemented, List.copyOf(violations),
+                counts.eventTypes, counts.eventWatchers);
         Validity validity = !violations.isEmpty() ? Validity.INVALID
                 : counts.events == 0 || changes == 0 ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(name(), validity, summary(validity, report), report);
