@@ -70,6 +70,15 @@ public record WorkloadDescriptor(String name, String description, Function<Workl
         return new Requirement.Acknowledged(id, phase, Set.of(functions));
     }
 
+    /**
+     * {@code checker}'s {@code promise} put to the test at least once ({@code promise:CHECKER:PROMISE}): a promise
+     * the workload claims for itself, mandatory. A promise not named so is reported only (listed with its count,
+     * tested or not). docs/checkers.md has the table.
+     */
+    public static Requirement promiseTested(String checker, String promise) {
+        return new Requirement.PromiseTested(checker, promise);
+    }
+
     /** Makes the workload. */
     public Workload create(WorkloadOptions options) {
         return factory.apply(options);

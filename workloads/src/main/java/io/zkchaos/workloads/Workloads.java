@@ -121,6 +121,10 @@ public final class Workloads {
             rs.add(WorkloadDescriptor.acknowledged("watches-set", Phase.MAIN, "get-data", "exists", "get-children",
                     "add-watch"));
             rs.add(WorkloadDescriptor.acknowledged("events-delivered", Phase.MAIN, "event"));
+            // Its watchers mostly set one-time watches and sync at the end: every nemesis leaves both tested. The
+            // kinds of change and the persistent watches (3.6+) are reported only.
+            rs.add(WorkloadDescriptor.promiseTested(WATCHES, "one-time"));
+            rs.add(WorkloadDescriptor.promiseTested(WATCHES, "none-lost"));
         }
         if (checkers.contains(FENCED_WRITES)) {
             rs.add(WorkloadDescriptor.acknowledged("acked-fenced-writes", Phase.ALL, "fenced-write"));

@@ -36,7 +36,9 @@ public final class ZnodeWorkloads {
                     acknowledged("acked-ephemerals", Phase.MAIN, "create"),
                     acknowledged("acked-reads", Phase.MAIN, "read"),
                     acknowledged("acked-ends", Phase.MAIN, "close", "expire"),
-                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create", "read"))),
+                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create", "read"),
+                    // the workload cuts a share of its sessions off for longer than their timeout: expiry is tested
+                    WorkloadDescriptor.promiseTested(SESSION_GUARANTEES, "expired"))),
             Optional.of(Set.of("create", "read")));
 
     /** Concurrent sequential and ephemeral-sequential creates under a few parents, read by every server at the end. */
@@ -46,7 +48,8 @@ public final class ZnodeWorkloads {
             List.of(SEQUENTIAL_ZNODES, FINAL_STATE)).withEvidence(new Minimum(List.of(
                     acknowledged("acked-creates", Phase.MAIN, "create"),
                     acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create"),
-                    new Requirement.HarnessReadsDone("final-reads", "read"))),
+                    new Requirement.HarnessReadsDone("final-reads", "read"),
+                    WorkloadDescriptor.promiseTested(SEQUENTIAL_ZNODES, "ephemeral-sequential"))),
             Optional.of(Set.of("create")));
 
     /**
@@ -59,7 +62,9 @@ public final class ZnodeWorkloads {
             List.of(MULTI_TXN, FINAL_STATE)).withEvidence(new Minimum(List.of(
                     acknowledged("acked-txns", Phase.MAIN, "txn"),
                     acknowledged("acked-reads", Phase.MAIN, "read"),
-                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "txn", "read"))),
+                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "txn", "read"),
+                    // committed transactions are acked-txns; aborted ones test atomicity's other half
+                    WorkloadDescriptor.promiseTested(MULTI_TXN, "aborted"))),
             Optional.of(Set.of("txn", "read")));
 
     private static Requirement acknowledged(String id, Phase phase, String... functions) {

@@ -5,8 +5,12 @@ import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.checkers.evidence.Exercised;
 import io.zkchaos.checkers.evidence.Minimum;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.TestsPromises;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.workloads.WorkloadDescriptor;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -46,6 +50,19 @@ final class RunEvidence {
      */
     static CheckResult judge(RunConfig config, WorkloadDescriptor workload, History history,
                              Map<String, Long> quorumSyncs, long leaderChanges, Map<String, Long> bugCodePaths) {
+        return judge(config, workload, history, quorumSyncs, leaderChanges, bugCodePaths, Map.of());
+    }
+
+    /**
+     * The evidence result, with what the checkers said they put to the test ({@link #promises}): a promise the
+     * workload's minimum names ({@link io.zkchaos.checkers.evidence.Requirement.PromiseTested}) that was tested 0
+     * times makes the run {@code unknown}; the others are listed, tested or not.
+     *
+     * @param promises by checker, its promises with their counts
+     */
+    static CheckResult judge(RunConfig config, WorkloadDescriptor workload, History history,
+                             Map<String, Long> quorumSyncs, long leaderChanges, Map<String, Long> bugCodePaths,
+                             Map<String, List<PromiseTally>> promises) {
         Minimum minimum = minimum(config, workload);
         Checker evidence = new Checker() {
             @Override
@@ -55,10 +72,29 @@ final class RunEvidence {
 
             @Override
             public CheckResult check(History h) {
-                Exercised run = Exercised.of(h).withObserved(quorumSyncs, leaderChanges, bugCodePaths);
+                Exercised run = Exercised.of(h).withObserved(quorumSyncs, leaderChanges, bugCodePaths)
+                        .withPromises(promises);
                 return minimum.judge(run, config.checks().relax());
             }
         };
         return Checkers.runSafely(evidence, history);
+    }
+
+    /**
+     * What the checkers of {@code checked} (a verdict and its parts, at any depth) said they put to the test, by
+     * checker name: each result whose details are {@link TestsPromises}. A checker named twice counts once (the
+     * first, outermost).
+     */
+    static Map<String, List<PromiseTally>> promises(CheckResult checked) {
+        Map<String, List<PromiseTally>> byChecker = new LinkedHashMap<>();
+        collect(checked, byChecker);
+        return byChecker;
+    }
+
+    private static void collect(CheckResult r, Map<String, List<PromiseTally>> byChecker) {
+        if (r.details() instanceof TestsPromises t) {
+            byChecker.putIfAbsent(r.checker(), t.promises());
+        }
+        r.parts().forEach(p -> collect(p, byChecker));
     }
 }

@@ -359,7 +359,8 @@ final class RunLoop {
                     + part.summary());
         }
         CheckResult evidence = RunEvidence.judge(config, workloadType, history, syncs(quorumPackets),
-                ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), bugCodePaths);
+                ClusterLog.leaderChanges(ClusterLog.read(dir.clusterFile())), bugCodePaths,
+                RunEvidence.promises(checked));
         CheckResult result = Checkers.withPart(checked, evidence);
         if (evidence.details() instanceof EvidenceReport report) {
             dir.writeEvidence(report);

@@ -7,6 +7,8 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.evidence.EvidenceReport;
+import io.zkchaos.checkers.evidence.PromiseTally;
+import io.zkchaos.checkers.evidence.Requirement;
 import io.zkchaos.checkers.watches.WatchesChecker;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.Workloads;
@@ -25,12 +27,23 @@ class PromiseWorkloadsEvidenceTest {
     private static final Map<String, Object> HEALED = map("fault", "heal", "description", "healed every link",
             "nodes", List.of(), "groups", List.of(), "grudge", Map.of());
 
-    private static CheckResult judge(String workload, Consumer<HistoryBuilder> ops) {
+    /**
+     * {@code ops} judged as a run of {@code workload} whose checker said it tested each of its mandatory promises
+     * {@code tested} times.
+     */
+    private static CheckResult judge(String workload, long tested, Consumer<HistoryBuilder> ops) {
         HistoryBuilder h = new HistoryBuilder();
         ops.accept(h);
         RunConfig config = RunConfig.builder().workload(workload).nemesis("none").build();
         WorkloadDescriptor d = Workloads.require(workload);
-        return RunEvidence.judge(config, d, h.build(), Map.of(), -1, Map.of());
+        Map<String, List<PromiseTally>> promises = new java.util.HashMap<>();
+        for (Requirement r : d.minimum().requirements()) {
+            if (r instanceof Requirement.PromiseTested p) {
+                promises.computeIfAbsent(p.checker(), c -> new java.util.ArrayList<>())
+                        .add(new PromiseTally(p.promise(), p.promise(), tested));
+            }
+        }
+        return RunEvidence.judge(config, d, h.build(), Map.of(), -1, Map.of(), promises);
     }
 
     /** {@code f} by {@code process} at {@code ms}, ended with {@code outcome} ("ok", "fail", "info"). */
@@ -54,15 +67,16 @@ class PromiseWorkloadsEvidenceTest {
     @Test
     void watchesNeedAChangeAWatchAndAnEvent() {
         int events = WatchesChecker.EVENT_STREAM_OFFSET;
-        CheckResult nothing = judge("watches", h -> {
+        CheckResult nothing = judge("watches", 0, h -> {
             op(h, 0, "create", "info", 0);
             op(h, 2, "get-data", "fail", 2);
             heal(h, 4);
         });
         assertThat(nothing.validity()).as(nothing.summary()).isEqualTo(Validity.UNKNOWN);
-        assertThat(unmet(nothing)).hasSize(3).anySatisfy(s -> assertThat(s).contains("event"));
+        assertThat(unmet(nothing)).hasSize(5).anySatisfy(s -> assertThat(s).contains("event"))
+                .anySatisfy(s -> assertThat(s).contains("promise watches:one-time"));
 
-        CheckResult all = judge("watches", h -> {
+        CheckResult all = judge("watches", 1, h -> {
             op(h, 0, "create", "ok", 0);
             op(h, 2, "get-data", "ok", 2);
             op(h, 2 + events, "event", "ok", 4);
@@ -73,16 +87,17 @@ class PromiseWorkloadsEvidenceTest {
 
     @Test
     void sessionsNeedEphemeralsReadsAndEndsAndSomethingAfterTheHeal() {
-        CheckResult nothing = judge("sessions", h -> {
+        CheckResult nothing = judge("sessions", 0, h -> {
             op(h, 0, "create", "info", 0);
             op(h, 1, "read", "fail", 2);
             op(h, 2, "close", "info", 4);
             heal(h, 6);
         });
         assertThat(nothing.validity()).as(nothing.summary()).isEqualTo(Validity.UNKNOWN);
-        assertThat(unmet(nothing)).hasSize(4);
+        assertThat(unmet(nothing)).hasSize(5)
+                .anySatisfy(s -> assertThat(s).contains("promise session-guarantees:expired"));
 
-        CheckResult all = judge("sessions", h -> {
+        CheckResult all = judge("sessions", 1, h -> {
             op(h, 0, "create", "ok", 0);
             op(h, 1, "read", "ok", 2);
             op(h, 0, "close", "ok", 4);
@@ -94,15 +109,16 @@ class PromiseWorkloadsEvidenceTest {
 
     @Test
     void sequentialNeedsCreatesAndEveryFinalRead() {
-        CheckResult nothing = judge("sequential", h -> {
+        CheckResult nothing = judge("sequential", 0, h -> {
             op(h, 0, "create", "info", 0);
             heal(h, 2);
             op(h, 1_000_000, "read", "info", 4);
         });
         assertThat(nothing.validity()).as(nothing.summary()).isEqualTo(Validity.UNKNOWN);
-        assertThat(unmet(nothing)).hasSize(3);
+        assertThat(unmet(nothing)).hasSize(4)
+                .anySatisfy(s -> assertThat(s).contains("promise sequential-znodes:ephemeral-sequential"));
 
-        CheckResult all = judge("sequential", h -> {
+        CheckResult all = judge("sequential", 1, h -> {
             op(h, 0, "create", "ok", 0);
             heal(h, 2);
             op(h, 1, "create", "ok", 4);
@@ -113,7 +129,7 @@ class PromiseWorkloadsEvidenceTest {
 
     @Test
     void multiNeedsTransactionsAndReads() {
-        CheckResult onlyFailed = judge("multi", h -> {
+        CheckResult onlyFailed = judge("multi", 1, h -> {
             op(h, 0, "txn", "fail", 0);
             op(h, 1, "read", "ok", 2);
             heal(h, 4);
@@ -122,8 +138,9 @@ class PromiseWorkloadsEvidenceTest {
         assertThat(onlyFailed.validity()).as(onlyFailed.summary()).isEqualTo(Validity.UNKNOWN);
         assertThat(unmet(onlyFailed)).singleElement().satisfies(s -> assertThat(s).contains("txn"));
 
-        CheckResult all = judge("multi", h -> {
+        CheckResult all = judge("multi", 1, h -> {
             op(h, 0, "txn", "ok", 0);
+            op(h, 2, "txn", "fail", 1);
             op(h, 1, "read", "ok", 2);
             heal(h, 4);
             op(h, 1, "read", "ok", 6);

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  * @param total        the client operations of every function together
  * @param faults       what the nemesis did, per fault
  * @param observed     what the harness saw of the system: quorum syncs, leader changes, retired client processes,
- *                     bug code paths, its own reads after the run
+ *                     bug code paths, its own reads after the run; and each checker's promises with how often the
+ *                     run tested them
  * @param fact         the header's figure: {@code 412 acknowledged, 210 under faults}
  */
 public record ExercisedView(boolean enough, List<String> unmet, List<RequirementRow> requirements, String relaxed,
@@ -103,6 +104,10 @@ public record ExercisedView(boolean enough, List<String> unmet, List<Requirement
             facts.add(new CheckerCard.Fact("the harness's own reads after the run", run.harness().entrySet().stream()
                     .map(x -> x.getKey() + " " + x.getValue()).collect(Collectors.joining(", "))));
         }
+        // what each checker put to the test: a promise tested 0 times was not judged, whatever the verdict says
+        run.promises().forEach((checker, tallies) -> facts.add(new CheckerCard.Fact("promises " + checker
+                + " judged", tallies.isEmpty() ? "none" : tallies.stream().map(t -> t.id() + " "
+                + (t.wasTested() ? Fmt.count(t.tested()) : "0 (not judged)")).collect(Collectors.joining(", ")))));
         return facts;
     }
 
