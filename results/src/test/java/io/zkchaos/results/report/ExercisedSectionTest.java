@@ -80,6 +80,19 @@ class ExercisedSectionTest {
     }
 
     @Test
+    void eachCheckersPromisesAreListedWithTheirCountsAndTheUntestedNamedNotJudged() {
+        io.zkchaos.checkers.evidence.EvidenceReport e = (io.zkchaos.checkers.evidence.EvidenceReport)
+                Evidence.enough().details();
+        io.zkchaos.checkers.evidence.Exercised withPromises = e.exercised().withPromises(java.util.Map.of(
+                "multi-txn", List.of(new io.zkchaos.checkers.evidence.PromiseTally("committed", "whole", 1_200),
+                        new io.zkchaos.checkers.evidence.PromiseTally("aborted", "none of it", 0))));
+        Document doc = RunDirs.render(run("promises", "isolate-leader",
+                Evidence.minimum("isolate-leader").judge(withPromises, List.of("acked-after-heal"))));
+        assertThat(doc.getElementById("exercised-section").select("table.exercised-observed tr").eachText())
+                .contains("promises multi-txn judged committed 1,200, aborted 0 (not judged)");
+    }
+
+    @Test
     void aRunBelowItsMinimumSaysProminentlyWhichRequirementsItMissed() {
         Document doc = RunDirs.render(run("short", "kill-leader", Evidence.tooLittle()));
 
