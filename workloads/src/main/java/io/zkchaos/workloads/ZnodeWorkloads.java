@@ -18,7 +18,10 @@ import java.util.Set;
 /**
  * The descriptors of the workloads that check ZooKeeper's promises beyond linearizable writes: sessions and their
  * ephemerals, sequential znodes, multi transactions. Each names its checker and declares what a run of it must have
- * exercised (docs/checkers.md, "Evidence"); {@link Workloads} lists them.
+ * exercised (docs/checkers.md, "Evidence") and its writes: a session's {@code create} of an ephemeral and its
+ * {@code close} or {@code expire} (another handle's close: a closeSession transaction that deletes its ephemerals; a
+ * session's {@code open} is not counted, a client opens one to read too), a sequential {@code create}, a multi's
+ * {@code txn}. {@link Workloads} lists them.
  */
 public final class ZnodeWorkloads {
 
@@ -36,8 +39,8 @@ public final class ZnodeWorkloads {
                     acknowledged("acked-ephemerals", Phase.MAIN, "create"),
                     acknowledged("acked-reads", Phase.MAIN, "read"),
                     acknowledged("acked-ends", Phase.MAIN, "close", "expire"),
-                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create", "read"))),
-            Optional.of(Set.of("create", "read")));
+                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create", "close", "expire"))),
+            Optional.of(Set.of("create", "read"))).withWrites("create", "close", "expire");
 
     /** Concurrent sequential and ephemeral-sequential creates under a few parents, read by every server at the end. */
     public static final WorkloadDescriptor SEQUENTIAL = new WorkloadDescriptor("sequential", "concurrent sequential "
@@ -47,7 +50,7 @@ public final class ZnodeWorkloads {
                     acknowledged("acked-creates", Phase.MAIN, "create"),
                     acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create"),
                     new Requirement.HarnessReadsDone("final-reads", "read"))),
-            Optional.of(Set.of("create")));
+            Optional.of(Set.of("create"))).withWrites("create");
 
     /**
      * Transactions of check, set, create and delete over several znodes in one multi, and reads of all of them at
@@ -59,8 +62,8 @@ public final class ZnodeWorkloads {
             List.of(MULTI_TXN, FINAL_STATE)).withEvidence(new Minimum(List.of(
                     acknowledged("acked-txns", Phase.MAIN, "txn"),
                     acknowledged("acked-reads", Phase.MAIN, "read"),
-                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "txn", "read"))),
-            Optional.of(Set.of("txn", "read")));
+                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "txn"))),
+            Optional.of(Set.of("txn", "read"))).withWrites("txn");
 
     private static Requirement acknowledged(String id, Phase phase, String... functions) {
         return WorkloadDescriptor.acknowledged(id, phase, functions);
