@@ -24,10 +24,14 @@ import java.util.function.Function;
  * @param underFault  the functions its clients must get acknowledged while a fault that leaves a serving quorum is in
  *                    force (empty set: any function); empty when it asks none (an election's acquisitions come when
  *                    leadership changes, not at the nemesis' pace)
+ * @param writes      its functions that change the system's state when acknowledged (docs/checkers.md, "What counts
+ *                    as a write"): what "a write acknowledged" means for it, in evidence and in {@code recovery};
+ *                    empty when not declared (a workload that is not built in: the recovery checker then counts the
+ *                    built-in workloads' writes, {@link io.zkchaos.checkers.recovery.RecoveryChecker#KNOWN_WRITES})
  */
 public record WorkloadDescriptor(String name, String description, Function<WorkloadOptions, Workload> factory,
                                  List<String> checkers, boolean processClients, Minimum minimum,
-                                 Optional<Set<String>> underFault) {
+                                 Optional<Set<String>> underFault, Set<String> writes) {
 
     /** The requirement id of the default minimum: some operation acknowledged in the main phase. */
     public static final String ACKED_MAIN = "acked-main";
@@ -42,6 +46,14 @@ public record WorkloadDescriptor(String name, String description, Function<Workl
         }
         Objects.requireNonNull(minimum, "minimum");
         underFault = underFault.map(Set::copyOf);
+        writes = Set.copyOf(writes);
+    }
+
+    /** A workload with its evidence rules and no writes declared ({@link #withWrites} declares them). */
+    public WorkloadDescriptor(String name, String description, Function<WorkloadOptions, Workload> factory,
+                              List<String> checkers, boolean processClients, Minimum minimum,
+                              Optional<Set<String>> underFault) {
+        this(name, description, factory, checkers, processClients, minimum, underFault, Set.of());
     }
 
     /**
@@ -62,7 +74,14 @@ public record WorkloadDescriptor(String name, String description, Function<Workl
 
     /** This workload with its evidence rules: {@code minimum}, and {@code underFault} as the record says. */
     public WorkloadDescriptor withEvidence(Minimum minimum, Optional<Set<String>> underFault) {
-        return new WorkloadDescriptor(name, description, factory, checkers, processClients, minimum, underFault);
+        return new WorkloadDescriptor(name, description, factory, checkers, processClients, minimum, underFault,
+                writes);
+    }
+
+    /** This workload with {@code functions} declared as its writes (they replace any declared before). */
+    public WorkloadDescriptor withWrites(String... functions) {
+        return new WorkloadDescriptor(name, description, factory, checkers, processClients, minimum, underFault,
+                Set.of(functions));
     }
 
     /** At least one client operation of {@code functions} (none named: any) acknowledged in {@code phase}. */

@@ -31,6 +31,16 @@ import io.zkchaos.checkers.evidence.Requirement;
  */
 public final class Workloads {
 
+    /**
+     * What each workload's writes are (docs/checkers.md, "What counts as a write"): the functions whose
+     * acknowledgement means the servers committed a change. An election's {@code acquire} is one: a candidate leads
+     * only once its own create of its election znode was acknowledged (a new process is a new session, whose
+     * ephemeral is new). A {@code release} is not (it is when a candidate stops believing it leads, often on an event
+     * alone), nor the watches' {@code resolve} (a read of the writer's clock that writes a fence only sometimes).
+     */
+    private static final Set<String> ELECTION_WRITES = writes("acquire");
+    private static final Set<String> FENCED_WRITES_WRITES = writes("acquire", "fenced-write");
+
     private static final Map<String, WorkloadDescriptor> ALL = new LinkedHashMap<>();
 
     static {
@@ -40,33 +50,41 @@ public final class Workloads {
                         ? new RegisterWorkload(o.prefix() + "/register", o.keys(), o.reads()).withRate(o.rate())
                         : new PinnedReadsRegister(o.prefix() + "/register", o.keys(), o.reads(), o.pinReads(),
                                 o.rate()),
-                ZK_READ_MODEL, FINAL_STATE);
+                writes("write", "cas"), ZK_READ_MODEL, FINAL_STATE);
         // The set workload always syncs before its final reads: a lagging server must not look like a lost write.
         add("set", "unique values added as znodes; final read from every server; no lost commit",
-                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), NO_LOST_COMMIT, FINAL_STATE);
+                o -> new SetWorkload(o.prefix() + "/set", true).withRate(o.rate()), writes("add"), NO_LOST_COMMIT,
+                FINAL_STATE);
         addSlotted("election", "the herd-free election recipe (SPEC 5.1); at most one leader per token",
                 o -> new ElectionWorkload("election", o.prefix() + "/election", OwnRecipe.herdFree(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
+                        o.holdMin(), o.holdMax()), ELECTION_WRITES, SINGLE_LEADER,
+                FINAL_STATE);
         addSlotted("election-curator", "the same through Curator's LeaderLatch",
                 o -> new ElectionWorkload("election-curator", o.prefix() + "/election", new CuratorLatch(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
+                        o.holdMin(), o.holdMax()), ELECTION_WRITES, SINGLE_LEADER,
+                FINAL_STATE);
         addSlotted("election-naive", "the naive watch-the-smallest recipe (herd effect), for comparison",
                 o -> new ElectionWorkload("election-naive", o.prefix() + "/election", OwnRecipe.naive(), null,
-                        o.holdMin(), o.holdMax()), SINGLE_LEADER, FINAL_STATE);
+                        o.holdMin(), o.holdMax()), ELECTION_WRITES, SINGLE_LEADER,
+                FINAL_STATE);
         addSlotted("fenced-writes", "leaders append to a shared log with their fencing token; lower tokens rejected",
                 o -> new FencedWritesWorkload("fenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
-                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
+                        o.holdMin(), o.holdMax(), o.writeEvery()), FENCED_WRITES_WRITES,
+                SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
         addSlotted("fenced-writes-curator", "the same with Curator's LeaderLatch electing the writers",
                 o -> new FencedWritesWorkload("fenced-writes-curator", o.prefix() + "/fenced", new CuratorLatch(),
-                        o.holdMin(), o.holdMax(), o.writeEvery()), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
+                        o.holdMin(), o.holdMax(), o.writeEvery()), FENCED_WRITES_WRITES,
+                SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
         // What goes wrong without fencing: judged by the same checkers, it fails once a stale leader's write lands.
         addSlotted("unfenced-writes", "the same log without fencing: every write is taken, whatever its token "
                         + "(shows what a frozen leader does without fencing)",
                 o -> new FencedWritesWorkload("unfenced-writes", o.prefix() + "/fenced", OwnRecipe.herdFree(),
-                        o.holdMin(), o.holdMax(), o.writeEvery(), false), SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
+                        o.holdMin(), o.holdMax(), o.writeEvery(), false), FENCED_WRITES_WRITES,
+                SINGLE_LEADER, FENCED_WRITES, FINAL_STATE);
         add("watches", "one-time and persistent watches set while writers create, set and delete a few znodes; "
                         + "every event recorded; ZooKeeper's watch guarantees",
-                o -> new WatchesWorkload(o.prefix() + "/watches", o.keys(), o.rate()), WATCHES, FINAL_STATE);
+                o -> new WatchesWorkload(o.prefix() + "/watches", o.keys(), o.rate()),
+                writes("create", "set", "delete"), WATCHES, FINAL_STATE);
         ALL.put(ZnodeWorkloads.SESSIONS.name(), ZnodeWorkloads.SESSIONS);
         ALL.put(ZnodeWorkloads.SEQUENTIAL.name(), ZnodeWorkloads.SEQUENTIAL);
         ALL.put(ZnodeWorkloads.MULTI.name(), ZnodeWorkloads.MULTI);
@@ -75,20 +93,26 @@ public final class Workloads {
     private Workloads() {
     }
 
+    private static Set<String> writes(String... functions) {
+        return Set.of(functions);
+    }
+
     private static void add(String name, String description, java.util.function.Function<WorkloadOptions,
-            Workload> factory, String... checkers) {
-        ALL.put(name, withEvidence(new WorkloadDescriptor(name, description, factory, List.of(checkers))));
+            Workload> factory, Set<String> writes, String... checkers) {
+        ALL.put(name, withEvidence(new WorkloadDescriptor(name, description, factory, List.of(checkers))
+                .withWrites(writes.toArray(String[]::new))));
     }
 
     /** A workload whose clients can also run in processes of their own ({@link SlottedWorkload}). */
     private static void addSlotted(String name, String description, java.util.function.Function<WorkloadOptions,
-            Workload> factory, String... checkers) {
-        ALL.put(name, withEvidence(new WorkloadDescriptor(name, description, factory, List.of(checkers), true)));
+            Workload> factory, Set<String> writes, String... checkers) {
+        ALL.put(name, withEvidence(new WorkloadDescriptor(name, description, factory, List.of(checkers), true)
+                .withWrites(writes.toArray(String[]::new))));
     }
 
     /**
      * What a run of each kind of workload must have exercised (docs/checkers.md, "Evidence"): a register wrote and
-     * read in the main phase and was acknowledged after the final heal, and got something through under a fault; a
+     * read in the main phase and had a write acknowledged after the final heal, and got something through under a fault; a
      * set the same for adds, and every final read answered; an election had a leader; fenced writes had a write
      * accepted; watches had a change made, a watch set and an event delivered, and an event delivered under a fault.
      * Elections are not held to acknowledgements under faults: leadership changes at its own pace.
@@ -105,7 +129,8 @@ public final class Workloads {
         if (checkers.contains(ZK_READ_MODEL)) {
             rs.add(WorkloadDescriptor.acknowledged("acked-writes", Phase.MAIN, "write", "cas"));
             rs.add(WorkloadDescriptor.acknowledged("acked-reads", Phase.MAIN, "read", "sync-read"));
-            rs.add(WorkloadDescriptor.acknowledged(ACKED_AFTER_HEAL, Phase.AFTER_HEAL));
+            // a write: a read after the heal says nothing of whether the ensemble commits again
+            rs.add(WorkloadDescriptor.acknowledged(ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "write", "cas"));
         }
         if (checkers.contains(NO_LOST_COMMIT)) {
             rs.add(WorkloadDescriptor.acknowledged("acked-adds", Phase.MAIN, "add"));

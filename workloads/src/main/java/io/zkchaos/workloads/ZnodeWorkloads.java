@@ -18,7 +18,10 @@ import java.util.Set;
 /**
  * The descriptors of the workloads that check ZooKeeper's promises beyond linearizable writes: sessions and their
  * ephemerals, sequential znodes, multi transactions. Each names its checker and declares what a run of it must have
- * exercised (docs/checkers.md, "Evidence"); {@link Workloads} lists them.
+ * exercised (docs/checkers.md, "Evidence") and its writes: a session's {@code create} of an ephemeral and its
+ * {@code close} or {@code expire} (another handle's close: a closeSession transaction that deletes its ephemerals; a
+ * session's {@code open} is not counted, a client opens one to read too), a sequential {@code create}, a multi's
+ * {@code txn}. {@link Workloads} lists them.
  */
 public final class ZnodeWorkloads {
 
@@ -36,10 +39,10 @@ public final class ZnodeWorkloads {
                     acknowledged("acked-ephemerals", Phase.MAIN, "create"),
                     acknowledged("acked-reads", Phase.MAIN, "read"),
                     acknowledged("acked-ends", Phase.MAIN, "close", "expire"),
-                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create", "read"),
+                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create", "close", "expire"),
                     // the workload cuts a share of its sessions off for longer than their timeout: expiry is tested
                     WorkloadDescriptor.promiseTested(SESSION_GUARANTEES, "expired"))),
-            Optional.of(Set.of("create", "read")));
+            Optional.of(Set.of("create", "read"))).withWrites("create", "close", "expire");
 
     /** Concurrent sequential and ephemeral-sequential creates under a few parents, read by every server at the end. */
     public static final WorkloadDescriptor SEQUENTIAL = new WorkloadDescriptor("sequential", "concurrent sequential "
@@ -50,7 +53,7 @@ public final class ZnodeWorkloads {
                     acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "create"),
                     new Requirement.HarnessReadsDone("final-reads", "read"),
                     WorkloadDescriptor.promiseTested(SEQUENTIAL_ZNODES, "ephemeral-sequential"))),
-            Optional.of(Set.of("create")));
+            Optional.of(Set.of("create"))).withWrites("create");
 
     /**
      * Transactions of check, set, create and delete over several znodes in one multi, and reads of all of them at
@@ -62,10 +65,10 @@ public final class ZnodeWorkloads {
             List.of(MULTI_TXN, FINAL_STATE)).withEvidence(new Minimum(List.of(
                     acknowledged("acked-txns", Phase.MAIN, "txn"),
                     acknowledged("acked-reads", Phase.MAIN, "read"),
-                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "txn", "read"),
+                    acknowledged(Workloads.ACKED_AFTER_HEAL, Phase.AFTER_HEAL, "txn"),
                     // committed transactions are acked-txns; aborted ones test atomicity's other half
                     WorkloadDescriptor.promiseTested(MULTI_TXN, "aborted"))),
-            Optional.of(Set.of("txn", "read")));
+            Optional.of(Set.of("txn", "read"))).withWrites("txn");
 
     private static Requirement acknowledged(String id, Phase phase, String... functions) {
         return WorkloadDescriptor.acknowledged(id, phase, functions);

@@ -117,6 +117,7 @@ final class ExerciseReader {
     private static Exercised tally(History history, Map<String, FaultCounts> faults, List<Window> windows,
                                    long finalHealBegan) {
         Map<String, OpCounts[]> byFunction = new LinkedHashMap<>();
+        Map<String, Map<String, OpCounts>> byFault = new HashMap<>(); // function -> fault -> in flight under it
         Map<String, OpCounts> harness = new TreeMap<>();
         Set<Integer> retired = new HashSet<>();
         for (Operation op : history.operations()) {
@@ -145,7 +146,9 @@ final class ExerciseReader {
             }
             if (!under.isEmpty()) {
                 c[2] = c[2].plus(op);
+                Map<String, OpCounts> mine = byFault.computeIfAbsent(op.f(), f -> new TreeMap<>());
                 for (String f : under) {
+                    mine.merge(f, OpCounts.NONE.plus(op), OpCounts::plus);
                     FaultCounts fc = faults.get(f);
                     fc.invokedUnder++;
                     if (op.isOk()) {
@@ -155,7 +158,8 @@ final class ExerciseReader {
             }
         }
         List<FunctionTally> functions = new ArrayList<>();
-        byFunction.forEach((f, c) -> functions.add(new FunctionTally(f, c[0], c[1], c[2], c[3])));
+        byFunction.forEach((f, c) -> functions.add(new FunctionTally(f, c[0], c[1], c[2], c[3],
+                byFault.getOrDefault(f, Map.of()))));
         List<FaultTally> tallies = new ArrayList<>();
         faults.forEach((f, c) -> tallies.add(new FaultTally(f, c.applied, c.couldNotAct, c.failed,
                 List.copyOf(c.reasons), c.okUnder, c.invokedUnder, c.armed, c.fired)));

@@ -1,6 +1,9 @@
 package io.zkchaos.checkers.evidence;
 
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * How the client operations of one function ({@code write}, {@code add}, {@code acquire} ...) ended, over the whole
@@ -13,8 +16,12 @@ import java.util.Objects;
  *                   completed (or never completed) after the fault was applied
  * @param afterHeal  those invoked after the final heal began (a restart it waits for may be slow; the ensemble
  *                   may serve meanwhile)
+ * @param byFault    {@code underFault} by the fault in force (an operation in flight under two faults counts under
+ *                   each): what a requirement that counts only some faults reads ({@link
+ *                   Requirement.AcknowledgedUnderFault}); empty in tallies made before it was kept
  */
-public record FunctionTally(String f, OpCounts all, OpCounts main, OpCounts underFault, OpCounts afterHeal) {
+public record FunctionTally(String f, OpCounts all, OpCounts main, OpCounts underFault, OpCounts afterHeal,
+                            Map<String, OpCounts> byFault) {
 
     public FunctionTally {
         Objects.requireNonNull(f, "f");
@@ -22,6 +29,17 @@ public record FunctionTally(String f, OpCounts all, OpCounts main, OpCounts unde
         Objects.requireNonNull(main, "main");
         Objects.requireNonNull(underFault, "underFault");
         Objects.requireNonNull(afterHeal, "afterHeal");
+        byFault = byFault == null ? Map.of() : Collections.unmodifiableSortedMap(new TreeMap<>(byFault));
+    }
+
+    /** A tally without the counts by fault. */
+    public FunctionTally(String f, OpCounts all, OpCounts main, OpCounts underFault, OpCounts afterHeal) {
+        this(f, all, main, underFault, afterHeal, Map.of());
+    }
+
+    /** Those in flight while {@code fault} was in force. */
+    public OpCounts underFault(String fault) {
+        return byFault.getOrDefault(fault, OpCounts.NONE);
     }
 
     /** The counts of one part of the run. */

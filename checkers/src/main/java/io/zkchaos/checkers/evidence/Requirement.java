@@ -77,10 +77,12 @@ public sealed interface Requirement {
             if (applied.isEmpty()) {
                 return Optional.empty();
             }
-            // The per-fault figures count every function; with a subset asked for, count it from the tallies.
+            // Only acknowledgements while one of our faults was in force count: one made while only a fault that
+            // takes service away was in force (NO_SERVICE, not in faults) is not one under a serving fault. The
+            // per-fault figures count every function; with a subset asked for, count it per function and fault.
             long ok = functions.isEmpty() ? applied.stream().mapToLong(FaultTally::okUnder).sum()
                     : run.functions().stream().filter(t -> functions.contains(t.f()))
-                            .mapToLong(t -> t.underFault().ok()).sum();
+                            .mapToLong(t -> faults.stream().mapToLong(f -> t.underFault(f).ok()).sum()).sum();
             if (ok > 0) {
                 return Optional.empty();
             }

@@ -29,15 +29,19 @@ import java.util.Set;
  *       with {@code {"node", "state"}} once the server was seen serving, {@code fail} with {@code {"node", "state",
  *       "log"}} (what it was last seen doing, the end of its log) when it did not within the bound.</li>
  * </ul>
- * A client's own acknowledged write after the final heal counts as the ensemble acknowledging writes (a client
- * operation whose function is not a read: {@code read}, {@code sync-read}, {@code read-tree}).
+ * A client's own acknowledged write after the final heal counts as the ensemble acknowledging writes. A write is an
+ * operation that changes the system's state, named by its function: the workload's descriptor declares its writes,
+ * and the harness records them in every probe's invoke value as {@code "writes": [f, ...]}. A history without that
+ * list (one from before it, or written by hand) is judged with {@link #KNOWN_WRITES}, the writes of the built-in
+ * workloads. Reads, watch and session events ({@code ok} by construction) and every other function never count.
  *
  * <h2>Verdict</h2>
  * Invalid when a server did not serve, or served later than the bound after the final heal, or when no write was
- * acknowledged within the bound (the probe failed, or the first acknowledgement came later). Unknown when the history
- * has no final heal or no probe (nothing to judge), or when the final heal itself failed (its completion carries an
- * {@code error}: the harness left a fault in place, so a server that stays down is the harness's doing). Else valid,
- * with the times.
+ * acknowledged within the bound although one was tried (the probe failed, or the first acknowledgement came later).
+ * Unknown when the history has no final heal or no probe (nothing to judge), when the final heal itself failed (its
+ * completion carries an {@code error}: the harness left a fault in place, so a server that stays down is the
+ * harness's doing), or when no write was acknowledged after the final heal and the harness probed none (whether
+ * writes recover was not tested). Else valid, with the times.
  */
 public final class RecoveryChecker implements Checker {
 
@@ -49,7 +53,17 @@ public final class RecoveryChecker implements Checker {
     public static final String SERVE = "recovery-serve";
     /** Client processes are numbered below this (the harness's own from it up). */
     private static final int HARNESS_PROCESSES = io.zkchaos.checkers.history.History.HARNESS_PROCESS_BASE;
-    private static final Set<String> READS = Set.of("read", "sync-read", "read-tree");
+    /** The key of the probes' invoke value that lists the workload's write functions. */
+    public static final String WRITES = "writes";
+    /**
+     * The write functions of the built-in workloads (each workload's descriptor declares its own), for a history
+     * whose probes do not list them: {@code write}, {@code cas} (register), {@code add}, {@code append} (set),
+     * {@code acquire} (an election candidate's create of its znode), {@code fenced-write}, {@code create},
+     * {@code set}, {@code delete} (watches, sessions, sequential), {@code close}, {@code expire} (a session's close,
+     * a transaction of its own), {@code txn} (multi).
+     */
+    public static final Set<String> KNOWN_WRITES = Set.of("write", "cas", "add", "append", "acquire", "fenced-write",
+            "create", "set", "delete", "close", "expire", "txn");
 
     @Override
     public String name() {
@@ -75,12 +89,15 @@ public final class RecoveryChecker implements Checker {
         long bound = boundMillis(probes.get(0));
         List<String> problems = new ArrayList<>();
 
+        Set<String> writes = writeFunctions(probes);
         Long writeAfter = null;
         String writeBy = null;
         String writeError = null;
-        Optional<Operation> clientWrite = history.operations().stream()
-                .filter(o -> o.process() >= 0 && o.process() < HARNESS_PROCESSES && o.isOk() && !READS.contains(o.f())
+        List<Operation> clientWrites = history.operations().stream()
+                .filter(o -> o.process() >= 0 && o.process() < HARNESS_PROCESSES && writes.contains(o.f())
                         && o.invokeIndex() > heal.get().index())
+                .toList();
+        Optional<Operation> clientWrite = clientWrites.stream().filter(Operation::isOk)
                 .min(java.util.Comparator.comparingLong(Operation::completeIndex));
         if (clientWrite.isPresent()) {
             writeAfter = millisAfter(healTime, clientWrite.get().completeTime());
@@ -133,10 +150,46 @@ public final class RecoveryChecker implements Checker {
         }
         long slowest = servers.stream().mapToLong(s -> s.afterMillis() == null ? 0 : s.afterMillis()).max()
                 .orElse(0);
-        return CheckResult.of(name(), Validity.VALID, (writeAfter == null ? "no write probed"
-                : "writes acknowledged " + seconds(writeAfter) + " after the final heal")
-                + (servers.isEmpty() ? "" : ", every server served within " + seconds(slowest)) + " (bound "
-                + seconds(bound) + ")", report);
+        String served = servers.isEmpty() ? "" : "every server served within " + seconds(slowest) + " (bound "
+                + seconds(bound) + ")";
+        if (writeAfter == null) {
+            // No probe write and no client's write acknowledged: whether the ensemble takes writes again was not
+            // tested, whatever else came through (reads, events).
+            return CheckResult.of(name(), Validity.UNKNOWN, "no write was acknowledged after the final heal and "
+                    + "the harness probed none (" + (clientWrites.isEmpty() ? "no client write was made after it"
+                    : "client writes after it: " + counts(clientWrites)) + "; writes: "
+                    + String.join(", ", new java.util.TreeSet<>(writes)) + "): whether writes recover was not tested"
+                    + (served.isEmpty() ? "" : "; " + served), report);
+        }
+        return CheckResult.of(name(), Validity.VALID, "writes acknowledged " + seconds(writeAfter)
+                + " after the final heal" + (served.isEmpty() ? " (bound " + seconds(bound) + ")" : ", " + served),
+                report);
+    }
+
+    /** The write functions the probes list ({@link #WRITES}), else {@link #KNOWN_WRITES}. */
+    private static Set<String> writeFunctions(List<Operation> probes) {
+        for (Operation p : probes) {
+            if (p.input() instanceof Map<?, ?> in && in.get(WRITES) instanceof List<?> fs && !fs.isEmpty()) {
+                Set<String> writes = new java.util.HashSet<>();
+                for (Object f : fs) {
+                    if (!(f instanceof String name)) {
+                        throw new io.zkchaos.checkers.history.MalformedHistoryException("a recovery probe's "
+                                + WRITES + " lists a function that is not a string: " + f + " (process "
+                                + p.process() + ", index " + p.invokeIndex() + ")", p.invokeIndex());
+                    }
+                    writes.add(name);
+                }
+                return Set.copyOf(writes);
+            }
+        }
+        return KNOWN_WRITES;
+    }
+
+    /** {@code 2 fail / 1 info}: how the operations ended. */
+    private static String counts(List<Operation> ops) {
+        long ok = ops.stream().filter(Operation::isOk).count();
+        long info = ops.stream().filter(Operation::isInfo).count();
+        return ok + " ok / " + (ops.size() - ok - info) + " fail / " + info + " info";
     }
 
     /** The last completed nemesis heal. */

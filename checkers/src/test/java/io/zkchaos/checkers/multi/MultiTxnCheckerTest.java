@@ -215,4 +215,32 @@ class MultiTxnCheckerTest {
                 .isInstanceOf(MalformedHistoryException.class)
                 .hasMessageContaining("a txn holds check, create, delete, set, not read");
     }
+
+    /**
+     * Issue 35: the headline rule, transactions linearizable as one multi-register, made to fail in the default mode.
+     * p1's transaction sets r0 to 1 and is acknowledged; then p2's transaction, begun after that, checks r0 and finds
+     * its initial 0 and sets r1 on the strength of it. No read rule sees it (the check saw the initial value, which
+     * is no unwritten or aborted value, and no read is stale), only the search: no order puts p2's check before p1's
+     * set. A mutant with the search skipped calls the same history valid, so the test would catch a checker that
+     * lost its search.
+     */
+    @Test
+    void aCheckThatMissedAnAcknowledgedTransactionIsNotLinearizableAndOnlyTheSearchSaysSo() {
+        HistoryBuilder h = new HistoryBuilder()
+                .invoke(1, "txn", ops(m("set", "r0", 1L)), 0)
+                .ok(1, ops(m("set", "r0", 1L)), 1)
+                .invoke(2, "txn", ops(m("check", "r0", null), m("set", "r1", 5L)), 2)
+                .ok(2, ops(m("check", "r0", 0L), m("set", "r1", 5L)), 3);
+        h.invoke(3, "read", ops(m("read", "r0", null), m("read", "r1", null)), 4)
+                .ok(3, ops(m("read", "r0", 1L), m("read", "r1", 5L)), 5);
+        CheckResult real = checker.check(h.build());
+        assertThat(real.validity()).as(real.summary()).isEqualTo(Validity.INVALID);
+        assertThat(((MultiReport) real.details()).violationCount()).as("no read rule is broken").isZero();
+        assertThat(real.parts()).singleElement().satisfies(p -> assertThat(p.validity()).isEqualTo(Validity.INVALID));
+        assertThat(real.summary()).startsWith("Transactions as the multi-register model reads them: ");
+
+        CheckResult mutant = new MultiTxnChecker(Duration.ofSeconds(30), false, false).check(h.build());
+        assertThat(mutant.validity()).as("the mutant without the search: " + mutant.summary())
+                .isEqualTo(Validity.VALID);
+    }
 }

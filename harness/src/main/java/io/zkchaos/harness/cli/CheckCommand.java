@@ -46,6 +46,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code zkchaos check}: reads each history file and runs one checker over it, in one JVM.
  *
+ * <p>A history in which no client operation was acknowledged is {@code unknown}, whatever the checker says (nothing
+ * was tested), as a run with nothing acknowledged is.
+ *
  * <p>Prints one line per file (human, or one JSON object with {@code --json}) as soon as that file is done. Exit
  * status: {@value Verdicts.Exit#ERROR} if any file could not be read (or the usage was wrong), else {@value Verdicts.Exit#INVALID} if
  * any history is invalid, else {@value Verdicts.Exit#UNKNOWN} if any verdict is unknown, else {@value Verdicts.Exit#VALID}.
@@ -195,7 +198,7 @@ public final class CheckCommand implements Callable<Integer> {
                 continue;
             }
             long start = System.nanoTime();
-            CheckResult result = Checkers.runSafely(check, history);
+            CheckResult result = nothingAcknowledged(Checkers.runSafely(check, history), history);
             Timing timing = new Timing((start - readStart) / 1_000_000, (System.nanoTime() - start) / 1_000_000);
             overall = overall.merge(result.validity());
             Path page = null;
@@ -269,6 +272,34 @@ public final class CheckCommand implements Callable<Integer> {
         HistoryFiles.write(dir.historyFile(), history);
         dir.writeResults(result);
         return RunReport.write(dir);
+    }
+
+    /**
+     * A valid verdict on a history in which no client operation was acknowledged becomes unknown, as a run's
+     * evidence makes such a run: every operation failed or timed out, so nothing was tested (and a history whose
+     * operations all failed is linearizable). Client operations are those of processes 0 up to the harness's own
+     * ({@link History#HARNESS_PROCESS_BASE}); invalid and unknown verdicts stand.
+     */
+    static CheckResult nothingAcknowledged(CheckResult result, History history) {
+        if (result.validity() != Validity.VALID) {
+            return result;
+        }
+        long ok = 0;
+        long made = 0;
+        for (var op : history.operations()) {
+            if (op.process() >= 0 && op.process() < History.HARNESS_PROCESS_BASE) {
+                made++;
+                if (op.isOk()) {
+                    ok++;
+                }
+            }
+        }
+        if (ok > 0) {
+            return result;
+        }
+        return new CheckResult(result.checker(), Validity.UNKNOWN, "no client operation was acknowledged: nothing "
+                + "was tested (" + (made == 0 ? "none was made" : count((int) made, "operation") + ", none ok")
+                + "); " + result.summary(), result.details(), result.parts());
     }
 
     /** How long reading the file and checking the history took. */

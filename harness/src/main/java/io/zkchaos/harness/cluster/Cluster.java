@@ -3,6 +3,9 @@ package io.zkchaos.harness.cluster;
 import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;
+import io.zkchaos.workloads.fle.FleNodes;
+import io.zkchaos.fle.client.FleClient;
+import io.zkchaos.fle.client.FleException;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -150,22 +153,27 @@ public interface Cluster extends NodeControl, AutoCloseable {
     Path logFile(String node);
 
     /**
-     * Whether {@link #tryWrite} can write to this system: ZooKeeper can (a client of the harness's own); the fle
-     * nodes' writes are their workloads' (the default answers by the system).
+     * Whether {@link #tryWrite} can write to this system: ZooKeeper and the fle nodes can (a client of the harness's
+     * own); an ensemble that stands in for one may say not.
      */
     default boolean probesWrites() {
-        return config().system() == SystemUnderTest.ZOOKEEPER;
+        return true;
     }
 
     /**
-     * One write through the ensemble's client connect string, as a client would make it, for the recovery probe: a
-     * sequential znode under {@value #PROBE_PATH}, in a session of its own bounded by {@code timeout}.
+     * One write through the ensemble's client links, as a client would make it, for the recovery probe: on ZooKeeper
+     * a sequential znode under {@value #PROBE_PATH}, in a session of its own through the ensemble's connect string;
+     * on the fle nodes a put of the key {@value #FLE_PROBE_KEY} through each node's client link in turn until one
+     * acknowledges it (a follower forwards it to the leader). Each try is bounded by {@code timeout}.
      *
      * @return null when acknowledged, else why not
      */
     default String tryWrite(Duration timeout) throws InterruptedException {
         Map<String, String> servers = new LinkedHashMap<>();
         nodes().forEach(n -> servers.put(n, connectString(n)));
+        if (config().system() == SystemUnderTest.FLE) {
+            return tryFleWrite(servers, timeout);
+        }
         Target target = new Target(connectString(), servers, timeout.multipliedBy(2), timeout);
         try (ZooKeeper zk = Sessions.open(target.connectString(), target, null)) {
             zk.create(PROBE_PATH, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL);
@@ -175,6 +183,23 @@ public interface Cluster extends NodeControl, AutoCloseable {
         } catch (Exception e) {
             return e.toString();
         }
+    }
+
+    /** A put of {@value #FLE_PROBE_KEY} through each node ({@code host:port}) in turn; null once one acknowledged. */
+    private static String tryFleWrite(Map<String, String> servers, Duration timeout) throws InterruptedException {
+        java.util.List<String> why = new java.util.ArrayList<>();
+        for (Map.Entry<String, String> e : servers.entrySet()) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("recovery probe write interrupted");
+            }
+            try (FleClient client = new FleClient(FleNodes.address(e.getValue()), timeout)) {
+                client.put(FLE_PROBE_KEY, Long.toString(System.currentTimeMillis()));
+                return null;
+            } catch (FleException ex) {
+                why.add(e.getKey() + ": " + ex.getMessage());
+            }
+        }
+        return String.join("; ", why);
     }
 
     /**
@@ -189,6 +214,8 @@ public interface Cluster extends NodeControl, AutoCloseable {
 
     /** The znodes {@link #tryWrite} creates (sequential), outside every workload's paths. */
     String PROBE_PATH = "/zkchaos-recovery-";
+    /** The fle nodes' key {@link #tryWrite} puts, outside every workload's keys. */
+    String FLE_PROBE_KEY = "zkchaos-recovery";
 
     /** The last {@code lines} lines of the node's log, or why they cannot be read. */
     default String logTail(String node, int lines) {

@@ -10,14 +10,17 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
  * After the final heal and the clients' end: whether the ensemble recovered, recorded for the {@link RecoveryChecker}
  * (its history contract): a write of the harness's own acknowledged ({@value RecoveryChecker#WRITE}, through
- * {@link Cluster#tryWrite}, where the cluster {@linkplain Cluster#probesWrites() can}: the fle nodes' recovery is
- * their servers serving and their clients' writes), and every server seen serving
- * ({@value RecoveryChecker#SERVE}; the end of its log when it does not), each waited for up to the bound. What it
+ * {@link Cluster#tryWrite}, where the cluster {@linkplain Cluster#probesWrites() can}: ZooKeeper and the fle nodes),
+ * and every server seen serving ({@value RecoveryChecker#SERVE}; the end of its log when it does not), each waited
+ * for up to the bound. Every probe's invoke value carries the bound and the workload's write functions
+ * ({@value RecoveryChecker#WRITES}, when it declares them): what counts as a client's write after the heal. What it
  * waits for is what the final reads need too: a quorum that serves.
  */
 final class RecoveryProbe {
@@ -32,20 +35,28 @@ final class RecoveryProbe {
     private final Duration requestTimeout;
     private final Duration bound;
     private final boolean writes;
+    private final Set<String> writeFunctions;
 
-    /** @param requestTimeout bounds each write (the harness's own, unhurried calls) */
-    RecoveryProbe(Cluster cluster, HistoryRecorder recorder, Duration requestTimeout, Duration bound) {
+    /**
+     * @param requestTimeout bounds each write (the harness's own, unhurried calls)
+     * @param writeFunctions the workload's writes ({@code WorkloadDescriptor.writes}); empty when it declares none
+     */
+    RecoveryProbe(Cluster cluster, HistoryRecorder recorder, Duration requestTimeout, Duration bound,
+                  Set<String> writeFunctions) {
         this.cluster = cluster;
         this.recorder = recorder;
         this.requestTimeout = requestTimeout;
         this.bound = bound;
         this.writes = cluster.probesWrites();
+        this.writeFunctions = Set.copyOf(writeFunctions);
     }
 
     /** Probes until everything recovered or the bound passed; answers in words what it saw. */
     String run() throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
-        Map<String, Object> in = Map.of("boundMs", bound.toMillis());
+        Map<String, Object> in = writeFunctions.isEmpty() ? Map.of("boundMs", bound.toMillis())
+                : Map.of("boundMs", bound.toMillis(), RecoveryChecker.WRITES, new TreeSet<>(writeFunctions).stream()
+                        .toList());
         Op write = writes ? recorder.invoke(RecoveryChecker.PROCESS_BASE, RecoveryChecker.WRITE, null, in) : null;
         Map<String, Op> waiting = new LinkedHashMap<>();
         List<String> nodes = cluster.nodes();

@@ -328,7 +328,7 @@ final class RunLoop {
         }
         if (probesRecovery()) {
             say.accept("recovery: " + new RecoveryProbe(cluster, recorder, target.requestTimeout(),
-                    config.timing().recoveryBound()).run());
+                    config.timing().recoveryBound(), workloadType.writes()).run());
         }
         phases.lap("quorum");
         if (churn != null) {

@@ -352,4 +352,24 @@ class CheckCommandTest {
         assertThat(broken.exit()).isEqualTo(3);
         assertThat(broken.out()).contains("\"valid\":\"unknown\"", "checker failed with IllegalStateException: boom");
     }
+
+    /**
+     * Issue 35: a history whose every operation failed or timed out tested nothing. It is linearizable (the search
+     * says valid, and said so before as the command's verdict); the command now says unknown, as a run would.
+     */
+    @Test
+    void aHistoryWithNothingAcknowledgedIsUnknown() {
+        Path file = dir.resolve("nothing-acked.jsonl");
+        HistoryFiles.write(file, History.of(List.of(
+                new Op(0, 0, OpType.INVOKE, "write", "x", 1L, null, 1_000_000L),
+                new Op(1, 1, OpType.INVOKE, "read", "x", null, null, 2_000_000L),
+                new Op(2, 0, OpType.FAIL, "write", "x", null, "connection refused", 3_000_000L),
+                new Op(3, 1, OpType.INFO, "read", "x", null, "timeout", 4_000_000L),
+                new Op(4, 1_000_000, OpType.INVOKE, "read", null, null, null, 5_000_000L),
+                new Op(5, 1_000_000, OpType.OK, "read", null, List.of(), null, 6_000_000L))));
+        Run r = run("check", "--model", "register", file.toString());
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(3);
+        assertThat(r.out()).startsWith(file + ": UNKNOWN (").contains("no client operation was acknowledged: "
+                + "nothing was tested (2 operations, none ok)");
+    }
 }

@@ -46,7 +46,8 @@ class RecoveryProbeIT {
             await("the restarted " + broken + " exits").atMost(Duration.ofMinutes(2))
                     .until(() -> cluster.state(broken) == io.zkchaos.nemesis.NodeState.DOWN);
 
-            String said = new RecoveryProbe(cluster, recorder, Duration.ofSeconds(15), Duration.ofSeconds(5)).run();
+            String said = new RecoveryProbe(cluster, recorder, Duration.ofSeconds(15), Duration.ofSeconds(5),
+                    java.util.Set.of("add")).run();
             assertThat(said).isEqualTo("a write acknowledged, not serving: " + broken);
         }
         CheckResult r = new RecoveryChecker().check(recorder.history());

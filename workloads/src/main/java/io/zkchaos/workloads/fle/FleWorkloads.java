@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -28,22 +29,28 @@ public final class FleWorkloads {
     static {
         add("register", "get / put / cas on a few keys through the nodes' KV API (plain or sync reads); "
                         + "ZooKeeper's read model, committed logs, one leader per epoch",
-                o -> new FleRegisterWorkload(o.keys(), o.reads()).withRate(o.rate()),
+                o -> new FleRegisterWorkload(o.keys(), o.reads()).withRate(o.rate()), Set.of("write", "cas"),
                 ZK_READ_MODEL, LOG_PREFIX, SINGLE_LEADER);
         add("set", "unique keys created (cas on an absent key); final read of every node; no lost commit, "
                         + "committed logs, one leader per epoch",
-                o -> new FleSetWorkload().withRate(o.rate()), NO_LOST_COMMIT, LOG_PREFIX, SINGLE_LEADER);
+                o -> new FleSetWorkload().withRate(o.rate()), Set.of("add"), NO_LOST_COMMIT, LOG_PREFIX,
+                SINGLE_LEADER);
     }
 
     private FleWorkloads() {
     }
 
+    /**
+     * @param writes the functions that change the nodes' state: a {@code put} ({@code write}), a compare-and-set
+     *               ({@code cas}; the set's {@code add} is one on an absent key); {@code read}, {@code sync-read} and
+     *               the log reads change nothing
+     */
     private static void add(String name, String description, Function<WorkloadOptions, Workload> factory,
-                            String... checkers) {
+                            Set<String> writes, String... checkers) {
         // The same evidence rules as ZooKeeper's workloads of the name (the fle single-leader's acquisitions are
         // the harness's own observations, not the clients').
         ALL.put(name, io.zkchaos.workloads.Workloads.withEvidence(new WorkloadDescriptor(name, description, factory,
-                List.of(checkers))));
+                List.of(checkers)).withWrites(writes.toArray(String[]::new))));
     }
 
     /** Every fle workload, in order. */
