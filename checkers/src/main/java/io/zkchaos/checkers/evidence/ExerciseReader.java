@@ -49,6 +49,7 @@ final class ExerciseReader {
         long armed;
         long fired;
         long felt;
+        long measured;
         final List<String> unfelt = new ArrayList<>();
         /** The measures of the start applied last, until its heal ends it; null when none is open. */
         Judging open;
@@ -57,6 +58,9 @@ final class ExerciseReader {
         void judge(String fault) {
             if (open == null) {
                 return;
+            }
+            if (open.measures > 0) {
+                measured++;
             }
             if (open.measures == 0 || open.anyFelt) {
                 felt++;
@@ -207,7 +211,7 @@ final class ExerciseReader {
         byFunction.forEach((f, c) -> functions.add(new FunctionTally(f, c[0], c[1], c[2], c[3])));
         List<FaultTally> tallies = new ArrayList<>();
         faults.forEach((f, c) -> tallies.add(new FaultTally(f, c.applied, c.couldNotAct, c.failed,
-                List.copyOf(c.reasons), c.okUnder, c.invokedUnder, c.armed, c.fired, c.felt, c.unfelt)));
+                List.copyOf(c.reasons), c.okUnder, c.invokedUnder, c.armed, c.fired, c.felt, c.measured, c.unfelt)));
         return new Exercised(functions, harness, tallies, finalHealBegan >= 0, retired.size(), Map.of(), -1,
                 Map.of());
     }

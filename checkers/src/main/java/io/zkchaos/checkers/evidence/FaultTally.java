@@ -19,12 +19,13 @@ import java.util.Objects;
  *                       so (the process seen gone, the disk's errors returned, the clock read back, the proxy's
  *                       resets), or none was taken (an older history, a fault or backend not measured): unknown counts
  *                       as felt
+ * @param measured       of the starts applied, those of which something was measured (the rest count as felt unseen)
  * @param unfelt         for each start applied and not felt, what was measured, e.g.
  *                       {@code disk-eio-fsync on n2 failed no fsync (0 writes, 0 fsyncs in its window)}
  */
 public record FaultTally(String fault, long applied, long couldNotAct, long failed, List<String> reasons,
                          long okUnder, long invokedUnder, long triggersArmed, long triggersFired, long felt,
-                         List<String> unfelt) {
+                         long measured, List<String> unfelt) {
 
     public FaultTally {
         Objects.requireNonNull(fault, "fault");
@@ -36,7 +37,7 @@ public record FaultTally(String fault, long applied, long couldNotAct, long fail
     public FaultTally(String fault, long applied, long couldNotAct, long failed, List<String> reasons,
                       long okUnder, long invokedUnder, long triggersArmed, long triggersFired) {
         this(fault, applied, couldNotAct, failed, reasons, okUnder, invokedUnder, triggersArmed, triggersFired,
-                applied, List.of());
+                applied, 0, List.of());
     }
 
     /** Starts attempted. */

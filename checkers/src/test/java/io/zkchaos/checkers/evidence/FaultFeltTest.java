@@ -48,6 +48,7 @@ class FaultFeltTest {
         FaultTally t = run.fault("disk-eio-fsync").orElseThrow();
         assertThat(t.applied()).isEqualTo(1);
         assertThat(t.felt()).isZero();
+        assertThat(t.measured()).isEqualTo(1);
         assertThat(t.unfelt()).containsExactly("disk-eio-fsync on n2 " + IDLE);
         assertThat(APPLIED.unmet(run)).contains("applied 1, felt 0: disk-eio-fsync on n2 " + IDLE);
         assertThat(ExerciseText.summary(run)).contains("1 of 1 fault starts applied, 0 felt");
@@ -118,6 +119,7 @@ class FaultFeltTest {
         Exercised run = Exercised.of(h);
         assertThat(run.faultsApplied()).isEqualTo(2);
         assertThat(run.faultsFelt()).isEqualTo(2);
+        assertThat(run.faults()).allSatisfy(t -> assertThat(t.measured()).isZero());
         assertThat(APPLIED.unmet(run)).isEmpty();
     }
 
