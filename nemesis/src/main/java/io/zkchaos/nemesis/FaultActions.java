@@ -110,8 +110,9 @@ public final class FaultActions {
 
     /** Heals every link (peers and clients, cuts and toxics). */
     public FaultRecord heal() {
+        List<Felt> felt = links.feltSinceHeal(); // what the fault in force did, before the heal ends it
         links.heal();
-        return FaultRecord.partition("heal", Partitions.heal(cluster.nodes()));
+        return FaultRecord.partition("heal", Partitions.heal(cluster.nodes())).withFelt(felt);
     }
 
     /** Cuts {@code node}'s client link: its clients are disconnected and cannot reconnect to it. */
@@ -159,19 +160,19 @@ public final class FaultActions {
 
     /** SIGKILLs the leader. */
     public FaultRecord killLeader() {
-        return onEach("kill-leader", "kill", List.of(requireLeader()), cluster::kill);
+        return onEachSeen("kill-leader", "kill", List.of(requireLeader()), cluster::kill, NodeState.DOWN);
     }
 
     /** SIGKILLs a random running node. */
     public FaultRecord killRandom() {
-        return onEach("kill-random", "kill", List.of(pick(running())), cluster::kill);
+        return onEachSeen("kill-random", "kill", List.of(pick(running())), cluster::kill, NodeState.DOWN);
     }
 
     /** SIGKILLs a random majority of the nodes (those already down count towards it). */
     public FaultRecord killMajority() {
         List<String> chosen = new ArrayList<>(shuffled().subList(0, cluster.quorumSize()));
         Collections.sort(chosen);
-        return onEach("kill-majority", "kill", chosen, cluster::kill);
+        return onEachSeen("kill-majority", "kill", chosen, cluster::kill, NodeState.DOWN);
     }
 
     /**
@@ -181,8 +182,8 @@ public final class FaultActions {
      * @throws IllegalStateException when the system cannot drop unsynced writes
      */
     public FaultRecord killLoseUnfsynced() {
-        return onEach("kill-lose-unfsynced", "kill, dropping unfsynced writes,", List.of(pick(running())),
-                this::killLosingUnsynced);
+        return onEachSeen("kill-lose-unfsynced", "kill, dropping unfsynced writes,", List.of(pick(running())),
+                this::killLosingUnsynced, NodeState.DOWN);
     }
 
     /**
@@ -193,8 +194,8 @@ public final class FaultActions {
      * @throws IllegalStateException when the system cannot drop unsynced writes
      */
     public FaultRecord killAllLoseUnfsynced() {
-        return onEach("kill-all-lose-unfsynced", "kill, dropping unfsynced writes,", cluster.nodes(),
-                this::killLosingUnsynced);
+        return onEachSeen("kill-all-lose-unfsynced", "kill, dropping unfsynced writes,", cluster.nodes(),
+                this::killLosingUnsynced, NodeState.DOWN);
     }
 
     private void killLosingUnsynced(String node) {
@@ -227,6 +228,7 @@ public final class FaultActions {
 
     private FaultRecord tearing(String fault, List<String> nodes) {
         List<String> steps = new ArrayList<>();
+        List<Felt> felt = new ArrayList<>();
         for (String node : nodes) {
             long seed = choices.upTo("tear-seed", Integer.MAX_VALUE);
             String torn;
@@ -236,9 +238,10 @@ public final class FaultActions {
                 throw new IllegalStateException(e.getMessage(), e);
             }
             steps.add(node + " (tear seed " + seed + ": " + torn + ")");
+            seen(node, NodeState.DOWN).ifPresent(felt::add);
         }
         return new FaultRecord(fault, "kill, tearing unfsynced writes, " + String.join(", ", steps), nodes,
-                List.of(), new java.util.TreeMap<>());
+                List.of(), new java.util.TreeMap<>()).withFelt(felt);
     }
 
     /**
@@ -247,17 +250,17 @@ public final class FaultActions {
      */
     public FaultRecord killAll() {
         List<String> order = shuffled().stream().filter(n -> cluster.state(n) != NodeState.DOWN).toList();
-        return onEach("kill-all", "kill", order, cluster::kill);
+        return onEachSeen("kill-all", "kill", order, cluster::kill, NodeState.DOWN);
     }
 
     /** SIGSTOPs the leader. */
     public FaultRecord pauseLeader() {
-        return onEach("pause-leader", "pause", List.of(requireLeader()), cluster::pause);
+        return onEachSeen("pause-leader", "pause", List.of(requireLeader()), cluster::pause, NodeState.PAUSED);
     }
 
     /** SIGSTOPs a random running node. */
     public FaultRecord pauseRandom() {
-        return onEach("pause-random", "pause", List.of(pick(running())), cluster::pause);
+        return onEachSeen("pause-random", "pause", List.of(pick(running())), cluster::pause, NodeState.PAUSED);
     }
 
     /** SIGCONTs every paused node. */
@@ -295,12 +298,13 @@ public final class FaultActions {
         } catch (UnsupportedOperationException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
+        List<Felt> felt = seenEach(List.of(node), NodeState.DOWN);
         long ms = delayMillis(maxDelay);
         sleep(ms);
         cluster.start(node);
         return new FaultRecord("replace-disk", "kill " + node + ", empty its data directory (its id kept), restart "
                 + "it on the empty directory after " + ms + " ms" + serving(node, serveBound), List.of(node),
-                List.of(), new java.util.TreeMap<>());
+                List.of(), new java.util.TreeMap<>()).withFelt(felt);
     }
 
     /** Kills and starts {@code node} again on its data. */
@@ -357,13 +361,51 @@ public final class FaultActions {
         List<String> nodes = new ArrayList<>(repaired.nodes());
         nodes.addAll(restarted.nodes());
         return new FaultRecord("repair-disks", repaired.description() + "; " + restarted.description(),
-                nodes.stream().distinct().sorted().toList(), List.of(), new java.util.TreeMap<>());
+                nodes.stream().distinct().sorted().toList(), List.of(), new java.util.TreeMap<>())
+                .withFelt(repaired.felt());
     }
 
     /** Ends the faults of every failing disk (each tried, whatever the others do); restarts nothing. */
     FaultRecord repairFailingDisks() {
-        List<String> failing = cluster.diskFaults().keySet().stream().sorted().toList();
-        return onEachIndependently("repair-disks", "repair the disk of", failing, cluster::repairDisk);
+        java.util.Map<String, List<DiskFault>> faults = cluster.diskFaults();
+        List<String> failing = faults.keySet().stream().sorted().toList();
+        // what each disk did in its window, counted before the repair ends it
+        List<Felt> felt = new ArrayList<>();
+        for (String node : failing) {
+            cluster.diskCountsSinceFault(node).ifPresent(c -> felt.add(diskFelt(node, faults.get(node), c)));
+        }
+        return onEachIndependently("repair-disks", "repair the disk of", failing, cluster::repairDisk)
+                .withFelt(felt);
+    }
+
+    /**
+     * Whether a failing disk was felt: the file system returned its errors, refused for want of space or slowed
+     * fsyncs at least once in the window (a server that wrote and fsynced nothing meanwhile never met the fault).
+     */
+    static Felt diskFelt(String node, List<DiskFault> faults, java.util.Map<String, Long> counts) {
+        long writes = counts.getOrDefault("writes", 0L);
+        long fsyncs = counts.getOrDefault("fsyncs", 0L);
+        List<String> met = new ArrayList<>();
+        List<String> missed = new ArrayList<>();
+        for (DiskFault f : faults) {
+            String[] counterAndWords = f instanceof DiskFault.WriteErrors
+                    ? new String[] {"failed_writes", "writes failed", "failed no write"}
+                    : f instanceof DiskFault.FsyncErrors
+                    ? new String[] {"failed_fsyncs", "fsyncs failed", "failed no fsync"}
+                    : f instanceof DiskFault.Full
+                    ? new String[] {"full_writes", "writes refused for want of space", "refused no write"}
+                    : new String[] {"slowed_fsyncs", "fsyncs slowed", "slowed no fsync"};
+            long n = counts.getOrDefault(counterAndWords[0], 0L);
+            if (n > 0) {
+                met.add(n + " " + counterAndWords[1]);
+            } else {
+                missed.add(counterAndWords[2]);
+            }
+        }
+        String window = "(" + writes + " write" + (writes == 1 ? "" : "s") + ", " + fsyncs + " fsync"
+                + (fsyncs == 1 ? "" : "s") + " in its window)";
+        return met.isEmpty() ? Felt.of(node, false, String.join(", ", missed) + " " + window)
+                : Felt.of(node, true, String.join(", ", met) + " " + window);
     }
 
     // ---- clocks (wall clock only: the monotonic clock runs on, see NodeControl#setClockOffset) ----
@@ -405,10 +447,11 @@ public final class FaultActions {
             sleep(delayMillis(hold));
         }
         cluster.setClockOffset(node, offset);
+        List<Felt> felt = clocksFelt(java.util.Map.of(node, offset));
         long ms = (System.nanoTime() - start) / 1_000_000;
         return new FaultRecord("clock-strobe", "strobe the clock of " + node + " between " + offsetText(offset)
                 + " and the true time, " + flips + " flips over " + ms + " ms; it stays at " + offsetText(offset),
-                List.of(node), List.of(), new java.util.TreeMap<>());
+                List.of(node), List.of(), new java.util.TreeMap<>()).withFelt(felt);
     }
 
     /** Sets every moved wall clock back to the true time, all at once. */
@@ -417,7 +460,25 @@ public final class FaultActions {
     }
 
     private FaultRecord setClocks(String fault, String verb, java.util.Map<String, Duration> offsets) {
-        return moveClocks(fault, verb, offsets, cluster::setClockOffsets);
+        return moveClocks(fault, verb, offsets, cluster::setClockOffsets).withFelt(clocksFelt(offsets));
+    }
+
+    /** How far a clock read back may be from the offset asked and still show it: the log's ms, a scheduler's hiccup. */
+    static final long CLOCK_SLACK_MILLIS = 250;
+
+    /** Each moved server's clock read back from the server, against the offset asked (none read: not measured). */
+    private List<Felt> clocksFelt(java.util.Map<String, Duration> offsets) {
+        List<Felt> felt = new ArrayList<>();
+        offsets.forEach((node, asked) -> cluster.readClock(node).ifPresent(r -> felt.add(clockFelt(node, asked, r))));
+        return felt;
+    }
+
+    /** Whether a server's clock read back shows the offset asked (within {@link #CLOCK_SLACK_MILLIS}). */
+    static Felt clockFelt(String node, Duration asked, ClockReading r) {
+        long mid = (r.leastOffsetMillis() + r.mostOffsetMillis()) / 2;
+        String seen = "server clock read back at " + offsetText(Duration.ofMillis(mid)) + " (asked "
+                + offsetText(asked) + "; " + r.how() + ")";
+        return Felt.of(node, r.shows(asked.toMillis(), CLOCK_SLACK_MILLIS), seen);
     }
 
     /**
@@ -560,6 +621,7 @@ public final class FaultActions {
         List<String> subset = order.subList(0, 2 + choices.below("count", running.size() - 1));
         long ms = delayMillis(maxDelay);
         subset.forEach(cluster::kill);
+        List<Felt> felt = seenEach(subset, NodeState.DOWN);
         sleep(ms);
         List<String> restart = choices.order(cluster, subset);
         String staysDown = restart.get(restart.size() - 1);
@@ -568,7 +630,8 @@ public final class FaultActions {
         Collections.sort(sorted);
         return new FaultRecord("crash-subset", "kill " + String.join(", ", subset) + "; restart "
                 + String.join(", ", restart.subList(0, restart.size() - 1)) + " on their data after " + ms
-                + " ms; " + staysDown + " stays down until the heal", sorted, List.of(), new java.util.TreeMap<>());
+                + " ms; " + staysDown + " stays down until the heal", sorted, List.of(), new java.util.TreeMap<>())
+                .withFelt(felt);
     }
 
     /**
@@ -581,13 +644,14 @@ public final class FaultActions {
         long down = delayMillis(maxDelay);
         long rejoining = least.toMillis() + choices.upTo("rejoin-ms", most.toMillis() - least.toMillis());
         cluster.kill(node);
+        List<Felt> felt = seenEach(List.of(node), NodeState.DOWN);
         sleep(down);
         cluster.start(node);
         sleep(rejoining);
         cluster.kill(node);
         return new FaultRecord("crash-restart-crash", "kill " + node + "; restart it on its data after " + down
                 + " ms; kill it again " + rejoining + " ms after it started; it stays down until the heal",
-                List.of(node), List.of(), new java.util.TreeMap<>());
+                List.of(node), List.of(), new java.util.TreeMap<>()).withFelt(felt);
     }
 
     /**
@@ -598,12 +662,15 @@ public final class FaultActions {
     public FaultRecord rollingRestart(Duration serveBound) {
         List<String> order = shuffled();
         List<String> steps = new ArrayList<>();
+        List<Felt> felt = new ArrayList<>();
         for (String node : order) {
             cluster.kill(node);
+            seen(node, NodeState.DOWN).ifPresent(felt::add);
             cluster.start(node);
             steps.add("restart " + node + serving(node, serveBound));
         }
-        return new FaultRecord("rolling-restart", String.join("; ", steps), order, List.of(), new java.util.TreeMap<>());
+        return new FaultRecord("rolling-restart", String.join("; ", steps), order, List.of(), new java.util.TreeMap<>())
+                .withFelt(felt);
     }
 
     /**
@@ -622,7 +689,7 @@ public final class FaultActions {
         }
         List<String> chosen = new ArrayList<>(followers.subList(0, 1 + choices.below("count", most)));
         Collections.sort(chosen);
-        return onEach("lagging-follower", "kill (to lag behind)", chosen, cluster::kill);
+        return onEachSeen("lagging-follower", "kill (to lag behind)", chosen, cluster::kill, NodeState.DOWN);
     }
 
     /**
@@ -664,13 +731,14 @@ public final class FaultActions {
     private FaultRecord crashRestart(String fault, List<String> nodes, Duration maxDelay) {
         long ms = delayMillis(maxDelay);
         nodes.forEach(cluster::kill);
+        List<Felt> felt = seenEach(nodes, NodeState.DOWN);
         sleep(ms);
         List<String> restart = choices.order(cluster, nodes);
         restart.forEach(cluster::start);
         List<String> sorted = new ArrayList<>(nodes);
         Collections.sort(sorted);
         return new FaultRecord(fault, "kill " + String.join(", ", nodes) + "; restart " + String.join(", ", restart)
-                + " on their data after " + ms + " ms", sorted, List.of(), new java.util.TreeMap<>());
+                + " on their data after " + ms + " ms", sorted, List.of(), new java.util.TreeMap<>()).withFelt(felt);
     }
 
     /** " (serves)" once the node serves, or why it did not within the bound. */
@@ -705,6 +773,27 @@ public final class FaultActions {
     /** Does {@code action} to each of {@code nodes}, in order, and records it as process fault {@code fault}. */
     private static String message(RuntimeException e) {
         return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+
+    /** As {@link #onEach}, then each node's process as the system shows it, against {@code expected}. */
+    private FaultRecord onEachSeen(String fault, String verb, List<String> nodes, Consumer<String> action,
+                                   NodeState expected) {
+        return onEach(fault, verb, nodes, action).withFelt(seenEach(nodes, expected));
+    }
+
+    private List<Felt> seenEach(List<String> nodes, NodeState expected) {
+        List<Felt> felt = new ArrayList<>();
+        nodes.forEach(n -> seen(n, expected).ifPresent(felt::add));
+        return felt;
+    }
+
+    /** The node's process as the system shows it now: felt when it is {@code expected}; empty when not measured. */
+    private Optional<Felt> seen(String node, NodeState expected) {
+        return cluster.processSeen(node).map(s -> Felt.of(node, s == expected, "process seen " + switch (s) {
+            case DOWN -> "gone";
+            case PAUSED -> "stopped";
+            case RUNNING -> "running";
+        }));
     }
 
     private static FaultRecord onEach(String fault, String verb, List<String> nodes, Consumer<String> action) {

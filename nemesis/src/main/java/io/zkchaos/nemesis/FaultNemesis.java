@@ -15,6 +15,11 @@ final class FaultNemesis implements Nemesis {
 
     private final NemesisTarget target;
     private final Map<String, Fault> faults = new LinkedHashMap<>();
+    /**
+     * The fault of each family in force now (started, not yet stopped): a final heal names what it measured for it.
+     * One per family: two faults of one family never hold at once ({@link Fault.Family}).
+     */
+    private final Map<Fault.Family, String> open = new java.util.EnumMap<>(Fault.Family.class);
 
     FaultNemesis(NemesisTarget target, List<Fault> faults) {
         this.target = target;
@@ -39,7 +44,12 @@ final class FaultNemesis implements Nemesis {
                 did = did.withAim(aim);
             }
         }
-        return did;
+        if (op.kind() == FaultOp.Kind.START) {
+            open.put(f.family(), f.name());
+        } else {
+            open.remove(f.family());
+        }
+        return did == null ? null : did.withFelt(named(did.felt(), f.name()));
     }
 
     @Override
@@ -70,6 +80,15 @@ final class FaultNemesis implements Nemesis {
                 : attempt(failures, "reset clocks", actions::resetClocks);
         FaultRecord clientClocks = target.clients().clockOffsets().isEmpty() ? null
                 : attempt(failures, "reset client clocks", actions::resetClientClocks);
+        // what the faults still open felt, measured as their heal ended them (links, disks), each named for its fault
+        List<Felt> felt = new ArrayList<>();
+        if (open.containsKey(Fault.Family.NETWORK) && net != null) {
+            felt.addAll(named(net.felt(), open.get(Fault.Family.NETWORK)));
+        }
+        if (open.containsKey(Fault.Family.DISK) && disks != null) {
+            felt.addAll(named(disks.felt(), open.get(Fault.Family.DISK)));
+        }
+        open.clear();
         if (!failures.isEmpty()) {
             throw new HealFailedException("the final heal did not finish: " + String.join("; ", failures));
         }
@@ -91,7 +110,11 @@ final class FaultNemesis implements Nemesis {
                 + (woken.isEmpty() ? "" : "; resumed or restarted " + String.join(", ", woken))
                 + (clocks == null ? "" : "; " + clocks.description())
                 + (clientClocks == null ? "" : "; " + clientClocks.description()), all, net.groups(), net.grudge(),
-                triggers);
+                triggers).withFelt(felt);
+    }
+
+    private static List<Felt> named(List<Felt> felt, String fault) {
+        return felt.stream().map(x -> x.forFault(fault)).toList();
     }
 
     private static FaultRecord attempt(List<String> failures, String step, Supplier<FaultRecord> action) {

@@ -27,11 +27,16 @@ import java.util.TreeSet;
  *                 written) for other faults
  * @param aim      the choices the action made (nodes, orders, moments, delays) and every node's role then, so that a
  *                 replay can make them again; null (and not written) when it chose nothing
+ * @param felt     what the system felt of the fault, node by node, measured from the system when the action was done
+ *                 (kills, pauses, clocks) or when the fault ended (disks, links: their stop's record, or the final
+ *                 heal's for the faults it ended); empty (and not written, absent in older histories) when nothing
+ *                 was measured: unknown
  */
 public record FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
                           SortedMap<String, SortedSet<String>> grudge,
                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TriggerRecord> triggers,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) Aim aim) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Aim aim,
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Felt> felt) {
 
     /** A record without triggers. */
     public FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
@@ -45,13 +50,25 @@ public record FaultRecord(String fault, String description, List<String> nodes, 
         this(fault, description, nodes, groups, grudge, triggers, null);
     }
 
+    /** A record of what was done and the choices that made it, with nothing measured of what was felt. */
+    public FaultRecord(String fault, String description, List<String> nodes, List<List<String>> groups,
+                       SortedMap<String, SortedSet<String>> grudge, List<TriggerRecord> triggers, Aim aim) {
+        this(fault, description, nodes, groups, grudge, triggers, aim, List.of());
+    }
+
     /** This record with the choices that made it. */
     public FaultRecord withAim(Aim aim) {
-        return new FaultRecord(fault, description, nodes, groups, grudge, triggers, aim);
+        return new FaultRecord(fault, description, nodes, groups, grudge, triggers, aim, felt);
+    }
+
+    /** This record with what the system felt ({@link #felt}) in place of what it had. */
+    public FaultRecord withFelt(List<Felt> felt) {
+        return new FaultRecord(fault, description, nodes, groups, grudge, triggers, aim, felt);
     }
 
     public FaultRecord {
         triggers = triggers == null ? List.of() : List.copyOf(triggers); // absent in JSON: none
+        felt = felt == null ? List.of() : List.copyOf(felt); // absent in JSON: nothing measured
         Objects.requireNonNull(fault, "fault");
         Objects.requireNonNull(description, "description");
         nodes = List.copyOf(nodes);

@@ -147,6 +147,37 @@ public interface NodeControl {
         return Map.of();
     }
 
+    // ---- what the system felt: measures read from the system itself, for each fault's record ({@link Felt}) ----
+
+    /**
+     * The state of {@code node}'s process as the operating system (or container engine) shows it now, not what the
+     * harness did last ({@link #state}): {@link NodeState#DOWN} when no process is there, {@link NodeState#PAUSED}
+     * when it is stopped (SIGSTOP), {@link NodeState#RUNNING} otherwise. Empty when this system cannot tell (the
+     * default): the kill or pause is then not measured.
+     */
+    default Optional<NodeState> processSeen(String node) {
+        return Optional.empty();
+    }
+
+    /**
+     * What {@code node}'s disk did since its current faults began ({@link #injectDiskFault} on a disk that had none),
+     * as the file system under it counted: {@code writes}, {@code fsyncs}, {@code failed_writes},
+     * {@code failed_fsyncs}, {@code full_writes}, {@code slowed_fsyncs} (each the change over the window). Read
+     * before {@link #repairDisk}. Empty when this system does not count (the default) or the disk has no fault.
+     */
+    default Optional<Map<String, Long>> diskCountsSinceFault(String node) {
+        return Optional.empty();
+    }
+
+    /**
+     * {@code node}'s wall clock read from the server itself (not from what the harness asked it to be), e.g. the time
+     * it stamps on a request it logs. Empty when this system cannot read it (the default) or the server does not
+     * answer (down, paused).
+     */
+    default Optional<ClockReading> readClock(String node) {
+        return Optional.empty();
+    }
+
     /** The smallest number of nodes that forms a majority. */
     default int quorumSize() {
         return nodes().size() / 2 + 1;

@@ -149,6 +149,15 @@ public final class RecordingSystem implements NodeControl {
         disks.remove(node);
     }
 
+    /** What each failing disk counted in its window ({@link #diskCountsSinceFault}); unset: not measured. */
+    final Map<String, Map<String, Long>> diskCounts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public java.util.Optional<Map<String, Long>> diskCountsSinceFault(String node) {
+        return disks.containsKey(node) ? java.util.Optional.ofNullable(diskCounts.get(node))
+                : java.util.Optional.empty();
+    }
+
     @Override
     public Map<String, List<DiskFault>> diskFaults() {
         return Map.copyOf(disks);

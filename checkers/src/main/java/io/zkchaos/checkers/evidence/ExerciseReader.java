@@ -19,7 +19,9 @@ import java.util.TreeMap;
  * fault's start is an {@code invoke} of its name then an {@code info} with what it did or {@code {"error": ...}};
  * {@code heal} ends a fault, and the heal whose invoke names {@code all} is the final one; frame triggers armed and
  * fired come in the heals' {@code triggers}) and every client operation, placed against the windows in which the
- * faults were in force.
+ * faults were in force. What the system felt of each start applied comes in its record's {@code felt} (measured as it
+ * was done) and in its heal's (measured as the heal ended it; a final heal's entries name their fault): a start is
+ * felt when one of its measures says so or none was taken.
  */
 final class ExerciseReader {
 
@@ -46,6 +48,46 @@ final class ExerciseReader {
         long invokedUnder;
         long armed;
         long fired;
+        long felt;
+        long measured;
+        final List<String> unfelt = new ArrayList<>();
+        /** The measures of the start applied last, until its heal ends it; null when none is open. */
+        Judging open;
+
+        /** Judges the open start, if any: felt unless every measure of it says not. */
+        void judge(String fault) {
+            if (open == null) {
+                return;
+            }
+            if (open.measures > 0) {
+                measured++;
+            }
+            if (open.measures == 0 || open.anyFelt) {
+                felt++;
+            } else {
+                unfelt.add(fault + " on " + String.join("; ", open.notFelt));
+            }
+            open = null;
+        }
+    }
+
+    /** What was measured of one fault start: how many measures, whether any says felt, those that say not. */
+    private static final class Judging {
+        int measures;
+        boolean anyFelt;
+        final List<String> notFelt = new ArrayList<>();
+
+        void add(Object entry) {
+            if (!(entry instanceof Map<?, ?> m) || !(m.get("felt") instanceof Boolean felt)) {
+                return;
+            }
+            measures++;
+            if (felt) {
+                anyFelt = true;
+            } else {
+                notFelt.add(m.get("node") + " " + m.get("what"));
+            }
+        }
     }
 
     static Exercised read(History history) {
@@ -55,6 +97,7 @@ final class ExerciseReader {
         long finalHealBegan = -1;
         String startInvoked = null;
         boolean healIsFinal = false;
+        Object healing = null; // the fault the heal under way ends (its invoke's value)
         for (Op op : history.nemesisOps()) {
             if ("trigger".equals(op.f())) {
                 continue; // a fired trigger is counted from the heal that disarms it (armed and fired alike)
@@ -62,6 +105,7 @@ final class ExerciseReader {
             if ("heal".equals(op.f())) {
                 if (op.type() == OpType.INVOKE) {
                     healIsFinal = FINAL_HEAL.equals(op.value());
+                    healing = op.value();
                     // the fault ends for the clients when its heal begins
                     if (healIsFinal) {
                         open.forEach((f, from) -> windows.add(new Window(f, from, op.index())));
@@ -74,6 +118,7 @@ final class ExerciseReader {
                     }
                 } else {
                     countTriggers(op.value(), faults);
+                    judgeHealed(op.value(), healIsFinal ? null : healing, faults);
                 }
                 continue;
             }
@@ -87,12 +132,15 @@ final class ExerciseReader {
             }
             startInvoked = null;
             FaultCounts c = faults.get(op.f());
+            c.judge(op.f()); // a start not healed before this one: judged on what it had
             if (op.value() == null) {
                 c.couldNotAct++;
                 c.reasons.add("no record of what it did");
             } else if (!(op.value() instanceof Map<?, ?> did)) {
-                // a record not yet turned into plain data (an in-memory history): it acted, on nodes unseen here
+                // a record not yet turned into plain data (an in-memory history): it acted, on nodes unseen here,
+                // felt as far as this can tell (nothing measured)
                 c.applied++;
+                c.open = new Judging();
                 open.put(op.f(), op.index());
             } else if (did.containsKey("error")) {
                 if (FAILED.equals(did.get("outcome"))) {
@@ -106,9 +154,14 @@ final class ExerciseReader {
                 c.reasons.add("acted on no node (" + did.get("description") + ")");
             } else {
                 c.applied++;
+                c.open = new Judging();
+                if (did.get("felt") instanceof List<?> felt) {
+                    felt.forEach(c.open::add);
+                }
                 open.put(op.f(), op.index());
             }
         }
+        faults.forEach((f, c) -> c.judge(f)); // never healed: judged on what their starts measured
         long end = history.ops().isEmpty() ? 0 : history.ops().get(history.size() - 1).index() + 1;
         open.forEach((f, from) -> windows.add(new Window(f, from, end))); // never healed: in force to the end
         return tally(history, faults, windows, finalHealBegan);
@@ -162,9 +215,32 @@ final class ExerciseReader {
                 byFault.getOrDefault(f, Map.of()))));
         List<FaultTally> tallies = new ArrayList<>();
         faults.forEach((f, c) -> tallies.add(new FaultTally(f, c.applied, c.couldNotAct, c.failed,
-                List.copyOf(c.reasons), c.okUnder, c.invokedUnder, c.armed, c.fired)));
+                List.copyOf(c.reasons), c.okUnder, c.invokedUnder, c.armed, c.fired, c.felt, c.measured, c.unfelt)));
         return new Exercised(functions, harness, tallies, finalHealBegan >= 0, retired.size(), Map.of(), -1,
                 Map.of());
+    }
+
+    /**
+     * Adds what a heal measured to the starts it ends and judges them: a fault's own stop ({@code fault}) ends that
+     * fault's start; the final heal ({@code fault} null) ends every open one, its measures each naming their fault.
+     */
+    private static void judgeHealed(Object healed, Object fault, Map<String, FaultCounts> faults) {
+        List<?> felt = healed instanceof Map<?, ?> m && m.get("felt") instanceof List<?> l ? l : List.of();
+        if (fault != null) {
+            FaultCounts c = faults.get(String.valueOf(fault));
+            if (c != null && c.open != null) {
+                felt.forEach(c.open::add);
+                c.judge(String.valueOf(fault));
+            }
+            return;
+        }
+        for (Object entry : felt) {
+            if (entry instanceof Map<?, ?> e && e.get("fault") instanceof String f && faults.containsKey(f)
+                    && faults.get(f).open != null) {
+                faults.get(f).open.add(entry);
+            }
+        }
+        faults.forEach((f, c) -> c.judge(f));
     }
 
     /** Counts the frame triggers a heal reports as disarmed: each armed, and whether it fired. */

@@ -21,6 +21,9 @@ public final class ExerciseText {
         if (run.faultsAttempted() > 0) {
             s.append("; ").append(run.faultsApplied()).append(" of ").append(run.faultsAttempted())
                     .append(" fault starts applied");
+            if (run.faultsFelt() < run.faultsApplied()) {
+                s.append(", ").append(run.faultsFelt()).append(" felt");
+            }
         }
         long armed = run.faults().stream().mapToLong(FaultTally::triggersArmed).sum();
         if (armed > 0) {
@@ -47,6 +50,11 @@ public final class ExerciseText {
                 StringBuilder s = new StringBuilder("fault ").append(f.fault()).append(": applied ").append(f.applied())
                         .append(" of ").append(f.attempted());
                 if (f.applied() > 0) {
+                    if (f.felt() < f.applied()) {
+                        s.append(", felt ").append(f.felt()).append(" (not: ").append(String.join("; ",
+                                f.unfelt().subList(0, Math.min(2, f.unfelt().size()))))
+                                .append(f.unfelt().size() > 2 ? "; ..." : "").append(')');
+                    }
                     s.append(", ").append(f.okUnder()).append(" operations acknowledged under it");
                 }
                 if (f.triggersArmed() > 0) {

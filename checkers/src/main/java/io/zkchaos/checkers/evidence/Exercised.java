@@ -107,6 +107,11 @@ public record Exercised(List<FunctionTally> functions, Map<String, OpCounts> har
         return faults.stream().mapToLong(FaultTally::applied).sum();
     }
 
+    /** Fault starts applied that the system felt (or of which nothing was measured), over every fault. */
+    public long faultsFelt() {
+        return faults.stream().mapToLong(FaultTally::felt).sum();
+    }
+
     /** Fault starts attempted, over every fault. */
     public long faultsAttempted() {
         return faults.stream().mapToLong(FaultTally::attempted).sum();

@@ -92,7 +92,12 @@ public sealed interface Requirement {
         }
     }
 
-    /** The nemesis acted at least once: some fault start did something to some node. */
+    /**
+     * The nemesis acted at least once and the system felt it: some fault start did something to some node, and what
+     * was measured of it from the system (the process seen gone or stopped, the disk's errors returned, the server's
+     * clock read back, the proxy's resets and drops; {@link FaultTally#felt}) shows it. A start of which nothing was
+     * measured (an older history, an in-memory run, a fault or backend without a measure) counts as felt.
+     */
     record FaultApplied(String id) implements Requirement {
         public FaultApplied {
             Objects.requireNonNull(id, "id");
@@ -105,8 +110,13 @@ public sealed interface Requirement {
 
         @Override
         public Optional<String> unmet(Exercised run) {
-            if (run.faultsApplied() > 0) {
+            if (run.faultsFelt() > 0) {
                 return Optional.empty();
+            }
+            if (run.faultsApplied() > 0) {
+                List<String> unfelt = run.faults().stream().flatMap(f -> f.unfelt().stream()).toList();
+                return Optional.of("applied " + run.faultsApplied() + ", felt 0: " + String.join("; ",
+                        unfelt.subList(0, Math.min(3, unfelt.size()))) + (unfelt.size() > 3 ? "; ..." : ""));
             }
             long attempted = run.faultsAttempted();
             if (attempted == 0) {

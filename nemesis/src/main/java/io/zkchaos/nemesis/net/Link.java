@@ -57,6 +57,14 @@ public interface Link {
     /** Counters since the link was created. */
     LinkStats stats();
 
+    /**
+     * Whether {@link #stats()} counts what passes and what is dropped; false for a proxy that keeps no counters (its
+     * stats are all zeros), whose faults are then not measured.
+     */
+    default boolean counts() {
+        return true;
+    }
+
     /** Toxic names used by {@link #cut(CutMode)} for {@link CutMode#BLACKHOLE}. */
     String BLACKHOLE_UPSTREAM = "blackhole_upstream";
     String BLACKHOLE_DOWNSTREAM = "blackhole_downstream";

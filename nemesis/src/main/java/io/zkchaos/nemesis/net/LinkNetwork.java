@@ -69,6 +69,16 @@ public interface LinkNetwork {
     /** Heals every link, peers and clients: cuts and all toxics. */
     void heal();
 
+    /**
+     * What the links cut or slowed now did to the traffic since the last {@link #heal()} (the window of the network
+     * fault in force: one holds at a time), node by node, as the proxy counted it: connections it reset at the cut,
+     * bytes it dropped, bytes it held back on a delayed link. A node felt it when any is above zero. Read before the
+     * heal that ends the fault. Empty when the links keep no counts (the default: not measured).
+     */
+    default java.util.List<io.zkchaos.nemesis.Felt> feltSinceHeal() {
+        return java.util.List.of();
+    }
+
     /** The client link of {@code node}, for toxics. */
     Link clientLink(String node);
 

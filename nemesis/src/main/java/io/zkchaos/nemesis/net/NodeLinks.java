@@ -36,6 +36,8 @@ public final class NodeLinks implements LinkNetwork, AutoCloseable {
     private final Map<String, List<Link>> peerLinks;
     private SortedMap<String, SortedSet<String>> grudge;
     private CutMode cutMode = CutMode.REFUSE;
+    /** Each link's counters at the last heal: what a fault did is counted from here ({@link #feltSinceHeal}). */
+    private Map<Link, LinkStats> atHeal = Map.of();
 
     /**
      * @param network     the proxy serving every link; closed with this
@@ -214,6 +216,52 @@ public final class NodeLinks implements LinkNetwork, AutoCloseable {
     public synchronized void heal() {
         network.healAll();
         grudge = emptyGrudge();
+        Map<Link, LinkStats> now = new java.util.HashMap<>();
+        network.links().forEach(l -> now.put(l, l.stats()));
+        atHeal = now;
+    }
+
+    /**
+     * Counts, for every link that is cut or carries a toxic now, what its proxy did since the last heal, and gives
+     * each node the sum over its faulted links (a peer link counts for both its ends). Links whose proxy keeps no
+     * counts ({@link Link#counts()}) make the whole answer empty: not measured.
+     */
+    @Override
+    public synchronized List<io.zkchaos.nemesis.Felt> feltSinceHeal() {
+        Map<String, long[]> byNode = new TreeMap<>(); // node -> {connections reset, bytes dropped, bytes held}
+        Map<Link, List<String>> ends = new LinkedHashMap<>();
+        clientLinks.forEach((node, l) -> ends.put(l, List.of(node)));
+        peerLinks.forEach((key, ls) -> {
+            String[] ab = key.split("->", 2);
+            ls.forEach(l -> ends.put(l, List.of(ab[0], ab[1])));
+        });
+        for (Map.Entry<Link, List<String>> e : ends.entrySet()) {
+            Link l = e.getKey();
+            if (!l.counts()) {
+                return List.of();
+            }
+            boolean delayed = l.toxics().stream().anyMatch(t -> t.type() == ToxicType.LATENCY);
+            if (l.enabled() && l.toxics().isEmpty()) {
+                continue; // not faulted now
+            }
+            LinkStats now = l.stats();
+            LinkStats then = atHeal.getOrDefault(l, new LinkStats(0, 0, 0, 0, 0));
+            long reset = now.connectionsCut() - then.connectionsCut();
+            long dropped = now.bytesDropped() - then.bytesDropped();
+            long held = delayed ? (now.bytesUpstream() + now.bytesDownstream())
+                    - (then.bytesUpstream() + then.bytesDownstream()) : 0;
+            for (String node : e.getValue()) {
+                long[] c = byNode.computeIfAbsent(node, n -> new long[3]);
+                c[0] += reset;
+                c[1] += dropped;
+                c[2] += held;
+            }
+        }
+        List<io.zkchaos.nemesis.Felt> out = new ArrayList<>();
+        byNode.forEach((node, c) -> out.add(io.zkchaos.nemesis.Felt.of(node, c[0] + c[1] + c[2] > 0,
+                c[0] + " connection" + (c[0] == 1 ? "" : "s") + " reset, " + c[1] + " bytes dropped"
+                        + (c[2] > 0 ? ", " + c[2] + " bytes held back" : "") + " on its faulted links")));
+        return out;
     }
 
     @Override

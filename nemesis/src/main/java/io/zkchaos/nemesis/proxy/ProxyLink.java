@@ -68,6 +68,8 @@ public final class ProxyLink implements Link {
     private final LongAdder bytesUp = new LongAdder();
     private final LongAdder bytesDown = new LongAdder();
     private final LongAdder bytesDropped = new LongAdder();
+    /** Connections closed because the link was disabled while they were open. */
+    private final LongAdder connectionsCut = new LongAdder();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong open = new AtomicLong();
 
@@ -274,7 +276,8 @@ public final class ProxyLink implements Link {
     public LinkStats stats() {
         long openNow = open.get();
         long acceptedNow = accepted.get();
-        return new LinkStats(bytesUp.sum(), bytesDown.sum(), bytesDropped.sum(), acceptedNow, openNow);
+        return new LinkStats(bytesUp.sum(), bytesDown.sum(), bytesDropped.sum(), acceptedNow, openNow,
+                connectionsCut.sum());
     }
 
     /**
@@ -361,6 +364,7 @@ public final class ProxyLink implements Link {
 
     private void closeConnectionsOn(Reactor r) {
         for (Connection c : new ArrayList<>(connectionsOn(r))) {
+            connectionsCut.increment();
             c.close("link disabled");
         }
     }

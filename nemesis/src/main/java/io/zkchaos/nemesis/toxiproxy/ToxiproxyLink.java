@@ -192,6 +192,12 @@ public final class ToxiproxyLink implements Link {
         }
     }
 
+    /** Toxiproxy keeps no counters: its links' faults are not measured. */
+    @Override
+    public boolean counts() {
+        return false;
+    }
+
     /** Toxiproxy has no byte counters: always zeros. */
     @Override
     public LinkStats stats() {

@@ -116,6 +116,29 @@ class NodeLinksTest {
     }
 
     @Test
+    void whatACutDidIsCountedByTheProxyUntilTheHeal() throws Exception {
+        try (Socket s = open("n1", "n2")) {
+            s.getOutputStream().write(1);
+            assertThat(arrives(s, Duration.ofSeconds(5))).isTrue(); // an open connection across the coming cut
+            links.apply(Partitions.halves(NODES)); // {n1} | {n2, n3}: REFUSE closes it
+            List<io.zkchaos.nemesis.Felt> felt = links.feltSinceHeal();
+            assertThat(felt).extracting(io.zkchaos.nemesis.Felt::node).containsExactly("n1", "n2", "n3");
+            assertThat(felt).filteredOn(f -> !f.node().equals("n3")).allSatisfy(f -> {
+                assertThat(f.felt()).isTrue();
+                assertThat(f.what()).startsWith("1 connection reset, ");
+            });
+            // n3's links to n1 had no connection to reset and carried nothing: it did not feel the cut
+            assertThat(felt).filteredOn(f -> f.node().equals("n3")).singleElement()
+                    .satisfies(f -> assertThat(f.felt()).isFalse());
+        }
+        links.heal();
+        assertThat(links.feltSinceHeal()).as("nothing faulted since the heal").isEmpty();
+        links.apply(Partitions.halves(NODES));
+        assertThat(links.feltSinceHeal()).as("counted from the last heal, none open now")
+                .allSatisfy(f -> assertThat(f.felt()).isFalse());
+    }
+
+    @Test
     void asymmetricRingCutsExactlyOneStreamPerDirectedPair() throws Exception {
         Partition ring = Partitions.majoritiesRing(NODES, new Random(42));
         // Connections opened before the partition, one per link.

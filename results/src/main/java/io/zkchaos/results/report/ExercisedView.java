@@ -55,10 +55,14 @@ public record ExercisedView(boolean enough, List<String> unmet, List<Requirement
      * @param inFlight   client operations in flight while it was in force, however they ended
      * @param triggers   protocol triggers fired of armed ({@code 2 of 3}), or empty when it armed none
      * @param neverActed whether every start of it could not act or failed
+     * @param felt       the starts applied that the system felt, as measured from it ({@code 1 of 2},
+     *                   {@code not measured}); empty when none was applied
+     * @param unfelt     what was measured of each start applied and not felt
+     * @param neverFelt  whether starts were applied and none was felt
      */
     public record FaultRow(String fault, String applied, String couldNotAct, String failed, String attempted,
                            String okUnder, String inFlight, String triggers, List<String> reasons,
-                           boolean neverActed) {
+                           boolean neverActed, String felt, List<String> unfelt, boolean neverFelt) {
     }
 
     /**
@@ -87,7 +91,19 @@ public record ExercisedView(boolean enough, List<String> unmet, List<Requirement
         return new FaultRow(f.fault(), Fmt.count(f.applied()), Fmt.count(f.couldNotAct()), Fmt.count(f.failed()),
                 Fmt.count(f.attempted()), Fmt.count(f.okUnder()), Fmt.count(f.invokedUnder()),
                 f.triggersArmed() == 0 ? "" : Fmt.count(f.triggersFired()) + " of " + Fmt.count(f.triggersArmed()),
-                f.reasons(), f.applied() == 0);
+                f.reasons(), f.applied() == 0, felt(f), f.unfelt(), f.applied() > 0 && f.felt() == 0);
+    }
+
+    /** {@code 1 of 2}, {@code 2 of 2 (1 not measured)}, {@code not measured}; empty when none was applied. */
+    private static String felt(FaultTally f) {
+        if (f.applied() == 0) {
+            return "";
+        }
+        if (f.measured() == 0) {
+            return "not measured";
+        }
+        return Fmt.count(f.felt()) + " of " + Fmt.count(f.applied())
+                + (f.measured() < f.applied() ? " (" + Fmt.count(f.applied() - f.measured()) + " not measured)" : "");
     }
 
     private static List<CheckerCard.Fact> observed(Exercised run) {

@@ -69,6 +69,8 @@ public final class LocalCluster implements Cluster {
     private final Map<String, List<DiskFault>> diskFaults = new ConcurrentHashMap<>();
     /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
     private final MovedClocks<String> clockOffsets = new MovedClocks<>();
+    /** The lazy file system's counters of each node whose disk fails now, when its first fault began. */
+    private final Map<String, Map<String, Long>> diskCountsAtFault = new ConcurrentHashMap<>();
     /** Waits until the servers have read their clocks' control files ({@link ProcessClock#awaitApplied}). */
     private volatile Runnable clockWait = ProcessClock::awaitApplied;
 
@@ -328,6 +330,9 @@ public final class LocalCluster implements Cluster {
             throw new IllegalArgumentException("unknown disk fault " + fault);
         }
         diskFaults.compute(node, (n, before) -> {
+            if (before == null) {
+                diskCountsAtFault.put(node, m.counters()); // the window of the faults begins here
+            }
             List<DiskFault> now = before == null ? new ArrayList<>() : new ArrayList<>(before);
             now.add(fault);
             return List.copyOf(now);
@@ -339,6 +344,55 @@ public final class LocalCluster implements Cluster {
     public void repairDisk(String node) {
         mount(node, "repair " + node + "'s disk").clearFaults();
         diskFaults.remove(node);
+        diskCountsAtFault.remove(node);
+    }
+
+    /** The lazy file system's counters now, less those when the node's disk began to fail; empty when it does not. */
+    @Override
+    public Optional<Map<String, Long>> diskCountsSinceFault(String node) {
+        Map<String, Long> then = diskCountsAtFault.get(node);
+        LazyFsMount m = mounts.get(node);
+        if (then == null || m == null) {
+            return Optional.empty();
+        }
+        Map<String, Long> delta = new LinkedHashMap<>();
+        m.counters().forEach((k, v) -> delta.put(k, v - then.getOrDefault(k, 0L)));
+        return Optional.of(delta);
+    }
+
+    /**
+     * The node's process as the operating system shows it: gone when its last incarnation has exited (or none was
+     * started), stopped when {@code /proc/<pid>/stat} says so (state {@code T}), running otherwise.
+     */
+    @Override
+    public Optional<NodeState> processSeen(String node) {
+        Process p;
+        try {
+            p = process(node).process().process();
+        } catch (IllegalStateException neverStarted) {
+            return Optional.of(NodeState.DOWN);
+        }
+        if (!p.isAlive()) {
+            return Optional.of(NodeState.DOWN);
+        }
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+            // pid (comm) state ...: the state follows the last ')' (a command may hold spaces and parentheses)
+            char state = stat.substring(stat.lastIndexOf(')') + 2).charAt(0);
+            return Optional.of(state == 'T' || state == 't' ? NodeState.PAUSED : NodeState.RUNNING);
+        } catch (java.io.IOException | RuntimeException e) {
+            return p.isAlive() ? Optional.empty() : Optional.of(NodeState.DOWN);
+        }
+    }
+
+    /** ZooKeeper servers' clocks, read from the line each logs for a {@code srvr} (the fle nodes log none). */
+    @Override
+    public Optional<io.zkchaos.nemesis.ClockReading> readClock(String node) {
+        if (config.system() != SystemUnderTest.ZOOKEEPER) {
+            return Optional.empty();
+        }
+        return io.zkchaos.harness.cluster.ServerClock.read(layout(node).clientAddress(), logFile(node),
+                Duration.ofSeconds(3));
     }
 
     @Override

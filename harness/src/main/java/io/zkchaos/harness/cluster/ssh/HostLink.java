@@ -169,6 +169,12 @@ final class HostLink implements Link {
         }
     }
 
+    /** The hosts' firewall rules are not read back for counts: this link's faults are not measured. */
+    @Override
+    public boolean counts() {
+        return false;
+    }
+
     /** No byte counters on hosts: all zeros. */
     @Override
     public LinkStats stats() {
