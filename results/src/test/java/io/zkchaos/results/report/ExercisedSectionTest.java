@@ -61,9 +61,9 @@ class ExercisedSectionTest {
 
         Elements faults = section.select("table.exercised-faults tr:has(td)");
         assertThat(faults).hasSize(2);
-        assertThat(cells(faults.get(0))).containsExactly("isolate-leader", "3 of 4", "1", "0",
+        assertThat(cells(faults.get(0))).containsExactly("isolate-leader", "3 of 4", "not measured", "1", "0",
                 "210 (of 216 in flight)", "none armed", "no leader to aim at");
-        assertThat(cells(faults.get(1))).containsExactly("stall-during-snapshot", "2 of 2", "0", "0",
+        assertThat(cells(faults.get(1))).containsExactly("stall-during-snapshot", "2 of 2", "not measured", "0", "0",
                 "0 (of 10 in flight)", "2 of 3 armed"); // and no reason
         assertThat(faults.select("tr.bad")).isEmpty();
 
