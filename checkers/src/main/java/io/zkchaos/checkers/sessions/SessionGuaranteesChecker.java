@@ -297,8 +297,9 @@ public final class SessionGuaranteesChecker implements Checker {
                         + c.invokeIndex() + ") did not end ok, so how long it lasted is unknown");
                 continue;
             }
-            Op next = nemesisSince(history, c.invokeTime() < 0 ? -1
-                    : Math.max(0, c.invokeTime() - BOUND.toNanos()));
+            Session s = sessions.get(c.process());
+            Op next = c.invokeTime() < 0 || s.timeoutMs < 0 ? null : leaderMayChange(history,
+                    c.invokeTime() - BOUND.toNanos(), c.invokeTime() + s.timeoutMs * 1_000_000L + BOUND.toNanos());
             all.add(new Cut(OWN_CUT, c.invokeIndex(), c.invokeTime(), c.completeTime(), List.of(c.process()),
                     next == null ? Long.MAX_VALUE : next.time(), next == null ? null : faultName(next)));
         }
@@ -402,13 +403,27 @@ public final class SessionGuaranteesChecker implements Checker {
     /** How a cut of the workload's own (its session's relay silenced) is named. */
     private static final String OWN_CUT = "the workload";
 
-    /** The first nemesis action (a fault or a heal) invoked at or after {@code fromNanos}; null if none or no times. */
-    private static Op nemesisSince(History history, long fromNanos) {
-        if (fromNanos < 0) {
-            return null;
+    /**
+     * The first nemesis action invoked from {@code fromNanos} to {@code toNanos} that may give ZooKeeper a new
+     * leader: a fault, or a heal while a fault was in force (a heal that ends nothing, such as the final heal of a
+     * run without faults, changes nothing); null if none.
+     */
+    private static Op leaderMayChange(History history, long fromNanos, long toNanos) {
+        boolean inForce = false;
+        for (Op o : history.nemesisOps()) {
+            if (o.type() != OpType.INVOKE || o.time() < 0) {
+                continue;
+            }
+            boolean heal = "heal".equals(o.f());
+            if (o.time() > toNanos) {
+                return null;
+            }
+            if (o.time() >= fromNanos && (!heal || inForce)) {
+                return o;
+            }
+            inForce = !heal;
         }
-        return history.nemesisOps().stream().filter(o -> o.type() == OpType.INVOKE && o.time() >= fromNanos)
-                .findFirst().orElse(null);
+        return null;
     }
 
     private static String faultName(Op invoke) {

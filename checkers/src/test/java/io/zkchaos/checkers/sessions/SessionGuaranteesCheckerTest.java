@@ -193,6 +193,12 @@ class SessionGuaranteesCheckerTest {
                 + "workload: kill-leader began 500.0 ms before the cut, within the bound (a new ZooKeeper "
                 + "leader restarts every session's clock)");
 
+        HistoryBuilder healed = cutByTheWorkload(9000).heal("all", map("fault", "heal", "nodes", List.of()), 7000,
+                7010);
+        SessionsReport noop = (SessionsReport) checker.check(read(healed, 2, 9500, map()).build()).details();
+        assertThat(noop.expiredFollowed()).as("a heal that ended no fault changes no leader: %s",
+                noop.cutOffExcused()).isEqualTo(1);
+
         HistoryBuilder shortCut = open(new HistoryBuilder(), 1, "0x1", 0);
         shortCut.invoke(1, "create", "e1-1", null, 10).ok(1, null, 11);
         shortCut.invoke(1, "cut", null, 1000).ok(1, map("silenced", 3000L), 4000);
