@@ -25,7 +25,10 @@ import java.util.Set;
  * {@code {"session": "0x..", "timeout": ms}} (the negotiated timeout). {@code create} (key: the ephemeral's name)
  * makes an ephemeral znode owned by the session. {@code read} (synced): ok value {@code {"children": [names],
  * "owners": {name: "0x.."}}}. {@code close}: ok when the servers acknowledged the session's close. {@code expire}: ok
- * when another handle attached to the session and closed it. {@code event} (invoke and ok at once, value
+ * when another handle attached to the session and closed it. {@code cut}: the workload silenced the session's own
+ * relay, its only way to the servers, from the invoke to the completion (ok value {@code {"silenced": ms}}): the
+ * session was cut off from every server for that long, and the servers expire it when that is longer than its
+ * timeout. {@code event} (invoke and ok at once, value
  * {@code {"state": "SyncConnected" | "Disconnected" | "Expired" | "Closed"}} or {@code {"type": ..., "path": ...}}
  * for a watch notification): what the client delivered, in the order it delivered it; an event that arrived while an
  * operation was in flight is recorded right after it, its value naming that operation in {@code "during"}. After an
@@ -36,11 +39,13 @@ import java.util.Set;
  * <ul>
  *   <li>{@code closed-ephemeral}: a read invoked after a session's close (or another handle's close of it) was
  *       acknowledged lists an ephemeral of that session;</li>
- *   <li>{@code expiry-bound}: a session cut off from every server (its client process frozen or killed, or every
- *       client link cut) for longer than its timeout plus {@link #EXPIRY_SLACK} has an ephemeral listed by a read
- *       that began more than its timeout plus {@link #BOUND} after the cut took effect. Not held to it (and listed as
+ *   <li>{@code expiry-bound}: a session cut off from every server (its client process frozen or killed, every
+ *       client link cut, or its own relay silenced by the workload: {@code cut}) for longer than its timeout plus
+ *       {@link #EXPIRY_SLACK} has an ephemeral listed by a read that began more than its timeout plus {@link #BOUND}
+ *       after the cut took effect. Not held to it (and listed as
  *       excused): a cut-off that ended sooner (the session may have lived on), one another fault follows within the
- *       bound (a new ZooKeeper leader restarts every session's clock), a history without times;</li>
+ *       bound (a new ZooKeeper leader restarts every session's clock; for a cut of the workload's own, also a nemesis
+ *       action that began less than the bound before it), a history without times;</li>
  *   <li>{@code event-order}: a session's first event is not SyncConnected (or Closed: a handle closed before it
  *       connected), a state repeats without a change between,
  *       or anything follows Expired or Closed (a 3.9 client may go from SyncConnected straight to Expired: it keeps a
@@ -50,8 +55,15 @@ import java.util.Set;
  *   <li>{@code owner}: a read shows an ephemeral a session created owned by another session.</li>
  * </ul>
  * An {@code Expired} is never taken as proof that the servers expired a session (the client's own clock may say so
- * first): the expiry bound is judged from the cut, which the nemesis records. Unknown when no session opened or no
- * read was acknowledged.
+ * first): the expiry bound is judged from the cut, which the nemesis or the workload records. Unknown when no session
+ * opened or no read was acknowledged.
+ *
+ * <h2>Promises tested</h2>
+ * ({@link SessionsReport#promises()}) A promise counts as tested for a session only when a read acknowledged later
+ * could have seen the session's ephemerals: {@code closed} (sessions whose own close was acknowledged, with an
+ * ephemeral, and a read invoked after the close), {@code closed-by-other} (the same for an acknowledged
+ * {@code expire}), {@code expired} (sessions held to the expiry bound with a read invoked past their timeout plus
+ * the bound), {@code ephemerals} (the acknowledged ephemerals of the sessions counted in those three).
  */
 public final class SessionGuaranteesChecker implements Checker {
 
@@ -90,6 +102,7 @@ public final class SessionGuaranteesChecker implements Checker {
         long endIndex = Long.MAX_VALUE;
         String ended;
         boolean expiredEvent;
+        boolean cutByWorkload;
 
         Session(int process) {
             this.process = process;
@@ -111,9 +124,13 @@ public final class SessionGuaranteesChecker implements Checker {
     private record Read(Operation op, List<String> children, Map<String, String> owners) {
     }
 
-    /** A fault that cut sessions off from every server, from {@code fromIndex}/{@code fromNanos} on. */
+    /**
+     * A fault that cut sessions off from every server, from {@code fromIndex}/{@code fromNanos} on, until
+     * {@code untilNanos}; {@code nextFault} names the nemesis action that began at {@code nextFaultNanos}, the first
+     * after the cut (for a cut of the workload's own: the first since {@link #BOUND} before it).
+     */
     private record Cut(String fault, long fromIndex, long fromNanos, long untilNanos, List<Integer> processes,
-                       long nextFaultNanos) {
+                       long nextFaultNanos, String nextFault) {
     }
 
     @Override
@@ -121,10 +138,11 @@ public final class SessionGuaranteesChecker implements Checker {
         Map<Integer, Session> sessions = new LinkedHashMap<>();
         Map<String, Session> creator = new HashMap<>();
         List<Read> reads = new ArrayList<>();
+        List<Operation> ownCuts = new ArrayList<>();
         int eventCount = 0;
         for (Operation op : history.operations()) {
             switch (op.f()) {
-                case "open", "create", "close", "expire", "read", "event" -> {
+                case "open", "create", "close", "expire", "read", "event", "cut" -> {
                 }
                 default -> {
                     continue;
@@ -164,6 +182,11 @@ public final class SessionGuaranteesChecker implements Checker {
                         reads.add(read(op));
                     }
                 }
+                case "cut" -> {
+                    s.ops.add(op);
+                    s.cutByWorkload = true;
+                    ownCuts.add(op);
+                }
                 default -> {
                     eventCount++;
                     s.events.add(op);
@@ -178,19 +201,28 @@ public final class SessionGuaranteesChecker implements Checker {
         Capped<SessionViolation> found = new Capped<>(SessionsReport.SHOWN);
         closedEphemerals(sessions.values(), reads, found);
         List<String> excused = new ArrayList<>();
-        int judged = expiryBound(history, sessions, reads, excused, found);
+        Set<Integer> expiredFollowed = new java.util.TreeSet<>();
+        int judged = expiryBound(history, sessions, ownCuts, reads, excused, expiredFollowed, found);
         for (Session s : sessions.values()) {
             eventOrder(s, found);
             afterEnd(s, found);
         }
         owners(reads, creator, found);
         int opened = (int) sessions.values().stream().filter(s -> s.open != null).count();
+        Set<Integer> closedFollowed = followedAfter(sessions.values(), "close", reads);
+        Set<Integer> otherFollowed = followedAfter(sessions.values(), "expire", reads);
+        Set<Integer> followed = new java.util.HashSet<>(closedFollowed);
+        followed.addAll(otherFollowed);
+        followed.addAll(expiredFollowed);
         SessionsReport report = new SessionsReport(opened,
                 count(sessions, "close"), count(sessions, "expire"),
                 (int) sessions.values().stream().filter(s -> s.expiredEvent).count(),
                 (int) sessions.values().stream().flatMap(s -> s.creates.stream()).filter(Operation::isOk).count(),
                 reads.size(), eventCount, judged, excused, BOUND.toMillis(), found.count(), found.byKind(),
-                found.kept());
+                found.kept(), (int) sessions.values().stream().filter(s -> s.cutByWorkload).count(),
+                closedFollowed.size(), otherFollowed.size(), expiredFollowed.size(),
+                (int) followed.stream().flatMap(p -> sessions.get(p).creates.stream()).filter(Operation::isOk)
+                        .count());
         Validity validity = found.count() > 0 ? Validity.INVALID
                 : opened == 0 || reads.isEmpty() ? Validity.UNKNOWN : Validity.VALID;
         return CheckResult.of(NAME, validity, summary(validity, report), report);
@@ -199,6 +231,25 @@ public final class SessionGuaranteesChecker implements Checker {
     private static int count(Map<Integer, Session> sessions, String f) {
         return (int) sessions.values().stream().filter(s -> s.ops.stream().anyMatch(o -> o.f().equals(f)
                 && o.isOk())).count();
+    }
+
+    /**
+     * The sessions ended by an acknowledged {@code f} ({@code close} or {@code expire}) that had an acknowledged
+     * ephemeral and whose end an acknowledged read invoked later could see: their promise was put to the test.
+     */
+    private static Set<Integer> followedAfter(Iterable<Session> sessions, String f, List<Read> reads) {
+        Set<Integer> followed = new java.util.TreeSet<>();
+        for (Session s : sessions) {
+            if (s.creates.stream().noneMatch(Operation::isOk)) {
+                continue;
+            }
+            s.ops.stream().filter(o -> o.f().equals(f) && o.isOk()).findFirst().ifPresent(end -> {
+                if (reads.stream().anyMatch(r -> r.op().invokeIndex() > end.completeIndex())) {
+                    followed.add(s.process);
+                }
+            });
+        }
+        return followed;
     }
 
     /** No read invoked after a session's close was acknowledged lists one of its ephemerals. */
@@ -231,12 +282,28 @@ public final class SessionGuaranteesChecker implements Checker {
      * A session cut off from every server long enough that it must expire has its ephemerals gone from every read
      * that begins later than its timeout plus {@link #BOUND} after the cut took effect.
      *
+     * @param ownCuts  the workload's {@code cut}s of its sessions' own relays
+     * @param followed gets the process of each judged session that a read invoked past its deadline followed
      * @return how many cut-off sessions were judged
      */
-    private static int expiryBound(History history, Map<Integer, Session> sessions, List<Read> reads,
-                                   List<String> excused, Capped<SessionViolation> found) {
+    private static int expiryBound(History history, Map<Integer, Session> sessions, List<Operation> ownCuts,
+                                   List<Read> reads, List<String> excused, Set<Integer> followed,
+                                   Capped<SessionViolation> found) {
         int judged = 0;
-        for (Cut cut : cuts(history, sessions)) {
+        List<Cut> all = cuts(history, sessions);
+        for (Operation c : ownCuts) {
+            if (!c.isOk()) {
+                excused.add(sessions.get(c.process()).name() + " cut off by the workload: the cut (index "
+                        + c.invokeIndex() + ") did not end ok, so how long it lasted is unknown");
+                continue;
+            }
+            Session s = sessions.get(c.process());
+            Op next = c.invokeTime() < 0 || s.timeoutMs < 0 ? null : leaderMayChange(history,
+                    c.invokeTime() - BOUND.toNanos(), c.invokeTime() + s.timeoutMs * 1_000_000L + BOUND.toNanos());
+            all.add(new Cut(OWN_CUT, c.invokeIndex(), c.invokeTime(), c.completeTime(), List.of(c.process()),
+                    next == null ? Long.MAX_VALUE : next.time(), next == null ? null : faultName(next)));
+        }
+        for (Cut cut : all) {
             for (int p : cut.processes()) {
                 Session s = sessions.get(p);
                 if (s == null || s.open == null || s.open.completeIndex() > cut.fromIndex()
@@ -256,9 +323,11 @@ public final class SessionGuaranteesChecker implements Checker {
                     continue;
                 }
                 if (cut.nextFaultNanos() <= deadline) {
-                    excused.add(s.name() + " cut off by " + cut.fault() + ": another fault began "
-                            + Values.human(cut.nextFaultNanos() - cut.fromNanos()) + " after the cut, within the bound"
-                            + " (a new ZooKeeper leader restarts every session's clock)");
+                    excused.add(s.name() + " cut off by " + cut.fault() + ": " + (cut.nextFault() == null
+                            ? "another fault" : cut.nextFault()) + " began " + (cut.nextFaultNanos() < cut.fromNanos()
+                            ? Values.human(cut.fromNanos() - cut.nextFaultNanos()) + " before the cut"
+                            : Values.human(cut.nextFaultNanos() - cut.fromNanos()) + " after the cut")
+                            + ", within the bound (a new ZooKeeper leader restarts every session's clock)");
                     continue;
                 }
                 judged++;
@@ -266,6 +335,7 @@ public final class SessionGuaranteesChecker implements Checker {
                     if (r.op().invokeTime() <= deadline) {
                         continue;
                     }
+                    followed.add(s.process);
                     Operation seen = s.creates.stream().filter(c -> r.children().contains(c.key())).findFirst()
                             .orElse(null);
                     if (seen != null) {
@@ -325,9 +395,39 @@ public final class SessionGuaranteesChecker implements Checker {
                     break;
                 }
             }
-            cuts.add(new Cut(fault, o.index(), o.time(), until, processes, nextFault));
+            cuts.add(new Cut(fault, o.index(), o.time(), until, processes, nextFault, null));
         }
         return cuts;
+    }
+
+    /** How a cut of the workload's own (its session's relay silenced) is named. */
+    private static final String OWN_CUT = "the workload";
+
+    /**
+     * The first nemesis action invoked from {@code fromNanos} to {@code toNanos} that may give ZooKeeper a new
+     * leader: a fault, or a heal while a fault was in force (a heal that ends nothing, such as the final heal of a
+     * run without faults, changes nothing); null if none.
+     */
+    private static Op leaderMayChange(History history, long fromNanos, long toNanos) {
+        boolean inForce = false;
+        for (Op o : history.nemesisOps()) {
+            if (o.type() != OpType.INVOKE || o.time() < 0) {
+                continue;
+            }
+            boolean heal = "heal".equals(o.f());
+            if (o.time() > toNanos) {
+                return null;
+            }
+            if (o.time() >= fromNanos && (!heal || inForce)) {
+                return o;
+            }
+            inForce = !heal;
+        }
+        return null;
+    }
+
+    private static String faultName(Op invoke) {
+        return "heal".equals(invoke.f()) ? "a heal" : invoke.f();
     }
 
     /**
@@ -432,6 +532,10 @@ public final class SessionGuaranteesChecker implements Checker {
                 .append(r.ephemerals()).append(" ephemeral(s) created, ").append(r.reads()).append(" read(s), ")
                 .append(r.events()).append(" event(s); ").append(r.cutOffJudged())
                 .append(" cut-off session(s) held to timeout + ").append(Values.human(r.boundMillis() * 1_000_000L));
+        if (r.cutByWorkload() > 0) {
+            s.append(" (").append(r.cutByWorkload()).append(" cut off by the workload), ").append(r.expiredFollowed())
+                    .append(" expired session(s) followed past the bound");
+        }
         if (!r.cutOffExcused().isEmpty()) {
             s.append(", ").append(r.cutOffExcused().size()).append(" not (").append(r.cutOffExcused().get(0))
                     .append(r.cutOffExcused().size() > 1 ? "; and " + (r.cutOffExcused().size() - 1) + " more" : "")

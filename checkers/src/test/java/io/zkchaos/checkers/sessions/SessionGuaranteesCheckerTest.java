@@ -6,11 +6,13 @@ import static io.zkchaos.checkers.ZnodeHistories.open;
 import static io.zkchaos.checkers.ZnodeHistories.partitioned;
 import static io.zkchaos.checkers.ZnodeHistories.read;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.HistoryBuilder;
 import io.zkchaos.checkers.JsonAssert;
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.checkers.evidence.PromiseTally;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -131,6 +133,108 @@ class SessionGuaranteesCheckerTest {
                         + "acknowledged at index 7, before it began",
                 "the read of process 2 (index 14) found e1-2, which process 1 (session 0x1) created, owned by "
                         + "session 0x7: the create did not happen in the session that reported it");
+    }
+
+    /**
+     * p1 holds e1-1 when the workload silences its relay at 1 s, for 5.5 s (timeout 4 s): its client is told
+     * Disconnected and, once the relay passes again, Expired by the servers; p2 reads at {@code readMs}.
+     */
+    private static HistoryBuilder cutByTheWorkload(long readMs, Object... owners) {
+        HistoryBuilder h = open(new HistoryBuilder(), 1, "0x1", 0);
+        h.invoke(1, "create", "e1-1", null, 10).ok(1, null, 11);
+        open(h, 2, "0x2", 100);
+        h.invoke(1, "cut", null, 1000).ok(1, map("silenced", 5500L), 6500);
+        h.okOp(1, "event", map("state", "Disconnected", "during", "cut"), map("state", "Disconnected", "during",
+                "cut"), 6500);
+        event(h, 1, "Expired", 6700);
+        return read(h, 2, readMs, map(owners));
+    }
+
+    @Test
+    void aSessionTheWorkloadCutOffIsAnExpiryWhoseEphemeralsAreFollowed() {
+        CheckResult r = checker.check(cutByTheWorkload(8500).build());
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
+        SessionsReport d = (SessionsReport) r.details();
+        assertThat(d.cutByWorkload()).isEqualTo(1);
+        assertThat(d.cutOffJudged()).isEqualTo(1);
+        assertThat(d.expiredFollowed()).as("a read began past the timeout plus the bound").isEqualTo(1);
+        assertThat(d.ephemeralsFollowed()).isEqualTo(1);
+        assertThat(d.promises()).extracting(PromiseTally::id, PromiseTally::tested).containsExactly(
+                tuple("closed", 0L), tuple("closed-by-other", 0L), tuple("expired", 1L), tuple("ephemerals", 1L));
+        assertThat(r.summary()).contains("1 cut-off session(s) held to timeout + 3.000 s (1 cut off by the "
+                + "workload), 1 expired session(s) followed past the bound");
+        JsonAssert.toJson(r);
+
+        CheckResult late = checker.check(cutByTheWorkload(8500, "e1-1", "0x1").build());
+        assertThat(late.validity()).isEqualTo(Validity.INVALID);
+        assertThat(late.summary()).startsWith("1 violation(s): expiry-bound: the read of process 2 (index 16), "
+                + "7.500 s after the workload cut process 1 (session 0x1) off (index 10), lists its ephemeral "
+                + "e1-1: more than its timeout of 4000 ms plus 3.000 s.");
+    }
+
+    @Test
+    void anExpiryNoReadFollowedOrThatAFaultOverlapsIsNotCountedAsTested() {
+        SessionsReport early = (SessionsReport) checker.check(cutByTheWorkload(7000).build()).details();
+        assertThat(early.cutOffJudged()).isEqualTo(1);
+        assertThat(early.expiredFollowed()).as("no read began past the bound").isZero();
+        assertThat(early.promises()).filteredOn(p -> p.id().equals("expired")).singleElement()
+                .satisfies(p -> assertThat(p.wasTested()).isFalse());
+
+        HistoryBuilder h = open(new HistoryBuilder(), 1, "0x1", 0);
+        h.invoke(1, "create", "e1-1", null, 10).ok(1, null, 11)
+                .nemesis("kill-leader", map("fault", "kill-leader", "nodes", List.of("n2")), 500, 510);
+        h.invoke(1, "cut", null, 1000).ok(1, map("silenced", 5500L), 6500);
+        open(h, 2, "0x2", 7000);
+        CheckResult killed = checker.check(read(h, 2, 9000, map("e1-1", "0x1")).build());
+        assertThat(killed.validity()).as("a new leader restarts the session's clock").isEqualTo(Validity.VALID);
+        SessionsReport k = (SessionsReport) killed.details();
+        assertThat(k.expiredFollowed()).isZero();
+        assertThat(k.cutOffExcused()).singleElement().asString().isEqualTo("process 1 (session 0x1) cut off by the "
+                + "workload: kill-leader began 500.0 ms before the cut, within the bound (a new ZooKeeper "
+                + "leader restarts every session's clock)");
+
+        HistoryBuilder healed = cutByTheWorkload(9000).heal("all", map("fault", "heal", "nodes", List.of()), 7000,
+                7010);
+        SessionsReport noop = (SessionsReport) checker.check(read(healed, 2, 9500, map()).build()).details();
+        assertThat(noop.expiredFollowed()).as("a heal that ended no fault changes no leader: %s",
+                noop.cutOffExcused()).isEqualTo(1);
+
+        HistoryBuilder shortCut = open(new HistoryBuilder(), 1, "0x1", 0);
+        shortCut.invoke(1, "create", "e1-1", null, 10).ok(1, null, 11);
+        shortCut.invoke(1, "cut", null, 1000).ok(1, map("silenced", 3000L), 4000);
+        open(shortCut, 2, "0x2", 5000);
+        SessionsReport s = (SessionsReport) checker.check(read(shortCut, 2, 9000, map()).build()).details();
+        assertThat(s.cutOffJudged()).isZero();
+        assertThat(s.cutOffExcused()).singleElement().asString().contains("less than its timeout plus 1.000 s");
+    }
+
+    @Test
+    void closesAreTestedWhenALaterReadFollowsTheirEphemerals() {
+        SessionsReport d = (SessionsReport) checker.check(read(closedCleanly(), 2, 50, map()).build()).details();
+        assertThat(d.closedFollowed()).isEqualTo(1);
+        assertThat(d.ephemeralsFollowed()).isEqualTo(1);
+        assertThat(d.promises()).extracting(PromiseTally::id, PromiseTally::tested).containsExactly(
+                tuple("closed", 1L), tuple("closed-by-other", 0L), tuple("expired", 0L), tuple("ephemerals", 1L));
+
+        HistoryBuilder h = open(new HistoryBuilder(), 1, "0x1", 0);
+        h.invoke(1, "create", "e1-1", null, 10).ok(1, null, 11);
+        read(open(h, 2, "0x2", 12), 2, 14, map("e1-1", "0x1"));
+        h.invoke(1, "expire", null, 20).ok(1, null, 21);
+        SessionsReport unread = (SessionsReport) checker.check(h.build()).details();
+        assertThat(unread.closedByOtherFollowed()).as("no read after the close").isZero();
+        SessionsReport followed = (SessionsReport) checker.check(read(h, 2, 40, map()).build()).details();
+        assertThat(followed.closedByOtherFollowed()).isEqualTo(1);
+    }
+
+    @Test
+    void aReportWithoutTheNewFieldsReadsBackAsNothingTested() throws Exception {
+        String old = "{\"kind\":\"session-guarantees\",\"sessions\":3,\"closed\":1,\"expiredByOp\":1,"
+                + "\"expiredEvents\":1,\"ephemerals\":2,\"reads\":4,\"events\":9,\"cutOffJudged\":1,\"cutOffExcused\":[],\"boundMillis\":3000,"
+                + "\"violationCount\":0,\"violationsByRule\":{},\"violations\":[]}";
+        SessionsReport r = (SessionsReport) new com.fasterxml.jackson.databind.ObjectMapper().readValue(old,
+                io.zkchaos.checkers.Findings.class);
+        assertThat(r.closed()).isEqualTo(1);
+        assertThat(r.promises()).allSatisfy(p -> assertThat(p.tested()).isZero());
     }
 
     @Test

@@ -18,9 +18,10 @@ import java.util.List;
  * killed client process closes its sockets: the servers see the connection end, then nothing). Each connection the
  * client makes goes to the next server of the list in turn, through the same addresses the workload's clients use
  * (the fault proxy's), so client faults and partitions reach the session too. After either cut, new connections are
- * accepted and closed at once, never relayed.
+ * accepted and closed at once, never relayed, until {@link #resume()}. Public for the sessions workload, which cuts
+ * a share of its sessions off this way ({@code io.zkchaos.workloads.sessions}).
  */
-final class SessionRelay implements AutoCloseable {
+public final class SessionRelay implements AutoCloseable {
 
     private static final int CONNECT_TIMEOUT_MS = 2_000;
     private static final int BUFFER = 16 * 1024;
@@ -44,7 +45,7 @@ final class SessionRelay implements AutoCloseable {
      * A relay listening on an ephemeral loopback port, relaying to {@code servers} ({@code host:port} each) in turn
      * from the {@code first}.
      */
-    static SessionRelay open(List<String> servers, int first, String name) throws IOException {
+    public static SessionRelay open(List<String> servers, int first, String name) throws IOException {
         List<InetSocketAddress> addresses = servers.stream().map(SessionRelay::address).toList();
         ServerSocket listener = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
         SessionRelay relay = new SessionRelay(listener, addresses, Math.floorMod(first, addresses.size()));
@@ -53,7 +54,7 @@ final class SessionRelay implements AutoCloseable {
     }
 
     /** The address the session's client connects to. */
-    String connectString() {
+    public String connectString() {
         return listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort();
     }
 
@@ -61,10 +62,22 @@ final class SessionRelay implements AutoCloseable {
      * From now on no byte passes either way. The client's ends are closed (its handle is stopped next); the servers'
      * ends stay open and silent until a server hangs up (when it expires the session) or the relay is closed.
      */
-    void silence() {
+    public void silence() {
         synchronized (lock) {
             cut = true;
             clientEnds.forEach(SessionRelay::closeQuietly);
+        }
+    }
+
+    /**
+     * After a {@link #silence()}: new connections are relayed again, so the client, reconnecting, hears from a
+     * server what became of its session. The connections silenced stay dead.
+     */
+    public void resume() {
+        synchronized (lock) {
+            if (!closed) {
+                cut = false;
+            }
         }
     }
 

@@ -87,6 +87,32 @@ class SessionRelayTest {
     }
 
     @Test
+    void resumedNewConnectionsAreRelayedAgainAndTheSilencedOnesStayDead() throws Exception {
+        try (Socket client = connect()) {
+            Socket silenced = roundTrip(client);
+            relay.silence();
+            assertThat(client.getInputStream().read()).isEqualTo(-1);
+
+            relay.resume();
+
+            try (Socket again = connect()) {
+                Socket end = roundTrip(again);
+                assertThat(end).isNotSameAs(silenced);
+            }
+            silenced.getOutputStream().write("late".getBytes(StandardCharsets.US_ASCII));
+            silenced.setSoTimeout(5_000);
+            int read;
+            try {
+                read = silenced.getInputStream().read();
+            } catch (IOException e) {
+                read = -1; // reset: closed as well
+            }
+            assertThat(read).as("the silenced connection is closed by the relay once it tries to pass again")
+                    .isEqualTo(-1);
+        }
+    }
+
+    @Test
     void severedTheServerSeesTheConnectionEndAsAKilledClientsWould() throws Exception {
         try (Socket client = connect()) {
             Socket end = roundTrip(client);

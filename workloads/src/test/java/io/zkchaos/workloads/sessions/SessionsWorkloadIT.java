@@ -9,13 +9,16 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.InMemoryRecorder;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.checkers.sessions.SessionGuaranteesChecker;
 import io.zkchaos.checkers.sessions.SessionsReport;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.SharedEnsemble;
 import io.zkchaos.workloads.Target;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,10 +32,14 @@ class SessionsWorkloadIT {
     static final SharedEnsemble ensemble = new SharedEnsemble(3);
 
     private static History run(SessionsWorkload w, long seed) throws Exception {
+        return run(w, seed, Duration.ofSeconds(3));
+    }
+
+    private static History run(SessionsWorkload w, long seed, Duration duration) throws Exception {
         Target target = ensemble.get().target(Duration.ofSeconds(4), Duration.ofSeconds(10));
         w.setup(target);
         InMemoryRecorder rec = new InMemoryRecorder();
-        w.run(new RunContext(target, rec, seed, 4, Duration.ofSeconds(3)));
+        w.run(new RunContext(target, rec, seed, 4, duration));
         return wellFormed(rec.history());
     }
 
@@ -72,6 +79,39 @@ class SessionsWorkloadIT {
         assertThat(d.ephemerals()).as(r.summary()).isPositive();
         // After another handle's close, the one more create each such session tries never succeeds.
         assertThat(h.operations()).filteredOn(o -> o.f().equals("create") && o.isOk()).isNotEmpty();
+    }
+
+    /**
+     * With no nemesis, the workload cuts a share of its sessions off from every server itself (their relays
+     * silenced past their timeout): the servers expire them, the clients hear Expired, and reads past the timeout
+     * plus the bound follow their ephemerals to their end.
+     */
+    @Test
+    void sessionsTheWorkloadCutsOffAreExpiredByTheServersAndFollowedToTheirEnd() throws Exception {
+        History h = run(new SessionsWorkload("/it/sessions-cut", 40), 11L, Duration.ofSeconds(14));
+        CheckResult r = judge(h);
+        assertThat(r.validity()).as(r.summary()).isEqualTo(Validity.VALID);
+        SessionsReport d = (SessionsReport) r.details();
+        assertThat(d.cutByWorkload()).as(r.summary()).isPositive();
+        assertThat(d.expiredFollowed()).as("expired sessions whose ephemerals a later read followed: %s",
+                r.summary()).isPositive();
+        assertThat(d.promises()).filteredOn(p -> p.id().equals(SessionsReport.EXPIRED)).singleElement()
+                .satisfies(p -> assertThat(p.tested()).isEqualTo(d.expiredFollowed()));
+        List<Operation> cuts = h.operations().stream().filter(o -> o.f().equals("cut")).toList();
+        assertThat(cuts).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.isOk()).as("%s", c).isTrue();
+            long timeout = ((Number) ((Map<?, ?>) h.operations().stream().filter(o -> o.process() == c.process()
+                    && o.f().equals("open")).findFirst().orElseThrow().output()).get("timeout")).longValue();
+            assertThat(c.completeTime() - c.invokeTime()).as("silent past the timeout: %s", c)
+                    .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(timeout) + SessionGuaranteesChecker.EXPIRY_SLACK
+                            .toNanos());
+            assertThat(h.operations()).as("process %d's client was told Expired after its cut", c.process())
+                    .anySatisfy(e -> {
+                        assertThat(e.process()).isEqualTo(c.process());
+                        assertThat(e.f()).isEqualTo("event");
+                        assertThat(((Map<?, ?>) e.input()).get("state")).isEqualTo("Expired");
+                    });
+        });
     }
 
     @Test
