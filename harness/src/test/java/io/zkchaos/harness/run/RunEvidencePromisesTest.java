@@ -99,10 +99,6 @@ class RunEvidencePromisesTest {
                     assertThat(d.checkers()).as(d.name() + " runs " + p.checker()).contains(p.checker());
                     CheckResult empty = Checkers.runSafely(CheckerCatalog.create(p.checker(),
                             CheckerOptions.defaults()), History.of(List.of()));
-                    if (p.checker().equals(CheckerCatalog.SESSION_GUARANTEES)
-                            && !(empty.details() instanceof TestsPromises)) {
-                        continue; // its promises come with the sessions workload's expiries (issue 35, another part)
-                    }
                     assertThat(empty.details()).as(p.checker() + " on an empty history: " + empty.summary())
                             .isInstanceOf(TestsPromises.class);
                     assertThat(((TestsPromises) empty.details()).promises()).extracting(PromiseTally::id)
