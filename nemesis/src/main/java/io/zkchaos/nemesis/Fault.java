@@ -92,6 +92,21 @@ public interface Fault {
         public String cliName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+
+        /**
+         * The family of that {@link #cliName} ({@code clock}), as {@code --without} takes it.
+         *
+         * @throws IllegalArgumentException naming the unknown family and listing the known ones
+         */
+        public static Family parse(String name) {
+            for (Family f : values()) {
+                if (f.cliName().equals(name == null ? null : name.trim().toLowerCase(java.util.Locale.ROOT))) {
+                    return f;
+                }
+            }
+            throw new IllegalArgumentException("unknown fault family '" + name + "'; known: " + String.join(", ",
+                    java.util.Arrays.stream(values()).map(Family::cliName).toList()));
+        }
     }
 
     /** The name the CLI and the history use, e.g. {@code kill-leader}. */

@@ -67,6 +67,33 @@ public record NemesisDescriptor(String name, String description, List<Fault> fau
                 .filter(f -> !f.is(Fault.Trait.NEEDS_LAZYFS)).toList());
     }
 
+    /**
+     * This nemesis without the faults of {@code families} ({@code --without}): what {@code mixed} draws from when a
+     * run leaves families out, a choice recorded with the run, so that the seed alone fixes the draw.
+     *
+     * @throws IllegalArgumentException when a family is not this nemesis's, or when no fault is left
+     */
+    public NemesisDescriptor without(Set<Fault.Family> families) {
+        if (families.isEmpty()) {
+            return this;
+        }
+        Set<Fault.Family> has = families();
+        for (Fault.Family f : new java.util.TreeSet<>(families)) {
+            if (!has.contains(f)) {
+                throw new IllegalArgumentException("without: nemesis '" + name + "' has no " + f.cliName()
+                        + " faults to leave out (its families: " + String.join(", ", has.stream()
+                        .map(Fault.Family::cliName).toList()) + ")");
+            }
+        }
+        List<Fault> kept = faults.stream().filter(f -> !families.contains(f.family())).toList();
+        if (kept.isEmpty()) {
+            throw new IllegalArgumentException("without: leaving out " + String.join(", ", families.stream()
+                    .sorted().map(Fault.Family::cliName).toList()) + " leaves nemesis '" + name + "' no fault "
+                    + "(for a run without faults: --nemesis none)");
+        }
+        return new NemesisDescriptor(name, description, kept);
+    }
+
     /** Whether some fault of this nemesis moves the servers' clocks: they must start so that it can. */
     public boolean movesClocks() {
         return faults.stream().anyMatch(f -> f.is(Fault.Trait.MOVES_CLOCKS));

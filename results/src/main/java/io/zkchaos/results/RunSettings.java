@@ -100,11 +100,21 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      * @param faultFor how long each fault was held
      * @param healFor  how long the cluster was left healed between faults
      * @param compose  the most faults in force at once ({@code --compose}); 1 in files written before it existed
+     * @param without  the fault families left out of the draw ({@code --without clock,disk}), by name; empty (and not
+     *                 written) when none was, as in files written before it existed
      */
-    public record Nemesis(String name, Duration faultFor, Duration healFor, int compose) {
+    public record Nemesis(String name, Duration faultFor, Duration healFor, int compose,
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> without) {
         public Nemesis {
             Objects.requireNonNull(name, "nemesis name");
             compose = compose == 0 ? 1 : compose;
+            // files written before --without existed have none: every family the nemesis has
+            without = without == null ? List.of() : List.copyOf(without);
+        }
+
+        /** No family left out. */
+        public Nemesis(String name, Duration faultFor, Duration healFor, int compose) {
+            this(name, faultFor, healFor, compose, List.of());
         }
 
         /** One fault at a time. */

@@ -11,6 +11,7 @@ import io.zkchaos.harness.run.RunConfig.Timing;
 import io.zkchaos.harness.run.RunConfig.WorkloadPart;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.workloads.ZnodeAcls;
 import io.zkchaos.workloads.register.RegisterWorkload.ReadMode;
@@ -180,6 +181,12 @@ public final class RunCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE})")
     int compose;
 
+    @Option(names = "--without", split = ",", paramLabel = "FAMILY", description = "leave these fault families out "
+            + "of the nemesis (network, crash, pause, clock, disk, client), e.g. --without clock,disk: the seed alone "
+            + "fixes the faults mixed draws, so a run whose draw needs what this machine lacks (libfaketime, FUSE) is "
+            + "refused rather than drawn again; recorded in config.json")
+    List<String> without = new ArrayList<>();
+
     @Option(names = "--recover", converter = Durations.class,
             description = "once a quorum serves after the final heal, clients keep working this long before the "
                     + "final reads "
@@ -289,6 +296,14 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    private List<Fault.Family> families() {
+        try {
+            return without.stream().map(Fault.Family::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--without: " + e.getMessage(), e);
+        }
+    }
+
     /**
      * The run configuration these options name.
      *
@@ -322,7 +337,7 @@ public final class RunCommand implements Callable<Integer> {
                 .sync(SyncMode.parse(sync))
                 .timeLimit(timeLimit).concurrency(concurrency)
                 .seed(seed != null ? seed : System.currentTimeMillis()).out(this.out)
-                .faultFor(faultFor).healFor(healFor).compose(compose).recover(recover).recoveryBound(recoveryBound)
+                .faultFor(faultFor).healFor(healFor).compose(compose).without(families()).recover(recover).recoveryBound(recoveryBound)
                 .reads(readMode)
                 .keys(keys).pinReads(pinReads).rate(rate).strict(strict).zookeeper(zookeeper)
                 .sessionTimeout(sessionTimeout).lazyfs(lazyfs).forceSync(forceSync.equals("yes"))

@@ -3,6 +3,7 @@ package io.zkchaos.harness.cli;
 import io.zkchaos.harness.shrink.RecordedRun;
 import io.zkchaos.harness.shrink.RunLog;
 import io.zkchaos.harness.shrink.Shrink;
+import io.zkchaos.harness.shrink.Shrinker;
 import io.zkchaos.results.Verdicts;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -22,10 +23,11 @@ import picocli.CommandLine.Spec;
  * the main phase, fewer nodes, clients, keys), with real runs, within a budget.
  */
 @Command(name = "shrink", mixinStandardHelpOptions = true,
-        description = "Shrink a run that found something: try smaller runs (fewer faults, shorter fault windows and "
-                + "main phase, fewer nodes, clients and keys), each up to --tries times, keeping one when a try finds "
-                + "the same kind of thing; print the steps, then write the smallest schedule, its run and a report "
-                + "page with the original and the smallest side by side.",
+        description = "Shrink a run that found something: first with no fault at all (a finding that comes back is a "
+                + "plain bug, not a fault's), then smaller runs (fewer faults, shorter fault windows and main phase, "
+                + "fewer nodes, clients and keys), keeping one when --keep-rate of its tries find the same kind of "
+                + "thing; print the steps, then write the smallest schedule, its run and a report page with the "
+                + "original and the smallest side by side.",
         footer = {"", "Everything goes to RUN_DIR/shrink/: schedule.json (./zkchaos run --schedule takes it), "
                 + "shrink.json (the steps), runs/, confirm/ (replays of the smallest), index.html.",
                 "Exit status: 0 when a smaller run reproduced the finding, 1 when none did, 2 on an error."})
@@ -42,9 +44,10 @@ public final class ShrinkCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE})")
     Duration budget;
 
-    @Option(names = "--tries", defaultValue = "3", description = "the most runs per candidate; it is kept if any "
-            + "finds the same kind of thing (default: ${DEFAULT-VALUE})")
-    int tries;
+    @Option(names = "--keep-rate", paramLabel = "N/K", defaultValue = "2/3", description = "keep a candidate when "
+            + "at least N of up to K runs find the same kind of thing: one lucky run on a loaded machine would shrink "
+            + "too far (default: ${DEFAULT-VALUE})")
+    String keepRate;
 
     @Option(names = "--confirm", defaultValue = "3", description = "replays of the smallest at the end, for its "
             + "reproduction rate; 0 for none (default: ${DEFAULT-VALUE})")
@@ -60,9 +63,12 @@ public final class ShrinkCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RecordedRun original;
         Set<String> keep;
+        Shrinker.KeepRate rate;
         try {
-            if (tries < 1) {
-                throw new IllegalArgumentException("--tries must be at least 1, got " + tries);
+            try {
+                rate = Shrinker.KeepRate.parse(keepRate);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--" + e.getMessage(), e);
             }
             if (confirm < 0) {
                 throw new IllegalArgumentException("--confirm must be 0 or more, got " + confirm);
@@ -86,7 +92,7 @@ public final class ShrinkCommand implements Callable<Integer> {
         Path dir = run.dir(original, "shrink");
         Shrink.Outcome o;
         try (PrintWriter log = RunLog.open(dir)) {
-            o = Shrink.run(original, keep, tries, budget, confirm, dir, stdout, log);
+            o = Shrink.run(original, keep, rate, budget, confirm, dir, stdout, log);
         }
         return o.run() != null ? Verdicts.Exit.VALID : Verdicts.Exit.INVALID;
     }

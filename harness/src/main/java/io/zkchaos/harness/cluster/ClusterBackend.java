@@ -28,6 +28,17 @@ public interface ClusterBackend {
     }
 
     /**
+     * What this machine lacks for this backend to do {@code capability} for {@code system}, in words that name it
+     * ({@code libfaketime (not found at /x)}), or empty when nothing is missing. {@link #capabilities} says what the
+     * backend can do where its machine has what it needs, never consulting the machine, so that a run's draw of
+     * faults is the same everywhere; this is asked once, before a run starts, to refuse it
+     * ({@link Capabilities#requireHere}).
+     */
+    default java.util.Optional<String> missingHere(Capability capability, SystemUnderTest system) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Starts an ensemble and waits until a quorum serves. On any failure everything started is stopped.
      *
      * @throws ClusterNotReadyException if no quorum serves in time, naming the node and its log tail

@@ -37,11 +37,16 @@ public record MutationScenario(String workload, String nemesis, int nodes, Durat
         return workload + " × " + nemesis + (nodes == 3 ? "" : ", " + nodes + " nodes");
     }
 
-    /** The run of this scenario with {@code bugs} and {@code seed}, its directory under {@code store}. */
+    /**
+     * The run of this scenario with {@code bugs} and {@code seed}, its directory under {@code store}: a nemesis that
+     * mixes families leaves out those this machine lacks (libfaketime for the clocks) explicitly, as its config.json
+     * and {@link #command} say, so that the matrix runs wherever it is and the seed alone fixes each draw.
+     */
     public RunConfig config(List<String> bugs, long seed, Path store) {
         return RunConfig.builder().system("fle").bugs(bugs).nodes(nodes).workload(workload).nemesis(nemesis)
                 .timeLimit(timeLimit).faultFor(faultFor).healFor(healFor).recover(recover)
-                .failoverBound(failoverBound).concurrency(CONCURRENCY).seed(seed).out(store).build();
+                .failoverBound(failoverBound).concurrency(CONCURRENCY).seed(seed).out(store).build()
+                .leavingOutWhatThisMachineLacks();
     }
 
     /** The command line that runs it by hand. */
@@ -49,7 +54,14 @@ public record MutationScenario(String workload, String nemesis, int nodes, Durat
         return "./zkchaos run --system fle" + (bugs.isEmpty() ? "" : " --bug " + String.join(",", bugs))
                 + " --nodes " + nodes + " --workload " + workload + " --nemesis " + nemesis
                 + " --time-limit " + text(timeLimit) + " --fault-for " + text(faultFor) + " --heal-for " + text(healFor)
-                + " --recover " + text(recover) + " --failover-bound " + text(failoverBound) + " --seed " + seed;
+                + " --recover " + text(recover) + " --failover-bound " + text(failoverBound) + " --seed " + seed
+                + without(bugs, seed);
+    }
+
+    /** {@code --without clock} when this machine makes the run leave families out, else nothing. */
+    private String without(List<String> bugs, long seed) {
+        List<String> families = config(bugs, seed, Path.of("store")).nemesis().withoutNames();
+        return families.isEmpty() ? "" : " --without " + String.join(",", families);
     }
 
     private static String text(Duration d) {

@@ -76,6 +76,17 @@ public final class ProcessClock {
         return clock;
     }
 
+    /**
+     * Where the library was looked for, for a refusal: {@code not found at /x (-Dzkchaos.libfaketime)} when the
+     * property names it, else the directories looked in and how to install it.
+     */
+    public static String notFound() {
+        String set = System.getProperty(LIBRARY_PROPERTY);
+        return set != null ? "not found at " + set + ", which -D" + LIBRARY_PROPERTY + " names"
+                : "not found in " + String.join(", ", DIRECTORIES) + "; apt-get install libfaketime, or -D"
+                + LIBRARY_PROPERTY + "=PATH";
+    }
+
     /** Why {@code whose} clocks cannot move without the library, and how to install it. */
     public static String missing(String whose) {
         return "clocks: cannot move " + whose + " clocks: libfaketime is not installed (apt-get install libfaketime; "

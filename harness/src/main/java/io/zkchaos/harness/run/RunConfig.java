@@ -17,6 +17,7 @@ import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.ssh.SshBackend;
 import io.zkchaos.harness.cluster.ssh.SshHost;
 import io.zkchaos.harness.cluster.ssh.SshSettings;
+import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.FaultOp;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisTiming;
@@ -198,7 +199,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     /** This run with its faults executed as {@code schedule} says instead of drawn from the seed. */
     public RunConfig withSchedule(FaultSchedule schedule) {
         return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(), nemesis.healFor(),
-                nemesis.compose(), schedule), checks, timing, seed, out, storage);
+                nemesis.compose(), schedule, nemesis.without()), checks, timing, seed, out, storage);
     }
 
     /** This run with its run directory under {@code store}. */
@@ -252,7 +253,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         WorkloadOptions.class), w.sessionTimeout(), w.requestTimeout(), w.clients() == null
                         ? Clients.THREAD : Clients.valueOf(w.clients())),
                 new NemesisPart(s.nemesis().name(), s.nemesis().faultFor(), s.nemesis().healFor(),
-                        s.nemesis().compose(), null),
+                        s.nemesis().compose(), null, s.nemesis().without().stream().map(Fault.Family::parse)
+                        .toList()),
                 s.checks() == null ? defaultChecks() : s.checks(),
                 new Timing(s.timing().timeLimit(), s.timing().recover(), s.timing().recoveryBound() == null
                         ? Timing.DEFAULT_RECOVERY_BOUND : s.timing().recoveryBound()), s.seed(), s.out(),
@@ -282,6 +284,44 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      */
     public NemesisDescriptor nemesisDescriptor() {
         return nemesisDescriptor(nemesis, workload, cluster, storage);
+    }
+
+    /**
+     * Refuses this run, before it starts, when it needs what this machine lacks: the lazy file system, or what the
+     * faults it draws (or its schedule executes) need here, such as libfaketime ({@link Capabilities#requireHere}).
+     * The configuration itself never consults the machine: the same seed and configuration draw the same faults
+     * everywhere, or are refused.
+     *
+     * @throws IllegalArgumentException naming what is missing and how to do without it
+     */
+    public void requireMachine() {
+        Capabilities.requireHere(nemesis.name(), nemesisDescriptor(), nemesis.schedule() == null ? null
+                        : nemesis.schedule().faultNames(), Nemeses.require(nemesis.name()).families().size() > 1,
+                cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
+    }
+
+    /**
+     * This run with the families this machine cannot do left out of its nemesis ({@code --without}, recorded in
+     * config.json): for suites that run {@code mixed} on whatever machine they find, explicitly. Itself when nothing
+     * is missing, when the run executes a schedule, and for a nemesis of one family (which {@link #requireMachine}
+     * refuses where the machine lacks what it needs).
+     */
+    public RunConfig leavingOutWhatThisMachineLacks() {
+        if (nemesis.schedule() != null || Nemeses.require(nemesis.name()).families().size() < 2) {
+            return this;
+        }
+        Set<Fault.Family> missing = Capabilities.familiesMissingHere(nemesisDescriptor(), cluster.clusterBackend(),
+                cluster.systemUnderTest());
+        if (missing.isEmpty()) {
+            return this;
+        }
+        Set<Fault.Family> without = new java.util.TreeSet<>(nemesis.without());
+        without.addAll(missing);
+        if (without.containsAll(nemesis.descriptor().families())) {
+            return this; // nothing left to draw: refused where it runs, naming what is missing
+        }
+        return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(),
+                nemesis.healFor(), nemesis.compose(), null, List.copyOf(without)), checks, timing, seed, out, storage);
     }
 
     /** The nemesis' faults that this run's clients and backend allow ({@link Capabilities}). */
@@ -531,11 +571,20 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * @param schedule the faults to execute, at their times and with their choices ({@code --schedule}: an earlier
      *                 run's {@code schedule.json}, shrunk or edited), instead of the seeded cycle; null for the cycle
      *                 (and then not written: a configuration keeps the shape config.json has)
+     * @param without  the fault families left out of the nemesis ({@code --without clock,disk}), in the enum's order;
+     *                 empty for none. The draw reads only this and the rest of the configuration, never what the
+     *                 machine has: a run whose draw needs what the machine lacks is refused
+     *                 ({@link RunConfig#requireMachine}), never drawn again without it
      */
     public record NemesisPart(String name, Duration faultFor, Duration healFor, int compose,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule,
+                              @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault.Family> without) {
         public NemesisPart {
             Nemeses.require(name);
+            without = without == null ? List.of() : List.copyOf(new java.util.TreeSet<>(without));
+            if (!without.isEmpty()) {
+                Nemeses.require(name).without(Set.copyOf(without)); // a family it lacks, or no fault left: refused
+            }
             positive(faultFor, "fault-for");
             positive(healFor, "heal-for");
             if (compose < 1) {
@@ -546,16 +595,26 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** The seeded cycle, one fault at a time. */
         public NemesisPart(String name, Duration faultFor, Duration healFor) {
-            this(name, faultFor, healFor, 1, null);
+            this(name, faultFor, healFor, 1, null, List.of());
+        }
+
+        /** Every family of the nemesis. */
+        public NemesisPart(String name, Duration faultFor, Duration healFor, int compose, FaultSchedule schedule) {
+            this(name, faultFor, healFor, compose, schedule, List.of());
         }
 
         public static NemesisPart defaults() {
             return new NemesisPart(Nemeses.NONE, Duration.ofSeconds(10), Duration.ofSeconds(10));
         }
 
-        /** The nemesis's descriptor. */
+        /** The nemesis's descriptor, without the families left out. */
         public NemesisDescriptor descriptor() {
-            return Nemeses.require(name);
+            return Nemeses.require(name).without(Set.copyOf(without));
+        }
+
+        /** The families left out, by name ({@code clock}), as config.json and the CLI spell them. */
+        public List<String> withoutNames() {
+            return without.stream().map(Fault.Family::cliName).toList();
         }
     }
 
@@ -617,7 +676,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new RunSettings.Workload(workload.name(), workload.concurrency(),
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
-                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor(), nemesis.compose()),
+                new RunSettings.Nemesis(nemesis.name(), nemesis.faultFor(), nemesis.healFor(), nemesis.compose(),
+                        nemesis.withoutNames()),
                 checks,
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
                 new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
@@ -680,6 +740,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private Integer churn = StoragePart.defaults().churn();
         private int compose = NemesisPart.defaults().compose();
         private FaultSchedule schedule;
+        private List<Fault.Family> without = List.of();
 
         public Builder backend(String v) {
             backend = v;
@@ -903,6 +964,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /** The fault families left out of the nemesis ({@code --without}); empty or null for none. */
+        public Builder without(List<Fault.Family> v) {
+            without = v == null ? List.of() : v;
+            return this;
+        }
+
         /** The faults to execute instead of the seeded cycle ({@code --schedule}); null for the cycle. */
         public Builder schedule(FaultSchedule v) {
             schedule = v;
@@ -917,7 +984,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
-                    new NemesisPart(nemesis, faultFor, healFor, compose, schedule), checks,
+                    new NemesisPart(nemesis, faultFor, healFor, compose, schedule, without), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
                     new StoragePart(lazyfs, forceSync, snapCount, preload, acls, churn));
         }

@@ -64,6 +64,7 @@ public final class Runner {
                     + "', the descriptor '" + workloadType.name() + "'");
         }
         RunEvidence.requireKnown(config, workloadType);
+        config.requireMachine(); // before anything starts: a draw this machine cannot do is refused, never redrawn
         return new RunLoop(config, workloadType, backend(config), this::say,
                 progressEvery).run();
     }

@@ -52,14 +52,15 @@ public final class Shrink {
     /**
      * @param original the run to shrink
      * @param findings the kinds of finding to keep (any one of them)
-     * @param tries    the most tries per candidate
+     * @param keep     how many of its tries must reproduce for a candidate to be kept
      * @param budget   the wall time it may take; the smallest found so far is the result once it is spent
      * @param confirm  how many times to replay the smallest at the end (0: not at all)
      * @param dir      where everything is written
      * @param out      where the steps are printed
      * @param log      where every run's progress lines go
      */
-    public static Outcome run(RecordedRun original, Set<String> findings, int tries, Duration budget, int confirm,
+    public static Outcome run(RecordedRun original, Set<String> findings, Shrinker.KeepRate keep, Duration budget,
+                              int confirm,
                               Path dir, PrintWriter out, PrintWriter log) throws InterruptedException {
         long t0 = System.nanoTime();
         long deadline = t0 + budget.toNanos();
@@ -68,10 +69,11 @@ public final class Shrink {
         Shrinker.Candidate start = original.candidate();
         out.println("shrink " + original.directory().path() + ": keep " + String.join(" or ", findings));
         out.println("  from: " + start.describe());
-        out.println("  each candidate tried up to " + tries + " time(s); budget " + budget.toMinutes() + " min; runs in "
-                + runs + " (their progress in " + dir.resolve(RunLog.FILE) + ")");
+        out.println("  first with no fault at all; each candidate kept when " + keep.needed() + " of up to "
+                + keep.tries() + " tries reproduce (--keep-rate " + keep + "); budget " + budget.toMinutes()
+                + " min; runs in " + runs + " (their progress in " + dir.resolve(RunLog.FILE) + ")");
         out.flush();
-        Shrinker shrinker = new Shrinker(c -> trials.run(sized(original.config(), c).withOut(runs)), findings, tries,
+        Shrinker shrinker = new Shrinker(c -> trials.run(sized(original.config(), c).withOut(runs)), findings, keep,
                 () -> System.nanoTime() > deadline, rules(original.config()), step -> print(step, out));
         Shrinker.Result result = shrinker.shrink(start);
 
@@ -85,6 +87,9 @@ public final class Shrink {
                 + result.steps().size() + " step(s), " + result.steps().stream().mapToInt(s -> s.tries().size()).sum()
                 + " run(s), " + minutes(System.nanoTime() - t0));
         out.println("smallest: " + smallest.describe());
+        if (result.plainBug()) {
+            out.println(Shrinker.Result.PLAIN_BUG);
+        }
         out.flush();
 
         Replay.Summary confirmed = null;
@@ -109,14 +114,18 @@ public final class Shrink {
     }
 
     private static void print(Shrinker.Step s, PrintWriter out) {
-        out.println(String.format("  [%d] %s: %s", s.number(), s.move(), s.kept() ? "reproduced, kept (try "
-                + s.tries().size() + ")" : "not reproduced in " + s.tries().size() + " tr"
-                + (s.tries().size() == 1 ? "y" : "ies") + " (" + String.join("; ", s.tries().stream()
-                .map(TrialRun::outcome).toList()) + ")"));
+        String tries = s.tries().size() + " tr" + (s.tries().size() == 1 ? "y" : "ies") + " (" + String.join("; ",
+                s.tries().stream().map(TrialRun::outcome).toList()) + ")";
+        out.println(String.format("  [%d] %s: %s", s.number(), s.move(), s.kept() ? "reproduced, kept after " + tries
+                : "not kept after " + tries));
         out.flush();
     }
 
-    /** {@code base} resized to the candidate, its faults the candidate's schedule. */
+    /**
+     * {@code base} resized to the candidate, its faults the candidate's schedule, its families those the run recorded;
+     * a candidate with no fault runs as {@code --nemesis none} (a schedule of no fault would be held to the
+     * nemesis's minimum, and never count).
+     */
     static RunConfig sized(RunConfig base, Shrinker.Candidate c) {
         RunConfig.ClusterPart k = base.cluster();
         RunConfig.WorkloadPart w = base.workload();
@@ -125,10 +134,22 @@ public final class Shrink {
                 new RunConfig.WorkloadPart(w.name(), c.size().clients(), c.size().keys() > 0
                         ? w.options().withKeys(c.size().keys()) : w.options(), w.sessionTimeout(), w.requestTimeout(),
                         w.clients()),
-                new RunConfig.NemesisPart(base.nemesis().name(), base.nemesis().faultFor(), base.nemesis().healFor(),
-                        base.nemesis().compose(), c.schedule()),
-                base.checks(), new RunConfig.Timing(Duration.ofMillis(c.size().mainPhaseMillis()),
+                c.schedule().faults().isEmpty()
+                        ? new RunConfig.NemesisPart(io.zkchaos.nemesis.Nemeses.NONE, base.nemesis().faultFor(),
+                                base.nemesis().healFor())
+                        : new RunConfig.NemesisPart(base.nemesis().name(), base.nemesis().faultFor(),
+                                base.nemesis().healFor(), base.nemesis().compose(), c.schedule(),
+                                base.nemesis().without()),
+                c.schedule().faults().isEmpty() ? withoutNemesisRelax(base.checks()) : base.checks(),
+                new RunConfig.Timing(Duration.ofMillis(c.size().mainPhaseMillis()),
                 base.timing().recover()), base.seed(), base.out(), base.storage());
+    }
+
+    /** The checks without relaxing the nemesis's requirements, which a run without faults does not have. */
+    private static io.zkchaos.checkers.CheckerOptions withoutNemesisRelax(io.zkchaos.checkers.CheckerOptions checks) {
+        List<String> nemesis = List.of(io.zkchaos.nemesis.NemesisDescriptor.FAULT_APPLIED,
+                io.zkchaos.nemesis.NemesisDescriptor.TRIGGER_FIRED, io.zkchaos.nemesis.NemesisDescriptor.ACKED_UNDER_FAULT);
+        return checks.withRelax(checks.relax().stream().filter(id -> !nemesis.contains(id)).toList());
     }
 
     /** What the built-in faults allow: their least hold under the run's session timeout, the nodes they act on. */
@@ -169,7 +190,8 @@ public final class Shrink {
         }
         String headline = String.join(", ", original.kinds()) + ": from " + result.original().schedule().faults()
                 .size() + " fault(s) in " + seconds(result.original()) + " to " + s.schedule().faults().size()
-                + " in " + seconds(s) + (result.budgetSpent() ? " (budget spent)" : "");
+                + " in " + seconds(s) + (result.budgetSpent() ? " (budget spent)" : "")
+                + (result.plainBug() ? "; " + Shrinker.Result.PLAIN_BUG : "");
         return new ShrinkReport.Page(original.directory().path().toString(), headline, before, after, steps,
                 RunDirectory.SCHEDULE);
     }

@@ -14,15 +14,19 @@ import java.util.stream.Collectors;
 
 /**
  * Delta debugging of a finding, as property-based testing tools shrink theirs: from a run that found something, the
- * smallest run that still finds the same kind of thing. The moves, each tried on the smallest candidate so far: drop
- * faults (Zeller's ddmin over the schedule's faults, the main phase ending where the next dropped fault would have
- * begun), end the main phase sooner after the last fault, move the faults earlier (the time before the first and
- * between them halved), hold each fault half as long, fewer nodes (5 to 3, when every fault can act on 3), fewer
- * clients, fewer keys; rounds of them until none helps or the budget is spent.
+ * smallest run that still finds the same kind of thing. First no fault at all (the run as {@code --nemesis none}): a
+ * finding that comes back without any is a plain bug, not a fault's ({@link Result#plainBug}). Then the moves, each
+ * tried on the smallest candidate so far: drop faults (Zeller's ddmin over the schedule's faults, the main phase
+ * ending where the next dropped fault would have begun), end the main phase sooner after the last fault, move the
+ * faults earlier (the time before the first and between them halved), hold each fault half as long, fewer nodes (5
+ * to 3, when every fault can act on 3), fewer clients, fewer keys; rounds of them until none helps or the budget is
+ * spent. No move leaves less than a margin after the last fault ({@link #margin}): what a fault broke may show only
+ * after its heal.
  *
- * <p>A real run is not deterministic, so each candidate is tried up to {@code tries} times and kept if any try
- * reproduces one of the finding's kinds having exercised enough for that to count ({@link TrialRun#reproduces}).
- * What a try is, is the caller's ({@link Trial}): a real run, or a function in a test.
+ * <p>A real run is not deterministic, so each candidate is tried up to {@link KeepRate#tries} times and kept only if
+ * at least {@link KeepRate#needed} of them reproduce one of the finding's kinds having exercised enough for that to
+ * count ({@link TrialRun#reproduces}): one lucky reproduction on a loaded machine would shrink too far, to a run that
+ * seldom finds it again. What a try is, is the caller's ({@link Trial}): a real run, or a function in a test.
  */
 public final class Shrinker {
 
@@ -30,6 +34,50 @@ public final class Shrinker {
     static final long FLOOR_MILLIS = 1000;
     /** At most this many rounds of every move. */
     static final int ROUNDS = 3;
+    /** The least margin after the last fault's stop is done (more for a fault held longer: {@link #margin}). */
+    static final long MARGIN_MILLIS = 5000;
+
+    /**
+     * How often a candidate must reproduce to be kept: at least {@code needed} of up to {@code tries} tries
+     * ({@code --keep-rate 2/3}). Tries stop once the candidate is kept, or once it no longer can be.
+     *
+     * @param needed the reproductions it takes, at least 1
+     * @param tries  the most tries, at least {@code needed}
+     */
+    public record KeepRate(int needed, int tries) {
+        /** The default: 2 of 3. */
+        public static final KeepRate DEFAULT = new KeepRate(2, 3);
+
+        public KeepRate {
+            if (needed < 1 || tries < needed) {
+                throw new IllegalArgumentException("keep-rate must be N/K with 1 <= N <= K (reproductions of tries), "
+                        + "got " + needed + "/" + tries);
+            }
+        }
+
+        /**
+         * {@code 2/3}.
+         *
+         * @throws IllegalArgumentException naming the text that is not N/K
+         */
+        public static KeepRate parse(String text) {
+            String[] parts = text == null ? new String[0] : text.trim().split("/", -1);
+            try {
+                if (parts.length == 2) {
+                    return new KeepRate(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new IllegalArgumentException("keep-rate must be N/K (reproductions of tries, e.g. 2/3), got '"
+                    + text + "'");
+        }
+
+        @Override
+        public String toString() {
+            return needed + "/" + tries;
+        }
+    }
 
     /**
      * A run to try: its faults and its size.
@@ -102,8 +150,9 @@ public final class Shrinker {
      * @param number    its number, from 1
      * @param move      what was changed, in words
      * @param candidate the candidate
-     * @param tries     every try, in order (the last reproduced when kept)
-     * @param kept      whether a try reproduced the finding, so that it became the smallest so far
+     * @param tries     every try, in order
+     * @param kept      whether enough tries reproduced the finding ({@link KeepRate}), so that it became the
+     *                  smallest so far
      */
     public record Step(int number, String move, Candidate candidate, List<TrialRun> tries, boolean kept) {
         public Step {
@@ -116,7 +165,7 @@ public final class Shrinker {
      *
      * @param original     where it began
      * @param smallest     the smallest candidate that reproduced (the original when none did)
-     * @param smallestRun  the try that reproduced it, or null when no candidate was kept
+     * @param smallestRun  the last try that reproduced it, or null when no candidate was kept
      * @param steps        every candidate tried
      * @param budgetSpent  whether it stopped because the budget was spent (else: no move helped any more)
      */
@@ -125,11 +174,19 @@ public final class Shrinker {
         public Result {
             steps = List.copyOf(steps);
         }
+
+        /** Whether the finding came back with no fault at all: a plain bug, not a fault's. */
+        public boolean plainBug() {
+            return smallestRun != null && smallest.schedule().faults().isEmpty();
+        }
+
+        /** What {@link #plainBug} means, in the words the shrink prints and its page shows. */
+        public static final String PLAIN_BUG = "reproduced with no fault: a plain bug, not a fault's";
     }
 
     private final Trial trial;
     private final Set<String> findings;
-    private final int tries;
+    private final KeepRate keep;
     private final BooleanSupplier spent;
     private final Rules rules;
     private final Consumer<Step> onStep;
@@ -142,22 +199,19 @@ public final class Shrinker {
     /**
      * @param trial    runs one try of a candidate
      * @param findings the kinds of finding to reproduce ({@code checker:kind}): any one of them counts
-     * @param tries    the most tries per candidate (K)
+     * @param keep     how many of its tries must reproduce for a candidate to be kept
      * @param spent    whether the budget is spent (asked before every try)
      * @param rules    what the faults allow
      * @param onStep   told of every candidate once it is decided
      */
-    public Shrinker(Trial trial, Set<String> findings, int tries, BooleanSupplier spent, Rules rules,
+    public Shrinker(Trial trial, Set<String> findings, KeepRate keep, BooleanSupplier spent, Rules rules,
                     Consumer<Step> onStep) {
         if (findings.isEmpty()) {
             throw new IllegalArgumentException("nothing to shrink: the run found nothing (no invalid checker)");
         }
-        if (tries < 1) {
-            throw new IllegalArgumentException("tries must be at least 1, got " + tries);
-        }
         this.trial = trial;
         this.findings = Set.copyOf(findings);
-        this.tries = tries;
+        this.keep = Objects.requireNonNull(keep, "keep");
         this.spent = spent;
         this.rules = rules;
         this.onStep = onStep;
@@ -166,6 +220,10 @@ public final class Shrinker {
     /** Shrinks {@code original}; call once. */
     public Result shrink(Candidate original) throws InterruptedException {
         current = original;
+        if (!original.schedule().faults().isEmpty()) {
+            attempt("no fault at all (the run as --nemesis none)", current.with(List.of(),
+                    current.size().mainPhaseMillis()));
+        }
         for (int round = 0; round < ROUNDS && !spent.getAsBoolean(); round++) {
             boolean changed = dropFaults();
             changed |= endSooner();
@@ -180,26 +238,33 @@ public final class Shrinker {
     }
 
     /**
-     * Tries {@code c} up to {@code tries} times and keeps it if a try reproduces; a candidate that did not is not tried
-     * again (it is the whole run, whatever came before, so a second attempt would only spend the budget).
+     * Tries {@code c} up to {@link KeepRate#tries} times and keeps it if at least {@link KeepRate#needed} tries
+     * reproduce, stopping as soon as that is decided; a candidate that was not kept is not tried again (it is the whole
+     * run, whatever came before, so a second attempt would only spend the budget).
      */
     private boolean attempt(String move, Candidate c) throws InterruptedException {
         if (c.equals(current) || failed.contains(c) || spent.getAsBoolean()) {
             return false;
         }
         List<TrialRun> runs = new ArrayList<>();
-        boolean kept = false;
-        while (runs.size() < tries && !kept && (runs.isEmpty() || !spent.getAsBoolean())) {
+        TrialRun lastHit = null;
+        int hits = 0;
+        while (hits < keep.needed() && keep.needed() - hits <= keep.tries() - runs.size()
+                && (runs.isEmpty() || !spent.getAsBoolean())) {
             TrialRun r = trial.run(c);
             runs.add(r);
-            kept = r.reproduces(findings);
+            if (r.reproduces(findings)) {
+                hits++;
+                lastHit = r;
+            }
         }
+        boolean kept = hits >= keep.needed();
         Step step = new Step(steps.size() + 1, move, c, runs, kept);
         steps.add(step);
         onStep.accept(step);
         if (kept) {
             current = c;
-            currentRun = runs.get(runs.size() - 1);
+            currentRun = lastHit;
         } else {
             failed.add(c);
         }
@@ -263,15 +328,14 @@ public final class Shrinker {
         long end = current.size().mainPhaseMillis();
         int after = all.indexOf(last) + 1;
         if (kept.stream().noneMatch(w -> w.endMillis() == FaultSchedule.AT_FINAL_HEAL) && after < all.size()) {
-            end = Math.max(all.get(after).startMillis(), kept.stream().mapToLong(Window::endMillis).max()
-                    .orElse(0));
+            Window endsLast = kept.stream().max(java.util.Comparator.comparingLong(Window::endMillis)).orElseThrow();
+            end = Math.max(all.get(after).startMillis(), endsLast.endMillis() + margin(endsLast));
         }
         return current.with(kept, end);
     }
 
     /**
-     * The main phase ends {@link #FLOOR_MILLIS} after the last fault's stop is done (a stop that waits for nodes to
-     * serve takes a while: the clients must still work after the final heal), or else half as much sooner.
+     * The main phase ends a {@link #margin} after the last fault, or else half as much sooner (not below the margin).
      */
     private boolean endSooner() throws InterruptedException {
         List<Window> ws = current.schedule().faults();
@@ -281,7 +345,7 @@ public final class Shrinker {
         // the fault that ends last (with overlapping faults, not always the last to start)
         Window last = ws.stream().max(java.util.Comparator.comparingLong(Window::endMillis)).orElseThrow();
         long lastEnd = last.endMillis();
-        long least = FLOOR_MILLIS + last.stopTookMillis();
+        long least = margin(last);
         long tail = current.size().mainPhaseMillis() - lastEnd;
         if (tail <= least) {
             return false;
@@ -291,6 +355,15 @@ public final class Shrinker {
         }
         long half = lastEnd + Math.max(least, tail / 2);
         return half < current.size().mainPhaseMillis() && attempt(mainPhaseMove(half), current.with(ws, half));
+    }
+
+    /**
+     * The least time the main phase goes on after {@code last} ends: the time its stop took (a stop that waits for
+     * nodes to serve takes a while), then as long as it was held and at least {@link #MARGIN_MILLIS}: what a fault
+     * broke may show only after its heal, and a shrunk run that ends at once would seldom find it again.
+     */
+    static long margin(Window last) {
+        return last.stopTookMillis() + Math.max(MARGIN_MILLIS, last.holdMillis());
     }
 
     private String mainPhaseMove(long to) {

@@ -85,6 +85,9 @@ class ReplayAndShrinkCommandTest {
         assertThat(run("shrink", run.path().toString(), "--finding", "lost")).isEqualTo(2);
         assertThat(err.toString()).contains("--finding must be CHECKER:KIND (e.g. no-lost-commit:lost), got 'lost'");
         assertThat(run("shrink", run.path().toString(), "--budget", "never")).isEqualTo(2);
+        assertThat(run("shrink", run.path().toString(), "--keep-rate", "3/2")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: --keep-rate must be N/K with 1 <= N <= K (reproductions of "
+                + "tries), got 3/2");
         assertThat(run("replay", run.path().toString(), "--targets", "ip")).isEqualTo(2);
         assertThat(err.toString()).contains("targets must be role or name, got 'ip'");
     }

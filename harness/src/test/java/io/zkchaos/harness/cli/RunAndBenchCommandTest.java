@@ -6,7 +6,9 @@ import io.zkchaos.harness.run.ScenarioTimes;
 import io.zkchaos.harness.run.SuiteLedger;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import io.zkchaos.harness.run.RunConfig;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +68,22 @@ class RunAndBenchCommandTest {
         assertThat(run("run", "--workload", "set", "--nemesis", "halves", "--compose", "2")).isEqualTo(2);
         assertThat(err.toString()).contains("error: --compose 2 asks for up to 2 faults at once, each of another "
                 + "family, but nemesis 'halves' has faults of 1 family (network)");
+        assertThat(run("run", "--workload", "set", "--nemesis", "mixed", "--without", "clock,clocks")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: --without: unknown fault family 'clocks'; known: network, crash, "
+                + "pause, clock, disk, client");
+        assertThat(run("run", "--workload", "set", "--nemesis", "halves", "--without", "clock")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: without: nemesis 'halves' has no clock faults to leave out (its "
+                + "families: network)");
+    }
+
+    @Test
+    void runLeavesFamiliesOutOfMixedAsTheCommandLineSays() {
+        RunConfig c = RunCommand.configOf(List.of("--workload", "register", "--nemesis", "mixed", "--without",
+                "clock,disk", "--seed", "3"));
+        assertThat(c.nemesis().withoutNames()).containsExactly("clock", "disk");
+        assertThat(c.saved().nemesis().without()).containsExactly("clock", "disk");
+        assertThat(RunCommand.configOf(List.of("--workload", "register", "--nemesis", "mixed")).nemesis().without())
+                .isEmpty();
     }
 
     @Test

@@ -9,6 +9,11 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.process.ProcessClock;
+import io.zkchaos.checkers.gen.Gens;
+import io.zkchaos.nemesis.Fault;
+import io.zkchaos.nemesis.FaultOp;
+import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.workloads.WorkloadOptions;
@@ -214,34 +219,135 @@ class RunConfigTest {
         }
     }
 
-    @Test
-    void aClientClockNemesisNeedsLibfaketimeOnThisMachineWhateverTheBackend() {
-        String was = System.getProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY);
-        System.setProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY, "/no/such/libfaketime.so.1");
+    /** Runs {@code body} with {@code -Dzkchaos.libfaketime} set to {@code path} (null: as the machine has it). */
+    private static <T> T withLibfaketime(String path, java.util.function.Supplier<T> body) {
+        String was = System.getProperty(ProcessClock.LIBRARY_PROPERTY);
+        if (path == null) {
+            System.clearProperty(ProcessClock.LIBRARY_PROPERTY);
+        } else {
+            System.setProperty(ProcessClock.LIBRARY_PROPERTY, path);
+        }
         try {
-            assertThatThrownBy(() -> RunConfig.builder().workload("election").clients(RunConfig.Clients.PROCESS)
-                    .nemesis("client-clock-bump").build())
-                    .hasMessage("nemesis: the local backend running zookeeper cannot do 'client-clock-bump': "
-                            + "client-clock-bump needs libfaketime on this machine for the client processes (apt-get "
-                            + "install libfaketime, or -Dzkchaos.libfaketime=PATH)");
-            assertThat(RunConfig.builder().workload("election").clients(RunConfig.Clients.PROCESS).nemesis("mixed")
-                    .build().nemesisDescriptor().faults()).extracting(f -> f.name())
-                    .contains("pause-random-client").doesNotContain("client-clock-skew", "client-clock-bump");
+            return body.get();
         } finally {
             if (was == null) {
-                System.clearProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY);
+                System.clearProperty(ProcessClock.LIBRARY_PROPERTY);
             } else {
-                System.setProperty(io.zkchaos.harness.process.ProcessClock.LIBRARY_PROPERTY, was);
+                System.setProperty(ProcessClock.LIBRARY_PROPERTY, was);
             }
         }
-        if (io.zkchaos.harness.process.ProcessClock.library().isPresent()) {
-            RunConfig docker = RunConfig.builder().backend("docker").workload("election")
-                    .clients(RunConfig.Clients.PROCESS).nemesis("mixed").build();
-            assertThat(docker.nemesisDescriptor().faults()).extracting(f -> f.name())
-                    .as("the client processes run here, not in the containers")
-                    .contains("client-clock-skew", "client-clock-bump").doesNotContain("clock-skew");
-            assertThat(docker.nemesisDescriptor().movesClientClocks()).isTrue();
+    }
+
+    private static List<Gens.Timed<FaultOp>> draw(RunConfig c) {
+        return Gens.preview(c.faultOps().orElseThrow(), c.seed(), 200);
+    }
+
+    @Test
+    void theSeedAloneFixesTheDrawWhateverTheMachineHas() {
+        java.util.function.Supplier<RunConfig> mixed = () -> RunConfig.builder().workload("register")
+                .nemesis("mixed").seed(3).build();
+        List<Gens.Timed<FaultOp>> without = withLibfaketime("/nonexistent", () -> draw(mixed.get()));
+        List<Gens.Timed<FaultOp>> with = withLibfaketime(null, () -> draw(mixed.get()));
+        assertThat(without).hasSize(200).isEqualTo(with);
+        assertThat(without).extracting(t -> t.value().fault()).as("clock faults drawn with no libfaketime too")
+                .anyMatch(f -> f.startsWith("clock-"));
+        // the client processes' clocks and the lazy file system's faults alike: decided by the configuration
+        java.util.function.Supplier<RunConfig> processes = () -> RunConfig.builder().workload("election")
+                .clients(RunConfig.Clients.PROCESS).nemesis("mixed").lazyfs(true).seed(3).build();
+        assertThat(withLibfaketime("/nonexistent", () -> draw(processes.get())))
+                .isEqualTo(withLibfaketime(null, () -> draw(processes.get())));
+        // the same seed with the same families left out gives one schedule too, without them
+        java.util.function.Supplier<RunConfig> noClock = () -> RunConfig.builder().workload("register")
+                .nemesis("mixed").without(List.of(Fault.Family.CLOCK)).seed(3).build();
+        List<Gens.Timed<FaultOp>> a = withLibfaketime("/nonexistent", () -> draw(noClock.get()));
+        assertThat(a).isEqualTo(withLibfaketime(null, () -> draw(noClock.get())));
+        assertThat(a).extracting(t -> t.value().fault()).noneMatch(f -> f.startsWith("clock-"));
+        assertThat(a).isNotEqualTo(with);
+    }
+
+    @Test
+    void aRunWhoseDrawNeedsLibfaketimeIsRefusedWhereItIsMissingNamingItAndTheWayWithout(@TempDir Path tmp) {
+        RunConfig mixed = RunConfig.builder().workload("register").nemesis("mixed").seed(3).out(tmp).build();
+        withLibfaketime("/nonexistent", () -> {
+            assertThatThrownBy(mixed::requireMachine).hasMessage("nemesis mixed draws clock faults (clock-skew, "
+                    + "clock-bump, clock-strobe), which need libfaketime (not found at /nonexistent, which "
+                    + "-Dzkchaos.libfaketime names); install it or leave the family out with --without clock");
+            assertThatThrownBy(() -> new Runner(new java.io.PrintWriter(java.io.Writer.nullWriter()),
+                    Duration.ofSeconds(5)).run(mixed)).as("refused before it starts")
+                    .hasMessageStartingWith("nemesis mixed draws clock faults");
+            assertThat(tmp.toFile().list()).as("nothing started, nothing written").isEmpty();
+            // a nemesis of one family: nothing to leave out
+            assertThatThrownBy(() -> RunConfig.builder().nemesis("clock-skew").build().requireMachine())
+                    .hasMessage("nemesis clock-skew draws clock faults (clock-skew), which need libfaketime (not "
+                            + "found at /nonexistent, which -Dzkchaos.libfaketime names); install it");
+            // the client processes' clocks: libfaketime on this machine whatever the backend
+            assertThatThrownBy(() -> RunConfig.builder().backend("docker").workload("election")
+                    .clients(RunConfig.Clients.PROCESS).nemesis("mixed").build().requireMachine())
+                    .hasMessage("nemesis mixed draws client faults (client-clock-skew, client-clock-bump), which "
+                            + "need libfaketime on this machine for the client processes (not found at /nonexistent, "
+                            + "which -Dzkchaos.libfaketime names); install it or leave the family out with --without "
+                            + "client");
+            // left out explicitly, the run goes ahead; and a schedule is held to the faults it executes
+            RunConfig.builder().nemesis("mixed").without(List.of(Fault.Family.CLOCK)).build().requireMachine();
+            RunConfig.builder().nemesis("mixed").timeLimit(Duration.ofSeconds(20)).schedule(new FaultSchedule("mixed",
+                    null, List.of(FaultSchedule.Window.of("halves", 1000, 2000)))).build().requireMachine();
+            assertThatThrownBy(() -> RunConfig.builder().nemesis("mixed").timeLimit(Duration.ofSeconds(20))
+                    .schedule(new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("clock-bump", 1000,
+                            5000)))).build().requireMachine())
+                    .hasMessageStartingWith("the schedule of nemesis mixed executes clock faults (clock-bump), "
+                            + "which need libfaketime").hasMessageEndingWith("; install it");
+            // a suite leaves the family out itself, explicitly and recorded
+            RunConfig left = mixed.leavingOutWhatThisMachineLacks();
+            assertThat(left.nemesis().without()).containsExactly(Fault.Family.CLOCK);
+            assertThat(left.saved().nemesis().without()).containsExactly("clock");
+            left.requireMachine();
+            assertThat(RunConfig.builder().nemesis("clock-skew").build().leavingOutWhatThisMachineLacks()
+                    .nemesis().without()).as("one family: refused, not emptied").isEmpty();
+            return null;
+        });
+        if (ProcessClock.library().isPresent()) {
+            mixed.requireMachine();
+            assertThat(mixed.leavingOutWhatThisMachineLacks()).isSameAs(mixed);
         }
+    }
+
+    @Test
+    void familiesLeftOutAreRecordedReadBackAndCheckedAndOldFilesHaveNone(@TempDir Path tmp) throws Exception {
+        RunConfig c = RunConfig.builder().workload("register").nemesis("mixed")
+                .without(List.of(Fault.Family.DISK, Fault.Family.CLOCK, Fault.Family.CLOCK)).seed(3).out(tmp).build();
+        assertThat(c.nemesis().without()).as("sorted, once each").containsExactly(Fault.Family.CLOCK,
+                Fault.Family.DISK);
+        assertThat(c.nemesisDescriptor().families()).doesNotContain(Fault.Family.CLOCK, Fault.Family.DISK)
+                .contains(Fault.Family.NETWORK, Fault.Family.CRASH, Fault.Family.PAUSE);
+        RunDirectory dir = new RunDirectory(tmp.resolve("run"));
+        java.nio.file.Files.createDirectories(dir.path());
+        dir.writeConfig(c.saved());
+        JsonNode tree = Json.MAPPER.readTree(dir.configFile().toFile());
+        assertThat(tree.path("nemesis").path("without")).hasToString("[\"clock\",\"disk\"]");
+        RunConfig back = RunConfig.read(dir);
+        assertThat(back.nemesis().without()).containsExactly(Fault.Family.CLOCK, Fault.Family.DISK);
+        assertThat(draw(back)).isEqualTo(draw(c));
+
+        // a file written before --without existed: no field, every family, as any run without it
+        RunConfig all = RunConfig.builder().workload("register").nemesis("mixed").seed(3).out(tmp).build();
+        dir.writeConfig(all.saved());
+        assertThat(Json.MAPPER.readTree(dir.configFile().toFile()).path("nemesis").has("without")).isFalse();
+        RunConfig old = RunConfig.read(dir);
+        assertThat(old.nemesis().without()).isEmpty();
+        assertThat(draw(old)).isEqualTo(draw(all));
+        assertThat(old.withSchedule(new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("halves",
+                1000, 2000)))).nemesis().without()).isEmpty();
+        assertThat(c.withSchedule(null).nemesis().without()).as("a replay keeps the families")
+                .containsExactly(Fault.Family.CLOCK, Fault.Family.DISK);
+
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("kill-leader").without(List.of(Fault.Family.CLOCK))
+                .build()).hasMessage("without: nemesis 'kill-leader' has no clock faults to leave out (its families: "
+                + "crash)");
+        assertThatThrownBy(() -> RunConfig.builder().nemesis("mixed").without(List.of(Fault.Family.values()))
+                .build()).hasMessage("without: leaving out network, crash, pause, clock, disk, client leaves nemesis "
+                + "'mixed' no fault (for a run without faults: --nemesis none)");
+        assertThatThrownBy(() -> Fault.Family.parse("clocks")).hasMessage("unknown fault family 'clocks'; known: "
+                + "network, crash, pause, clock, disk, client");
     }
 
     @Test

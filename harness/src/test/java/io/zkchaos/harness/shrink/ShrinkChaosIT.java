@@ -44,7 +44,8 @@ class ShrinkChaosIT {
         RecordedRun recorded = RecordedRun.read(original.directory().path());
         assertThat(recorded.kinds()).contains("no-lost-commit:lost");
         StringWriter steps = new StringWriter();
-        Shrink.Outcome o = Shrink.run(recorded, java.util.Set.of("no-lost-commit:lost"), 2, Duration.ofMinutes(12),
+        Shrink.Outcome o = Shrink.run(recorded, java.util.Set.of("no-lost-commit:lost"),
+                new Shrinker.KeepRate(1, 2), Duration.ofMinutes(12),
                 0, store.resolve("shrink"), new PrintWriter(steps, true), new PrintWriter(progress, true));
         System.out.println(steps);
 

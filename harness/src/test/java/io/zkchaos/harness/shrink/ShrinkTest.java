@@ -35,6 +35,23 @@ class ShrinkTest {
     }
 
     @Test
+    void aCandidateWithNoFaultRunsAsNemesisNoneAndOneWithFaultsKeepsTheRecordedFamilies() {
+        RunConfig base = RunConfig.builder().workload("register").nemesis("mixed")
+                .without(List.of(io.zkchaos.nemesis.Fault.Family.CLOCK)).relax(List.of("fault-applied"))
+                .seed(7).out(Path.of("/tmp/never")).timeLimit(Duration.ofSeconds(60)).build();
+        RunConfig none = Shrink.sized(base, new Shrinker.Candidate(new FaultSchedule("mixed", null, List.of()),
+                new Shrinker.Size(3, 2, 1, 60_000)));
+        assertThat(none.nemesis().name()).isEqualTo("none");
+        assertThat(none.nemesis().schedule()).isNull();
+        assertThat(none.faultOps()).isEmpty();
+        assertThat(none.checks().relax()).as("none has no fault-applied to relax").isEmpty();
+        FaultSchedule one = new FaultSchedule("mixed", null, List.of(FaultSchedule.Window.of("halves", 1000, 2000)));
+        RunConfig c = Shrink.sized(base, new Shrinker.Candidate(one, new Shrinker.Size(3, 2, 1, 3000)));
+        assertThat(c.nemesis().without()).containsExactly(io.zkchaos.nemesis.Fault.Family.CLOCK);
+        assertThat(c.checks().relax()).containsExactly("fault-applied");
+    }
+
+    @Test
     void theFaultsSayHowShortAndOnHowFewNodes() {
         RunConfig config = RunConfig.builder().workload("set").sessionTimeout(Duration.ofSeconds(4)).build();
         Shrinker.Rules rules = Shrink.rules(config);

@@ -27,27 +27,33 @@ public final class LocalBackend implements ClusterBackend {
     }
 
     /**
-     * Both systems, each on the lazy file system if asked, with movable clocks where libfaketime is installed
-     * ({@link ProcessClock}); the quorum links of ZooKeeper are tapped (the fle nodes speak their own protocol, which no
-     * decoder reads).
+     * Both systems, each on the lazy file system if asked, with movable clocks (libfaketime preloaded,
+     * {@link ProcessClock}); the quorum links of ZooKeeper are tapped (the fle nodes speak their own protocol, which no
+     * decoder reads). Where this machine lacks libfaketime or FUSE is {@link #missingHere}'s to say.
      */
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        Set<Capability> has = system == SystemUnderTest.ZOOKEEPER
+        return system == SystemUnderTest.ZOOKEEPER
                 ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY,
-                        Capability.EMPTIES_DATA)
-                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY);
-        if (ProcessClock.library().isPresent()) {
-            has.add(Capability.CLOCKS);
-        }
-        return has;
+                        Capability.EMPTIES_DATA, Capability.CLOCKS)
+                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY, Capability.CLOCKS);
+    }
+
+    /** The clocks need libfaketime on this machine; the lazy file system needs FUSE, root and a C compiler. */
+    @Override
+    public java.util.Optional<String> missingHere(Capability capability, SystemUnderTest system) {
+        return switch (capability) {
+            case CLOCKS -> ProcessClock.library().isPresent() ? java.util.Optional.empty()
+                    : java.util.Optional.of("libfaketime (" + ProcessClock.notFound() + ")");
+            case LAZY_FS -> io.zkchaos.harness.cluster.lazyfs.LazyFs.unavailable()
+                    .map(why -> "the lazy file system (" + why + ")");
+            default -> java.util.Optional.empty();
+        };
     }
 
     @Override
     public String whyNot(Capability missing, SystemUnderTest system) {
         return switch (missing) {
-            case CLOCKS -> "libfaketime is not installed: apt-get install libfaketime, or -D"
-                    + ProcessClock.LIBRARY_PROPERTY + "=PATH";
             case EMPTIES_DATA -> "only ZooKeeper servers' data directories are emptied, not the fle nodes'";
             default -> "";
         };
