@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.cluster.server.NodeLayout;
+import io.zkchaos.harness.cluster.server.PeerRouting;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;

@@ -1,18 +1,20 @@
 package io.zkchaos.harness.cluster.local;
 
-import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.NodeStatus;
-import io.zkchaos.harness.cluster.QuorumWait;
-import io.zkchaos.harness.cluster.ServerWatch;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
 import io.zkchaos.harness.cluster.lazyfs.Mounts;
+import io.zkchaos.harness.cluster.server.NodeLayout;
+import io.zkchaos.harness.cluster.server.NodeProcesses;
+import io.zkchaos.harness.cluster.server.PeerRouting;
+import io.zkchaos.harness.cluster.server.ProcessCluster;
+import io.zkchaos.harness.cluster.server.ServerFiles;
+import io.zkchaos.harness.cluster.server.ServerKind;
 import io.zkchaos.harness.cluster.zab.ZabProtocol;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
-import io.zkchaos.harness.process.MovedClocks;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
@@ -32,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,42 +47,32 @@ import org.slf4j.LoggerFactory;
  * &lt;run&gt;/n1/zoo.cfg (or node.cfg), hosts, logback.xml, data/, tmp/, server.log, server.pid
  * </pre>
  * Start with {@link #start(ClusterConfig)}; it reaps orphans of dead harnesses first ({@link #reapLeftovers}), and
- * returns once a quorum serves. Every server is a {@link JvmProcess} and dies with the harness: {@link #close()}, the
- * {@link ShutdownRegistry} for clusters still open, and the {@link Reaper} for a harness that was SIGKILLed.
+ * returns once a quorum serves. Every server is a {@link JvmProcess} under the shared {@link ProcessCluster} body and
+ * dies with the harness: {@link #close()}, the {@link ShutdownRegistry} for clusters still open, and the
+ * {@link Reaper} for a harness that was SIGKILLed.
  */
-public final class LocalCluster implements Cluster {
+public final class LocalCluster extends ProcessCluster<JvmProcess> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
     private static final Duration FLW_TIMEOUT = Duration.ofMillis(500);
 
-    private final ClusterConfig config;
     private final ServerKind kind;
-    private final String runId;
-    private final List<NodeLayout> layouts;
-    private final NodeProcesses<JvmProcess> processes;
     private final LinkNetwork network;
     private final PeerRouting routing;
     private final FrameTaps frames;
-    private final AtomicBoolean closed = new AtomicBoolean();
     /** Each node's data directory on the lazy file system, when {@link ClusterConfig#lazyFs()}. */
     private final Map<String, LazyFsMount> mounts = new ConcurrentHashMap<>();
     /** Each node whose disk fails now, with its faults in the order they began (on its lazy file system). */
     private final Map<String, List<DiskFault>> diskFaults = new ConcurrentHashMap<>();
-    /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
-    private final MovedClocks<String> clockOffsets = new MovedClocks<>();
     /** The lazy file system's counters of each node whose disk fails now, when its first fault began. */
     private final Map<String, Map<String, Long>> diskCountsAtFault = new ConcurrentHashMap<>();
     /** Waits until the servers have read their clocks' control files ({@link ProcessClock#awaitApplied}). */
     private volatile Runnable clockWait = ProcessClock::awaitApplied;
 
-    private LocalCluster(ClusterConfig config, ServerKind kind, String runId, List<NodeLayout> layouts,
-                         NodeProcesses<JvmProcess> processes, LinkNetwork network, PeerRouting routing,
-                         FrameTaps frames) {
-        this.config = config;
+    private LocalCluster(ClusterConfig config, ServerKind kind, String runId, NodeProcesses<JvmProcess> processes,
+                         LinkNetwork network, PeerRouting routing, FrameTaps frames) {
+        super(config, runId, processes);
         this.kind = kind;
-        this.runId = runId;
-        this.layouts = layouts;
-        this.processes = processes;
         this.network = network;
         this.routing = routing;
         this.frames = frames;
@@ -154,20 +145,11 @@ public final class LocalCluster implements Cluster {
             kind.writeFiles(config, n, layouts, routing);
             processes.add(n, kind.process(config, n, runId));
         }
-        LocalCluster cluster = new LocalCluster(config, kind, runId, List.copyOf(layouts), processes, network,
-                routing, frames);
-        ShutdownRegistry.register(cluster);
-        try {
+        return launch(new LocalCluster(config, kind, runId, processes, network, routing, frames), cluster -> {
             if (config.lazyFs()) {
                 cluster.mountDataDirectories();
             }
-            processes.startAll();
-            QuorumWait.await(cluster, config.startTimeout(), processes::exitedNode, cluster::explain);
-            return cluster;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
+        });
     }
 
     /**
@@ -188,25 +170,10 @@ public final class LocalCluster implements Cluster {
 
     /** Puts every node's {@code data/} on the lazy file system (its files move to {@code data.disk/}). */
     private void mountDataDirectories() {
-        for (NodeLayout n : layouts) {
-            mounts.put(n.name(), LazyFsMount.mount(n.dir().resolve("data"), ProcessMarkers.arguments(runId),
+        for (NodeLayout n : layouts()) {
+            mounts.put(n.name(), LazyFsMount.mount(n.dir().resolve("data"), ProcessMarkers.arguments(runId()),
                     n.dir().resolve("lazyfs.log"), Duration.ofSeconds(30)));
         }
-    }
-
-    @Override
-    public ClusterConfig config() {
-        return config;
-    }
-
-    /** The run id carried by every server's command line ({@code -Dzkchaos.run=}). */
-    public String runId() {
-        return runId;
-    }
-
-    @Override
-    public String connectString() {
-        return layouts.stream().map(n -> hostPort(routing.clientAddress(n.id()))).collect(Collectors.joining(","));
     }
 
     @Override
@@ -227,43 +194,13 @@ public final class LocalCluster implements Cluster {
     }
 
     @Override
-    public NodeState state(String node) {
-        return processes.state(node);
-    }
-
-    /** The pid of the node's process, or -1 when it is down. */
-    public long pid(String node) {
-        return processes.pid(node);
+    protected NodeStatus askStatus(String node) {
+        return kind.status(node, layout(node), FLW_TIMEOUT);
     }
 
     @Override
-    public NodeStatus status(String node) {
-        return processes.unreachableStatus(node).orElseGet(() -> kind.status(node, layout(node), FLW_TIMEOUT));
-    }
-
-    @Override
-    public void awaitQuorum(Duration bound) {
-        QuorumWait.await(this, bound, Optional::empty, this::explain);
-    }
-
-    /** For a node that did not serve: its state, exit code and the end of its log. */
-    private String explain(String node) {
-        return processes.explain(node, "", process(node).process().logFile().toString());
-    }
-
-    @Override
-    public void start(String node) {
-        processes.start(node);
-    }
-
-    @Override
-    public void stop(String node) {
-        processes.stop(node);
-    }
-
-    @Override
-    public void kill(String node) {
-        processes.kill(node);
+    protected String logName(String node) {
+        return process(node).process().logFile().toString();
     }
 
     /**
@@ -287,13 +224,7 @@ public final class LocalCluster implements Cluster {
      */
     @Override
     public void replaceDisk(String node) {
-        ProcessControl<JvmProcess> p = process(node);
-        if (config.system() != SystemUnderTest.ZOOKEEPER) {
-            throw new UnsupportedOperationException("cannot empty " + node + "'s data directory: only ZooKeeper "
-                    + "servers' are emptied");
-        }
-        p.kill();
-        ServerFiles.emptyDataDirectory(layout(node).dir().resolve("data"));
+        ServerFiles.emptyDataDirectory(killForNewDisk(node).dir().resolve("data"));
     }
 
     /**
@@ -436,18 +367,11 @@ public final class LocalCluster implements Cluster {
      */
     @Override
     public void setClockOffsets(Map<String, Duration> offsets) {
+        requireMovableClocks(offsets.keySet(), "the machine's clock");
         Map<ProcessClock, Duration> clocks = new LinkedHashMap<>();
-        offsets.forEach((node, offset) -> {
-            NodeLayout n = layout(node);
-            if (!config.clocks()) {
-                throw new UnsupportedOperationException("cannot move " + node + "'s clock: the servers were started "
-                        + "on the machine's clock (start the cluster with clocks(true); a clock nemesis does)");
-            }
-            clocks.put(ProcessClock.in(n.dir(), "the servers'"), offset);
-        });
+        offsets.forEach((node, offset) -> clocks.put(ProcessClock.in(layout(node).dir(), "the servers'"), offset));
         ProcessClock.setAll(clocks, clockWait);
-        clockOffsets.record(offsets);
-        processes.watch().clockMoved(offsets);
+        clocksMoved(offsets);
     }
 
     /** Replaces the wait after a clock change (a test counts the waits; the wait it passes still has to wait). */
@@ -457,7 +381,7 @@ public final class LocalCluster implements Cluster {
 
     @Override
     public Map<String, Duration> clockOffsets() {
-        return clockOffsets.offsets();
+        return movedClocks();
     }
 
     @Override
@@ -471,16 +395,6 @@ public final class LocalCluster implements Cluster {
                     + ")");
         }
         return String.join("; ", parts);
-    }
-
-    @Override
-    public void pause(String node) {
-        processes.pause(node);
-    }
-
-    @Override
-    public void resume(String node) {
-        processes.resume(node);
     }
 
     @Override
@@ -498,21 +412,6 @@ public final class LocalCluster implements Cluster {
         return process(node).process().logFile();
     }
 
-    @Override
-    public ServerWatch servers() {
-        return processes.watch();
-    }
-
-    @Override
-    public Path runDirectory() {
-        return config.runDirectory();
-    }
-
-    /** Where each node lives (addresses, ports, directory). */
-    List<NodeLayout> layouts() {
-        return layouts;
-    }
-
     /** Every proxy listen address (empty with direct links), e.g. to check none is left bound after close. */
     public List<InetSocketAddress> proxyListenAddresses() {
         return routing instanceof ProxyNetwork p ? p.listenAddresses() : List.of();
@@ -524,17 +423,9 @@ public final class LocalCluster implements Cluster {
         return process(node).process().logTail(lines);
     }
 
+    /** Closes the frame taps, unmounts the lazy file systems and closes the proxies. */
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            network.heal();
-        } catch (RuntimeException e) {
-            LOG.warn("healing the network while closing: {}", e.toString());
-        }
-        processes.retireAll("its cluster is closed", LOG);
+    protected void closeRest() {
         if (frames != null) {
             frames.close();
         }
@@ -552,14 +443,5 @@ public final class LocalCluster implements Cluster {
                 LOG.warn("closing the network: {}", e.toString());
             }
         }
-        ShutdownRegistry.unregister(this);
-    }
-
-    private ProcessControl<JvmProcess> process(String node) {
-        return processes.get(node);
-    }
-
-    private NodeLayout layout(String node) {
-        return processes.layout(node);
     }
 }

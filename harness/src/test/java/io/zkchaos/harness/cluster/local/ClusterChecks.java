@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.cluster.server.NodeLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.process.ProcessMarkers;

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.harness.cluster.server.FleServers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

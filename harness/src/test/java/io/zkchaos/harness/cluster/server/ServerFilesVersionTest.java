@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

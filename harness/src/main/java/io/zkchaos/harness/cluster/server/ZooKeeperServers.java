@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster.server;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.zookeeper.ServerClasspath;

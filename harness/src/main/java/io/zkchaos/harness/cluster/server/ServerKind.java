@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.local;
+package io.zkchaos.harness.cluster.server;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.FourLetterWords;
@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 /**
  * What runs on the nodes of an ensemble, and everything about it that differs between systems: the files a node
  * needs, how its JVM is launched, and how it is asked about itself. Everything else — addresses, ports, links,
- * readiness, leader detection — is the backend's ({@link LocalCluster}, the ssh backend's cluster), processes and their
+ * readiness, leader detection — is the backend's ({@link ProcessCluster} and its subclasses), processes and their
  * signals, pid files and reaping are the process layer's ({@code io.zkchaos.harness.process}), and all is the same for
  * every kind, so a ZooKeeper server and an fle node are started, waited for, killed, paused, restarted and reaped
  * exactly alike.
