@@ -1,26 +1,21 @@
 package io.zkchaos.harness.cluster.ssh;
 
-import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
-import io.zkchaos.harness.cluster.QuorumWait;
-import io.zkchaos.harness.cluster.ServerWatch;
-import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.cluster.server.NodeLayout;
 import io.zkchaos.harness.cluster.server.NodeProcesses;
 import io.zkchaos.harness.cluster.server.PeerRouting;
+import io.zkchaos.harness.cluster.server.ProcessCluster;
 import io.zkchaos.harness.cluster.server.ServerKind;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.JvmProcess;
-import io.zkchaos.harness.process.MovedClocks;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.ShutdownRegistry;
-import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.NodeLinks;
@@ -40,7 +35,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -73,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * removes the run's chains, shaping and directory from the hosts and disconnects. The {@link ShutdownRegistry} closes a
  * cluster still open when the harness is terminated.
  */
-public final class SshCluster implements Cluster {
+public final class SshCluster extends ProcessCluster<RemoteProcess> {
 
     private static final Logger LOG = LoggerFactory.getLogger(SshCluster.class);
     /** Every server's client, quorum and election port, on its host's own address. */
@@ -83,19 +77,11 @@ public final class SshCluster implements Cluster {
     /** How long a server may take to answer {@code srvr} through its host. */
     private static final Duration FLW_TIMEOUT = Duration.ofSeconds(2);
 
-    private final ClusterConfig config;
     private final SshSettings settings;
     private final ServerKind kind;
-    private final String runId;
     private final RemoteMarkers marks;
     private final SshHosts hosts;
-    private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<String, Host> prepared = new ConcurrentHashMap<>();
-    private final NodeProcesses<RemoteProcess> processes = new NodeProcesses<>();
-    /** Where each node lives, laid out before its process is made. */
-    private final List<NodeLayout> layouts = new ArrayList<>();
-    /** Each node whose wall clock is moved now, with its offset ({@link ClusterConfig#clocks()}). */
-    private final MovedClocks<String> clockOffsets = new MovedClocks<>();
     private HostNetwork network;
     private NodeLinks links;
 
@@ -108,10 +94,9 @@ public final class SshCluster implements Cluster {
     }
 
     private SshCluster(ClusterConfig config, SshSettings settings, ServerKind kind, String runId, SshHosts hosts) {
-        this.config = config;
+        super(config, runId, new NodeProcesses<>());
         this.settings = settings;
         this.kind = kind;
-        this.runId = runId;
         this.marks = RemoteMarkers.current(runId);
         this.hosts = hosts;
     }
@@ -141,17 +126,7 @@ public final class SshCluster implements Cluster {
                 "system=" + kind.describe(), "nodes=" + config.nodes(), "hosts=" + settings.hosts().stream()
                         .limit(config.nodes()).map(SshHost::name).collect(Collectors.joining(",")));
         SshHosts hosts = SshHosts.connect(settings, config.nodes());
-        SshCluster cluster = new SshCluster(config, settings, kind, runId, hosts);
-        ShutdownRegistry.register(cluster);
-        try {
-            cluster.setUp();
-            cluster.processes.startAll();
-            QuorumWait.await(cluster, config.startTimeout(), cluster.processes::exitedNode, cluster::explain);
-            return cluster;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
+        return launch(new SshCluster(config, settings, kind, runId, hosts), SshCluster::setUp);
     }
 
     /**
@@ -167,8 +142,10 @@ public final class SshCluster implements Cluster {
             return null;
         });
         LOG.info("hosts ready, jars in place after {} ms", (System.nanoTime() - t0) / 1_000_000);
+        List<NodeLayout> layouts = new ArrayList<>();
         for (HostSession s : hosts.sessions().values()) {
-            layouts.add(layout(s.node(), s.address(), prepared.get(s.node()).runDirectory(runId) + "/" + s.node()));
+            layouts.add(layout(s.node(), s.address(), prepared.get(s.node()).runDirectory(runId()) + "/"
+                    + s.node()));
         }
         PeerRouting routing = new PeerRouting() {
             @Override
@@ -283,7 +260,7 @@ public final class SshCluster implements Cluster {
     private String filesScript(HostSession s, NodeLayout n, Map<String, String> files) {
         String end = "ZKCHAOS_" + UUID.randomUUID().toString().replace("-", "");
         StringBuilder script = new StringBuilder("set -e\n");
-        String runDir = prepared.get(s.node()).runDirectory(runId);
+        String runDir = prepared.get(s.node()).runDirectory(runId());
         script.append("mkdir -p ").append(Shell.quote(runDir)).append('\n');
         script.append("cat > ").append(Shell.quote(runDir + "/run.properties")).append(" <<'").append(end)
                 .append("'\n").append(marks.words().replace(' ', '\n')).append('\n').append(end).append('\n');
@@ -326,16 +303,6 @@ public final class SshCluster implements Cluster {
         return out;
     }
 
-    @Override
-    public ClusterConfig config() {
-        return config;
-    }
-
-    /** The run id every server's command line, chain and run directory on the hosts carries. */
-    public String runId() {
-        return runId;
-    }
-
     /** The hosts and how they are reached. */
     public SshSettings settings() {
         return settings;
@@ -347,32 +314,14 @@ public final class SshCluster implements Cluster {
     }
 
     @Override
-    public String connectString() {
-        return layouts.stream().map(n -> n.address() + ":" + n.clientPort()).collect(Collectors.joining(","));
-    }
-
-    @Override
     public String connectString(String node) {
         NodeLayout n = layout(node);
         return n.address() + ":" + n.clientPort();
     }
 
+    /** {@code srvr} asked through the node's host, so that a server whose clients are cut off still answers. */
     @Override
-    public NodeState state(String node) {
-        return processes.state(node);
-    }
-
-    /** The pid of the node's server on its host, or -1 when it is down. */
-    public long pid(String node) {
-        return processes.pid(node);
-    }
-
-    @Override
-    public NodeStatus status(String node) {
-        Optional<NodeStatus> unreachable = processes.unreachableStatus(node);
-        if (unreachable.isPresent()) {
-            return unreachable.get();
-        }
+    protected NodeStatus askStatus(String node) {
         try {
             return FourLetterWords.parseSrvr(node, hosts.session(node).ask(CLIENT_PORT, "srvr", FLW_TIMEOUT));
         } catch (IOException | RuntimeException e) {
@@ -381,37 +330,13 @@ public final class SshCluster implements Cluster {
     }
 
     @Override
-    public void awaitQuorum(Duration bound) {
-        QuorumWait.await(this, bound, Optional::empty, this::explain);
-    }
-
-    private String explain(String node) {
-        return processes.explain(node, " on " + hosts.session(node).describe(), process(node).process().logPath());
+    protected String where(String node) {
+        return " on " + hosts.session(node).describe();
     }
 
     @Override
-    public void start(String node) {
-        processes.start(node);
-    }
-
-    @Override
-    public void stop(String node) {
-        processes.stop(node);
-    }
-
-    @Override
-    public void kill(String node) {
-        processes.kill(node);
-    }
-
-    @Override
-    public void pause(String node) {
-        processes.pause(node);
-    }
-
-    @Override
-    public void resume(String node) {
-        processes.resume(node);
+    protected String logName(String node) {
+        return process(node).process().logPath();
     }
 
     @Override
@@ -428,14 +353,9 @@ public final class SshCluster implements Cluster {
      */
     @Override
     public void replaceDisk(String node) {
-        ProcessControl<RemoteProcess> p = process(node);
-        if (config.system() != SystemUnderTest.ZOOKEEPER) {
-            throw new UnsupportedOperationException("cannot empty " + node + "'s data directory: only ZooKeeper "
-                    + "servers' are emptied");
-        }
-        p.kill();
+        NodeLayout n = killForNewDisk(node);
         HostSession s = hosts.session(node);
-        s.exec(NodeCommands.emptyData(layout(node).dir().resolve("data").toString()))
+        s.exec(NodeCommands.emptyData(n.dir().resolve("data").toString()))
                 .require(s, "emptying the data directory of " + node);
     }
 
@@ -460,12 +380,7 @@ public final class SshCluster implements Cluster {
      */
     @Override
     public void setClockOffsets(Map<String, Duration> offsets) {
-        offsets.keySet().forEach(this::process); // unknown nodes refused before any clock moves
-        if (!config.clocks()) {
-            throw new UnsupportedOperationException("cannot move the clocks of " + offsets.keySet() + ": the servers "
-                    + "were started on their hosts' clocks (start the cluster with clocks(true); a clock nemesis "
-                    + "does)");
-        }
+        requireMovableClocks(offsets.keySet(), "their hosts' clocks"); // before any clock moves
         if (offsets.isEmpty()) {
             return;
         }
@@ -475,13 +390,12 @@ public final class SshCluster implements Cluster {
             return null;
         });
         Libfaketime.awaitApplied();
-        clockOffsets.record(offsets);
-        processes.watch().clockMoved(offsets);
+        clocksMoved(offsets);
     }
 
     @Override
     public Map<String, Duration> clockOffsets() {
-        return clockOffsets.offsets();
+        return movedClocks();
     }
 
     /**
@@ -495,7 +409,7 @@ public final class SshCluster implements Cluster {
     /** One line per node: which host runs it, what its kernel can shape, and its libfaketime when clocks move. */
     @Override
     public String summary() {
-        return "hosts: " + layouts.stream().map(n -> n.name() + " " + hosts.session(n.name()).host().name()
+        return "hosts: " + layouts().stream().map(n -> n.name() + " " + hosts.session(n.name()).host().name()
                 + (hosts.session(n.name()).host().name().equals(n.address()) ? "" : " (" + n.address() + ")"))
                 .collect(Collectors.joining(", ")) + "; traffic control: " + prepared.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
@@ -510,7 +424,7 @@ public final class SshCluster implements Cluster {
     @Override
     public Path logFile(String node) {
         Path file = runDirectory().resolve(node).resolve("server.log");
-        if (!closed.get()) {
+        if (!closed()) {
             fetchLog(node, file);
         }
         return file;
@@ -528,33 +442,12 @@ public final class SshCluster implements Cluster {
         }
     }
 
-    @Override
-    public ServerWatch servers() {
-        return processes.watch();
-    }
-
-    @Override
-    public Path runDirectory() {
-        return config.runDirectory();
-    }
-
     /**
-     * Heals the links, kills every server, copies their logs here, removes the run's chains, shaping and directory from
-     * the hosts and disconnects. Idempotent; each step is tried whatever the previous one did.
+     * Once every server is gone: copies their logs here, removes the run's chains, shaping and directory from the
+     * hosts and disconnects; each step is tried whatever the previous one did.
      */
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        if (links != null) {
-            try {
-                links.heal();
-            } catch (RuntimeException e) {
-                LOG.warn("healing the network while closing: {}", e.toString());
-            }
-        }
-        processes.retireAll("its cluster is closed", LOG);
+    protected void closeRest() {
         for (String node : processes.names()) {
             fetchLog(node, runDirectory().resolve(node).resolve("server.log"));
         }
@@ -563,20 +456,11 @@ public final class SshCluster implements Cluster {
         }
         for (Host h : prepared.values()) {
             try {
-                h.session().exec("rm -rf " + Shell.quote(h.runDirectory(runId)));
+                h.session().exec("rm -rf " + Shell.quote(h.runDirectory(runId())));
             } catch (RuntimeException e) {
                 LOG.warn("removing the run directory on {}: {}", h.session().describe(), e.toString());
             }
         }
         hosts.close();
-        ShutdownRegistry.unregister(this);
-    }
-
-    private ProcessControl<RemoteProcess> process(String node) {
-        return processes.get(node);
-    }
-
-    private NodeLayout layout(String node) {
-        return processes.layout(node);
     }
 }
