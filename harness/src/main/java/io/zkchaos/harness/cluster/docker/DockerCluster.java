@@ -1,28 +1,22 @@
 package io.zkchaos.harness.cluster.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.ContainerNetwork;
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.Frame;
-import com.github.dockerjava.api.model.Ports;
-import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
-import io.zkchaos.harness.cluster.NodeStatus.Mode;
-import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.harness.cluster.ServerWatch;
-import io.zkchaos.checkers.servers.ServerEvent;
 import io.zkchaos.harness.cluster.docker.DockerImages.Image;
 import io.zkchaos.harness.cluster.docker.image.ZkEntryPoint;
+import io.zkchaos.harness.cluster.server.NodeLayout;
+import io.zkchaos.harness.cluster.server.NodeProcesses;
+import io.zkchaos.harness.cluster.server.ProcessCluster;
+import io.zkchaos.harness.cluster.server.ServerFiles;
+import io.zkchaos.harness.cluster.server.ServerLogging;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
+import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
-import io.zkchaos.harness.process.ShutdownRegistry;
-import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.NodeLinks;
@@ -39,16 +33,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.images.builder.Transferable;
-import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -72,14 +63,15 @@ import org.testcontainers.utility.DockerImageName;
  * (the proxy's client links and API; each node's client port for {@code srvr}), at the engine's host
  * ({@code DOCKER_HOST}, or {@code TESTCONTAINERS_HOST_OVERRIDE}).
  *
- * <p>Kill is {@code docker kill} (SIGKILL of the server, the container's process 1; its data stays in the
- * container), start is {@code docker start}, pause is {@code docker pause} (the cgroup freezer: as SIGSTOP).
- *
- * <p>A container whose server ends by itself is seen by {@code docker inspect} (not running, its exit code): before
- * every action on the node, and every {@link ServerWatch#POLL_EVERY} while a run records ({@link #servers()}). It is
- * down from then on, so that a heal starts it again.
+ * <p>Each node's container is a {@link ContainerProcess} under the same {@link io.zkchaos.harness.process.ProcessControl}
+ * as the other backends' servers ({@link ProcessCluster}): kill is {@code docker kill} (SIGKILL of the server, the
+ * container's process 1; its data stays in the container), start is {@code docker start}, pause is
+ * {@code docker pause} (the cgroup freezer: as SIGSTOP). A container whose server ends by itself is seen by
+ * {@code docker inspect} (not running, its exit code): before every action on the node, and every
+ * {@link ServerWatch#POLL_EVERY} while a run records ({@link #servers()}). It is down from then on, so that a heal
+ * starts it again.
  */
-public final class DockerCluster implements Cluster {
+public final class DockerCluster extends ProcessCluster<ContainerProcess> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DockerCluster.class);
     private static final Duration FLW_TIMEOUT = Duration.ofMillis(500);
@@ -88,39 +80,17 @@ public final class DockerCluster implements Cluster {
     /** Toxiproxy's first proxied port that Testcontainers publishes: client link of node i listens on 8665+i. */
     static final int FIRST_PROXY_PORT = 8666;
 
-    private final ClusterConfig config;
-    private final String runId;
     private final DockerClient client;
     private final Image zookeeperImage;
     private final Image toxiproxyImage;
-    private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final List<Subnet> subnets = new ArrayList<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
     private ToxiproxyContainer proxy;
     private NodeLinks links;
     private ToxiproxyNetwork toxiproxy;
-    /** Told of every start and end; it looks for containers that ended by themselves. */
-    private final ServerWatch watch = new ServerWatch(this::lookForExits);
-
-    /** One ZooKeeper container and what the harness did to it last. */
-    private static final class Node {
-        final String name;
-        final int id;
-        final GenericContainer<?> container;
-        NodeState state = NodeState.DOWN;
-        InetSocketAddress direct;
-
-        Node(String name, int id, GenericContainer<?> container) {
-            this.name = name;
-            this.id = id;
-            this.container = container;
-        }
-    }
 
     private DockerCluster(ClusterConfig config, String runId, DockerClient client, Image zookeeperImage,
                           Image toxiproxyImage) {
-        this.config = config;
-        this.runId = runId;
+        super(config, runId, new NodeProcesses<>());
         this.client = client;
         this.zookeeperImage = zookeeperImage;
         this.toxiproxyImage = toxiproxyImage;
@@ -148,20 +118,13 @@ public final class DockerCluster implements Cluster {
                 "nodes=" + config.nodes());
         Image zk = DockerImages.zookeeper(client, config.version(), resolver);
         Image tp = DockerImages.toxiproxy(client);
-        DockerCluster cluster = new DockerCluster(config, runId, client, zk, tp);
-        ShutdownRegistry.register(cluster);
-        try {
-            cluster.startAll();
-            return cluster;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
+        return launch(new DockerCluster(config, runId, client, zk, tp), DockerCluster::setUp);
     }
 
-    private void startAll() {
-        Map<String, String> labels = DockerReaper.labels(runId);
-        String prefix = "zkchaos-" + runId;
+    /** Creates the networks, the proxy and its links, and every node's container (not started). */
+    private void setUp() {
+        Map<String, String> labels = DockerReaper.labels(runId());
+        String prefix = "zkchaos-" + runId();
         for (String n : nodes()) {
             subnets.add(Subnet.create(client, prefix + "-" + n, labels));
         }
@@ -198,25 +161,31 @@ public final class DockerCluster implements Cluster {
         links = new NodeLinks(network, nodes(), clientLinks, peerLinks);
         toxiproxy = network;
 
+        List<NodeLayout> layouts = new ArrayList<>();
         for (int i = 1; i <= config.nodes(); i++) {
-            String name = "n" + i;
-            GenericContainer<?> c = zookeeperContainer(i, prefix, labels);
-            nodes.put(name, new Node(name, i, c));
-            writeConfigCopy(name, zooCfg(i));
+            layouts.add(layout(i, nodeAddress(i)));
         }
+        for (NodeLayout n : layouts) {
+            GenericContainer<?> c = zookeeperContainer(n.id(), layouts, prefix, labels);
+            processes.add(n, new ContainerProcess(n.name(), client, c, CLIENT_PORT));
+            writeConfigCopy(n.name(), zooCfg(config, layouts, n.id()));
+        }
+    }
+
+    /**
+     * Creates and starts the containers at once (each takes the engine a second or so), then starts them under their
+     * controls in node order, which takes the running containers as their first incarnations.
+     */
+    @Override
+    protected void startServers() {
         try {
-            Startables.deepStart(nodes.values().stream().map(n -> n.container).toList()).join();
+            CompletableFuture.allOf(processes.all().stream()
+                    .map(p -> CompletableFuture.runAsync(p.process()::startAhead))
+                    .toArray(CompletableFuture[]::new)).join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        for (Node n : nodes.values()) {
-            synchronized (n) {
-                n.state = NodeState.RUNNING;
-                n.direct = publishedClientPort(n);
-            }
-            watch.started(n.name, ServerEvent.BY_HARNESS);
-        }
-        QuorumWait.await(this, config.startTimeout(), this::exitedNode, this::explain);
+        super.startServers();
     }
 
     /** The Toxiproxy container, joined to every node's network (with a fixed address and the peers' names). */
@@ -239,7 +208,8 @@ public final class DockerCluster implements Cluster {
         }
     }
 
-    private GenericContainer<?> zookeeperContainer(int i, String prefix, Map<String, String> labels) {
+    private GenericContainer<?> zookeeperContainer(int i, List<NodeLayout> layouts, String prefix,
+                                                   Map<String, String> labels) {
         String name = "n" + i;
         List<String> jvm = new ArrayList<>(config.serverJvmOptions());
         jvm.add("-XX:-UsePerfData");
@@ -260,14 +230,14 @@ public final class DockerCluster implements Cluster {
                         // The cluster waits for a quorum of all nodes: one node alone never serves.
                     }
                 });
-        String cfg = zooCfg(i);
+        String cfg = zooCfg(config, layouts, i);
         if (zookeeperImage.official()) {
             // The official image's entry point keeps a zoo.cfg it finds, and writes myid from ZOO_MY_ID. Its /conf (on
             // the server's class path) holds the release's own log configuration: ours replaces it, so that every
             // backend's server log lines carry the date and zone alike.
             c.withCopyToContainer(Transferable.of(cfg), "/conf/zoo.cfg")
-                    .withCopyToContainer(Transferable.of(DockerImages.LOGBACK), "/conf/logback.xml")
-                    .withCopyToContainer(Transferable.of(DockerImages.LOG4J), "/conf/log4j.properties")
+                    .withCopyToContainer(Transferable.of(ServerLogging.logback()), "/conf/" + ServerLogging.LOGBACK_FILE)
+                    .withCopyToContainer(Transferable.of(ServerLogging.log4j()), "/conf/" + ServerLogging.LOG4J_FILE)
                     .withEnv("ZOO_MY_ID", Integer.toString(i))
                     .withEnv("JVMFLAGS", String.join(" ", jvm));
         } else {
@@ -289,33 +259,18 @@ public final class DockerCluster implements Cluster {
         return all;
     }
 
-    /** Node i's {@code zoo.cfg}: the local backend's settings, with the container layout's names and ports. */
-    String zooCfg(int i) {
-        Map<String, String> cfg = new LinkedHashMap<>();
-        cfg.put("tickTime", Long.toString(config.tickTime().toMillis()));
-        cfg.put("initLimit", Integer.toString(config.initLimit()));
-        cfg.put("syncLimit", Integer.toString(config.syncLimit()));
-        cfg.put("dataDir", "/data");
-        cfg.put("clientPort", Integer.toString(CLIENT_PORT));
-        cfg.put("minSessionTimeout", Long.toString(config.minSessionTimeout().toMillis()));
-        cfg.put("maxSessionTimeout", Long.toString(config.maxSessionTimeout().toMillis()));
-        cfg.put("maxClientCnxns", "0");
-        cfg.put("4lw.commands.whitelist", "srvr,mntr,ruok,conf,stat,cons");
-        cfg.put("admin.enableServer", "false");
-        cfg.put("reconfigEnabled", "false");
-        cfg.put("quorumListenOnAllIPs", "false");
-        cfg.put("multiAddress.enabled", "false");
-        cfg.put("autopurge.purgeInterval", "0");
-        if (config.nodes() > 1) {
-            cfg.put("standaloneEnabled", "false");
-            for (int j = 1; j <= config.nodes(); j++) {
-                cfg.put("server." + j, "n" + j + ":" + quorumPort(j) + ":" + electionPort(j));
-            }
-        }
-        cfg.putAll(config.extraServerConfig());
-        StringBuilder out = new StringBuilder("# generated by zk-chaos for n" + i + " (docker backend)\n");
-        cfg.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
-        return out.toString();
+    /**
+     * Node i's {@code zoo.cfg}: every backend's ({@link ServerFiles#zooCfg}, with the release's switches), with the
+     * container layout's names and ports; the server binds every address of its container.
+     */
+    static String zooCfg(ClusterConfig config, List<NodeLayout> layouts, int i) {
+        return ServerFiles.render("generated by zk-chaos for n" + i + " (docker backend)",
+                ServerFiles.zooCfg(config, layouts.get(i - 1), layouts, false));
+    }
+
+    /** Node i in its container: its fixed address, the ports of the layout, its files at the root ({@code /data}). */
+    static NodeLayout layout(int i, String address) {
+        return new NodeLayout("n" + i, i, address, CLIENT_PORT, quorumPort(i), electionPort(i), Path.of("/"));
     }
 
     static int quorumPort(int node) {
@@ -356,27 +311,7 @@ public final class DockerCluster implements Cluster {
         }
     }
 
-    /** Where this process reaches the node's own client port: the engine's host and the port it published. */
-    private InetSocketAddress publishedClientPort(Node n) {
-        InspectContainerResponse info = client.inspectContainerCmd(n.container.getContainerId()).exec();
-        Ports.Binding[] b = info.getNetworkSettings().getPorts().getBindings().get(ExposedPort.tcp(CLIENT_PORT));
-        if (b == null || b.length == 0) {
-            throw new IllegalStateException(n.name + ": the engine published no port for " + CLIENT_PORT);
-        }
-        return InetSocketAddress.createUnresolved(n.container.getHost(), Integer.parseInt(b[0].getHostPortSpec()));
-    }
-
     // ---------------------------------------------------------------------------------------------- Cluster
-
-    @Override
-    public ClusterConfig config() {
-        return config;
-    }
-
-    /** The run id every container and network of this cluster carries as a label. */
-    public String runId() {
-        return runId;
-    }
 
     /** One line: the engine and the images in use (official or built here). */
     @Override
@@ -386,13 +321,8 @@ public final class DockerCluster implements Cluster {
     }
 
     @Override
-    public String connectString() {
-        return nodes().stream().map(this::connectString).collect(Collectors.joining(","));
-    }
-
-    @Override
     public String connectString(String node) {
-        int id = node(node).id;
+        int id = layout(node).id();
         return proxy.getHost() + ":" + proxy.getMappedPort(FIRST_PROXY_PORT + id - 1);
     }
 
@@ -401,213 +331,29 @@ public final class DockerCluster implements Cluster {
      * never for workload clients. It changes when the node is started again.
      */
     public String directConnectString(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            return n.direct.getHostString() + ":" + n.direct.getPort();
-        }
+        InetSocketAddress direct = process(node).process().published();
+        return direct.getHostString() + ":" + direct.getPort();
     }
 
     /** The node's container id. */
     public String containerId(String node) {
-        return node(node).container.getContainerId();
+        return process(node).process().containerId();
+    }
+
+    /** {@code srvr} on the node's own client port as published by the engine (not through the proxy). */
+    @Override
+    protected NodeStatus askStatus(String node) {
+        return FourLetterWords.srvr(node, process(node).process().published(), FLW_TIMEOUT);
     }
 
     @Override
-    public NodeState state(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            return n.state;
-        }
+    protected String where(String node) {
+        return " (container " + containerId(node) + ", image " + zookeeperImage.name() + ")";
     }
 
     @Override
-    public NodeStatus status(String node) {
-        Node n = node(node);
-        InetSocketAddress direct;
-        synchronized (n) {
-            if (n.state == NodeState.DOWN) {
-                return new NodeStatus(node, Mode.UNREACHABLE, -1, "down");
-            }
-            if (n.state == NodeState.PAUSED) {
-                return new NodeStatus(node, Mode.UNREACHABLE, -1, "paused");
-            }
-            direct = n.direct;
-        }
-        return FourLetterWords.srvr(node, new InetSocketAddress(direct.getHostString(), direct.getPort()),
-                FLW_TIMEOUT);
-    }
-
-    @Override
-    public void awaitQuorum(Duration bound) {
-        QuorumWait.await(this, bound, Optional::empty, this::explain);
-    }
-
-    /** A node whose container is not running (it exited by itself during start-up), if any. */
-    private Optional<String> exitedNode() {
-        return nodes.values().stream().filter(n -> !running(n)).map(n -> n.name).findFirst();
-    }
-
-    /** For a node that did not serve: its container, image, state, exit code and the end of its log. */
-    private String explain(String node) {
-        Node n = node(node);
-        Long exitCode = exitCode(n);
-        return node + " (container " + n.container.getContainerId() + ", image " + zookeeperImage.name() + ") is "
-                + state(node) + (exitCode == null ? "" : ", exited with code " + exitCode)
-                + "; last lines of its log:\n" + logTail(node, 30);
-    }
-
-    private boolean running(Node n) {
-        try {
-            return Boolean.TRUE.equals(client.inspectContainerCmd(n.container.getContainerId()).exec().getState()
-                    .getRunning());
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    private Long exitCode(Node n) {
-        try {
-            InspectContainerResponse.ContainerState s = client.inspectContainerCmd(n.container.getContainerId())
-                    .exec().getState();
-            return Boolean.TRUE.equals(s.getRunning()) ? null : s.getExitCodeLong();
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** Looks at every node for a container that ended by itself (the watch's poll). */
-    private void lookForExits() {
-        for (Node n : nodes.values()) {
-            synchronized (n) {
-                lookForExit(n);
-            }
-        }
-    }
-
-    /**
-     * Notices that a running node's container ended by itself: it is down from then on, and the watch is told, with
-     * its exit code and the end of its log. An engine that does not answer now leaves the node as it was. Called
-     * holding the node's lock.
-     */
-    private void lookForExit(Node n) {
-        if (n.state != NodeState.RUNNING || n.container.getContainerId() == null) {
-            return; // a paused container cannot end by itself; a down one has been seen ending
-        }
-        InspectContainerResponse.ContainerState s;
-        try {
-            s = client.inspectContainerCmd(n.container.getContainerId()).exec().getState();
-        } catch (RuntimeException e) {
-            LOG.debug("inspecting {}: {}", n.name, e.toString());
-            return;
-        }
-        if (Boolean.TRUE.equals(s.getRunning())) {
-            return;
-        }
-        n.state = NodeState.DOWN;
-        Long code = s.getExitCodeLong();
-        watch.exited(n.name, null, code == null ? null : code.intValue(), () -> logTail(n.name,
-                ServerWatch.LAST_LINES));
-    }
-
-    /** The exit code of a node's container that has ended, or null when the engine does not say. */
-    private Integer endedCode(Node n) {
-        Long code = exitCode(n);
-        return code == null ? null : code.intValue();
-    }
-
-    @Override
-    public ServerWatch servers() {
-        return watch;
-    }
-
-    @Override
-    public void start(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            lookForExit(n);
-            if (n.state != NodeState.DOWN) {
-                return;
-            }
-            client.startContainerCmd(n.container.getContainerId()).exec();
-            n.state = NodeState.RUNNING;
-            n.direct = publishedClientPort(n); // the engine publishes a new port at each start
-            watch.started(node, ServerEvent.BY_NEMESIS);
-        }
-    }
-
-    @Override
-    public void stop(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            lookForExit(n);
-            if (n.state == NodeState.DOWN) {
-                return;
-            }
-            if (n.state == NodeState.PAUSED) {
-                client.unpauseContainerCmd(n.container.getContainerId()).exec();
-            }
-            client.stopContainerCmd(n.container.getContainerId()).withTimeout(10).exec();
-            awaitExit(n);
-            n.state = NodeState.DOWN;
-            watch.exited(node, ServerEvent.BY_HARNESS, endedCode(n), null);
-        }
-    }
-
-    @Override
-    public void kill(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            lookForExit(n);
-            if (n.state == NodeState.DOWN) {
-                return;
-            }
-            String id = n.container.getContainerId();
-            // SIGKILL goes to a frozen process too; it dies once thawed, so thaw after sending it.
-            client.killContainerCmd(id).withSignal("KILL").exec();
-            if (n.state == NodeState.PAUSED) {
-                try {
-                    client.unpauseContainerCmd(id).exec();
-                } catch (RuntimeException e) {
-                    LOG.debug("unpausing killed {}: {}", node, e.toString());
-                }
-            }
-            awaitExit(n);
-            n.state = NodeState.DOWN;
-            watch.exited(node, ServerEvent.BY_NEMESIS, endedCode(n), null);
-        }
-    }
-
-    private void awaitExit(Node n) {
-        try {
-            client.waitContainerCmd(n.container.getContainerId()).exec(new WaitContainerResultCallback())
-                    .awaitStatusCode(30, TimeUnit.SECONDS);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(n.name + "'s container did not exit within 30 s: " + e.getMessage(), e);
-        }
-    }
-
-    @Override
-    public void pause(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            if (n.state != NodeState.RUNNING) {
-                return;
-            }
-            client.pauseContainerCmd(n.container.getContainerId()).exec();
-            n.state = NodeState.PAUSED;
-        }
-    }
-
-    @Override
-    public void resume(String node) {
-        Node n = node(node);
-        synchronized (n) {
-            if (n.state != NodeState.PAUSED) {
-                return;
-            }
-            client.unpauseContainerCmd(n.container.getContainerId()).exec();
-            n.state = NodeState.RUNNING;
-        }
+    protected String logName(String node) {
+        return "its log";
     }
 
     @Override
@@ -626,7 +372,7 @@ public final class DockerCluster implements Cluster {
         Path file = runDirectory().resolve(node).resolve("server.log");
         try {
             Files.createDirectories(file.getParent());
-            Files.writeString(file, logs(node(node).container.getContainerId(), -1), StandardCharsets.UTF_8);
+            Files.writeString(file, process(node).process().log(), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             LOG.warn("cannot save the log of {} to {}: {}", node, file, e.toString());
         }
@@ -634,78 +380,29 @@ public final class DockerCluster implements Cluster {
     }
 
     /** The last lines of a node's log, asked of the engine. */
+    @Override
     public String logTail(String node, int lines) {
-        try {
-            return logs(node(node).container.getContainerId(), lines);
-        } catch (RuntimeException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
+        return process(node).process().logTail(lines);
     }
 
-    private String logs(String containerId, int tail) {
-        StringBuilder out = new StringBuilder();
-        var cmd = client.logContainerCmd(containerId).withStdOut(true).withStdErr(true);
-        if (tail >= 0) {
-            cmd.withTail(tail);
-        }
-        try {
-            cmd.exec(new ResultCallback.Adapter<Frame>() {
-                @Override
-                public void onNext(Frame frame) {
-                    synchronized (out) {
-                        out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
-                    }
-                }
-            }).awaitCompletion(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        synchronized (out) {
-            return out.toString();
-        }
-    }
-
+    /** Once every server is gone: saves every log, then removes every container and network of this cluster. */
     @Override
-    public Path runDirectory() {
-        return config.runDirectory();
-    }
-
-    /** Saves every log, then removes every container and network of this cluster. Idempotent. */
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        watch.close();
-        for (Node n : nodes.values()) {
-            if (n.container.getContainerId() == null) {
+    protected void closeRest() {
+        for (ProcessControl<ContainerProcess> p : processes.all()) {
+            if (p.process().containerId() == null) {
                 continue;
             }
+            logFile(p.name());
             try {
-                synchronized (n) {
-                    lookForExit(n);
-                    if (n.state == NodeState.PAUSED) {
-                        client.unpauseContainerCmd(n.container.getContainerId()).exec();
-                    }
-                    if (n.state != NodeState.DOWN) {
-                        watch.exited(n.name, ServerEvent.BY_HARNESS, null, null); // removed with its container
-                    }
-                    n.state = NodeState.DOWN;
-                }
+                p.process().container().stop();
             } catch (RuntimeException e) {
-                LOG.warn("thawing the container of {}: {}", n.name, e.toString());
-            }
-            logFile(n.name);
-            try {
-                n.container.stop();
-            } catch (RuntimeException e) {
-                LOG.warn("removing the container of {}: {}", n.name, e.toString());
+                LOG.warn("removing the container of {}: {}", p.name(), e.toString());
             }
         }
         if (proxy != null && proxy.getContainerId() != null) {
             try {
-                Files.writeString(runDirectory().resolve("toxiproxy.log"), logs(proxy.getContainerId(), -1),
-                        StandardCharsets.UTF_8);
+                Files.writeString(runDirectory().resolve("toxiproxy.log"),
+                        ContainerProcess.logs(client, proxy.getContainerId(), -1), StandardCharsets.UTF_8);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("cannot save the proxy's log: {}", e.toString());
             }
@@ -722,14 +419,5 @@ public final class DockerCluster implements Cluster {
                 LOG.warn("removing network {}: {}", s.name(), e.toString());
             }
         }
-        ShutdownRegistry.unregister(this);
-    }
-
-    private Node node(String node) {
-        Node n = nodes.get(node);
-        if (n == null) {
-            throw new IllegalArgumentException("unknown node '" + node + "': nodes are " + nodes());
-        }
-        return n;
     }
 }

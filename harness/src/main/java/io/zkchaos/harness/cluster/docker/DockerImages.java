@@ -7,6 +7,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import io.zkchaos.harness.cluster.docker.image.ZkEntryPoint;
+import io.zkchaos.harness.cluster.server.ServerLogging;
 import io.zkchaos.harness.cluster.zookeeper.ServerClasspath;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.nemesis.toxiproxy.ToxiproxyMain;
@@ -135,8 +136,8 @@ final class DockerImages {
                 """.formatted(ScratchImage.JAVA, ZkEntryPoint.class.getName());
         List<byte[]> parts = new ArrayList<>(runtimeParts());
         parts.add(dockerfile.getBytes(StandardCharsets.UTF_8));
-        parts.add(LOGBACK.getBytes(StandardCharsets.UTF_8));
-        parts.add(LOG4J.getBytes(StandardCharsets.UTF_8));
+        parts.add(ServerLogging.logback().getBytes(StandardCharsets.UTF_8));
+        parts.add(ServerLogging.log4j().getBytes(StandardCharsets.UTF_8));
         parts.add(classBytes(ZkEntryPoint.class));
         for (Path jar : cp.jars()) {
             parts.add(jar.getFileName().toString().getBytes(StandardCharsets.UTF_8));
@@ -155,8 +156,8 @@ final class DockerImages {
                 image.copy(jar, "/opt/zk/lib/" + jar.getFileName());
             }
             image.writeClass(ZkEntryPoint.class, "/opt/zk/entry");
-            image.write("/opt/zk/conf/logback.xml", LOGBACK);
-            image.write("/opt/zk/conf/log4j.properties", LOG4J);
+            image.write("/opt/zk/conf/logback.xml", ServerLogging.logback());
+            image.write("/opt/zk/conf/log4j.properties", ServerLogging.log4j());
             image.build(tag, dockerfile, labels);
         }
         String took = String.format("%.1f s", (System.nanoTime() - t0) / 1e9);
@@ -190,7 +191,7 @@ final class DockerImages {
                 """.formatted(ScratchImage.JAVA, classpath, ToxiproxyMain.class.getName());
         List<byte[]> parts = new ArrayList<>(runtimeParts());
         parts.add(dockerfile.getBytes(StandardCharsets.UTF_8));
-        parts.add(LOGBACK.getBytes(StandardCharsets.UTF_8));
+        parts.add(ServerLogging.logback().getBytes(StandardCharsets.UTF_8));
         for (Path p : sources) {
             parts.add(p.getFileName().toString().getBytes(StandardCharsets.UTF_8));
             parts.add(ScratchImage.contentOf(p));
@@ -207,7 +208,7 @@ final class DockerImages {
                 Path p = sources.get(i);
                 image.copy(p, Files.isDirectory(p) ? "/opt/proxy/classes/" + i : "/opt/proxy/lib/" + p.getFileName());
             }
-            image.write("/opt/proxy/conf/logback.xml", LOGBACK);
+            image.write("/opt/proxy/conf/logback.xml", ServerLogging.logback());
             image.build(tag, dockerfile, Map.of(BUILT_LABEL, "toxiproxy"));
         }
         String took = String.format("%.1f s", (System.nanoTime() - t0) / 1e9);
@@ -273,22 +274,4 @@ final class DockerImages {
             throw new IllegalStateException("cannot read the class file of " + c.getName(), e);
         }
     }
-
-    /** The servers' console log (3.8 and later), as the local backend's: dated lines with the zone. */
-    static final String LOGBACK = """
-            <configuration>
-              <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
-                <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{0} - %msg%n</pattern></encoder>
-              </appender>
-              <root level="INFO"><appender-ref ref="OUT"/></root>
-            </configuration>
-            """;
-
-    /** The same for the releases before 3.8, which log with log4j 1.2. */
-    static final String LOG4J = """
-            log4j.rootLogger=INFO, OUT
-            log4j.appender.OUT=org.apache.log4j.ConsoleAppender
-            log4j.appender.OUT.layout=org.apache.log4j.PatternLayout
-            log4j.appender.OUT.layout.ConversionPattern=%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5p [%t] %c{1} - %m%n
-            """;
 }
