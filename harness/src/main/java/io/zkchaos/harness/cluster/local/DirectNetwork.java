@@ -1,11 +1,10 @@
 package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.server.NodeLayout;
-import io.zkchaos.harness.cluster.server.PeerRouting;
+import io.zkchaos.harness.cluster.server.DirectRouting;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
-import java.net.InetSocketAddress;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,22 +14,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Direct links (no proxy): nodes and clients reach servers at their own addresses; nothing can be cut. */
-final class DirectNetwork implements LinkNetwork, PeerRouting {
-
-    private final List<NodeLayout> nodes;
+final class DirectNetwork extends DirectRouting implements LinkNetwork {
 
     DirectNetwork(List<NodeLayout> nodes) {
-        this.nodes = List.copyOf(nodes);
-    }
-
-    @Override
-    public String peerAddress(int from, int to) {
-        return nodes.get(to - 1).address();
-    }
-
-    @Override
-    public InetSocketAddress clientAddress(int id) {
-        return nodes.get(id - 1).clientAddress();
+        super(nodes);
     }
 
     @Override
@@ -70,7 +57,7 @@ final class DirectNetwork implements LinkNetwork, PeerRouting {
     @Override
     public SortedMap<String, SortedSet<String>> grudge() {
         SortedMap<String, SortedSet<String>> g = new TreeMap<>();
-        nodes.forEach(n -> g.put(n.name(), new TreeSet<>()));
+        nodes().forEach(n -> g.put(n.name(), new TreeSet<>()));
         return g;
     }
 

@@ -6,6 +6,7 @@ import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.process.Libfaketime;
+import io.zkchaos.harness.cluster.server.DirectRouting;
 import io.zkchaos.harness.cluster.server.NodeLayout;
 import io.zkchaos.harness.cluster.server.NodeProcesses;
 import io.zkchaos.harness.cluster.server.PeerRouting;
@@ -20,7 +21,6 @@ import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.NodeLinks;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,17 +147,7 @@ public final class SshCluster extends ProcessCluster<RemoteProcess> {
             layouts.add(layout(s.node(), s.address(), prepared.get(s.node()).runDirectory(runId()) + "/"
                     + s.node()));
         }
-        PeerRouting routing = new PeerRouting() {
-            @Override
-            public String peerAddress(int from, int to) {
-                return layouts.get(to - 1).address();
-            }
-
-            @Override
-            public InetSocketAddress clientAddress(int id) {
-                return layouts.get(id - 1).clientAddress();
-            }
-
+        PeerRouting routing = new DirectRouting(layouts) {
             @Override
             public Optional<String> machineName(int id) {
                 return Optional.of(prepared.get("n" + id).hostName());
