@@ -166,10 +166,8 @@ public final class JvmProcess implements ManagedProcess {
     @Override
     public synchronized void signal(Signal signal) {
         if (!alive()) {
-            if (signal == Signal.KILL || signal == Signal.TERM) {
-                return; // it ended meanwhile: as asked
-            }
-            throw new IllegalStateException("cannot send SIG" + signal + " to " + name + ": it is not running");
+            signal.toEnded(name); // it ended meanwhile: gone, as KILL and TERM ask
+            return;
         }
         switch (signal) {
             case KILL -> process.destroyForcibly();

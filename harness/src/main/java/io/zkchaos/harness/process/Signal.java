@@ -23,6 +23,19 @@ public enum Signal {
     }
 
     /**
+     * For a process that is not running: this signal has nothing left to do when it asks the process to end
+     * ({@link #KILL}, {@link #TERM}: it is gone, as asked); what every {@link ManagedProcess#signal} does then.
+     *
+     * @param what names the process in the error
+     * @throws IllegalStateException for {@link #STOP} and {@link #CONT}: there is nothing to stop or continue
+     */
+    public void toEnded(String what) {
+        if (this != KILL && this != TERM) {
+            throw new IllegalStateException("cannot send SIG" + this + " to " + what + ": it is not running");
+        }
+    }
+
+    /**
      * Sends this signal to {@code pid} on this machine with {@link #command} (Java has no SIGSTOP / SIGCONT of its
      * own); {@code what} names the process in errors.
      *

@@ -163,10 +163,11 @@ final class ContainerProcess implements ManagedProcess {
 
     @Override
     public synchronized void signal(Signal signal) {
-        String id = container.getContainerId();
-        if (id == null) {
-            throw new IllegalStateException(name + " has no container to signal: it was never started");
+        if (!alive()) {
+            signal.toEnded(name); // it ended meanwhile: gone, as KILL and TERM ask
+            return;
         }
+        String id = container.getContainerId();
         switch (signal) {
             case KILL, TERM -> {
                 try {

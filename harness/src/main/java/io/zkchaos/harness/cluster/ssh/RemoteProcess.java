@@ -151,10 +151,8 @@ final class RemoteProcess implements ManagedProcess {
     @Override
     public synchronized void signal(Signal signal) {
         if (!alive()) {
-            if (signal == Signal.KILL || signal == Signal.TERM) {
-                return; // it ended meanwhile: as asked
-            }
-            throw new IllegalStateException("cannot send SIG" + signal + " to " + name + ": it is not running");
+            signal.toEnded(name); // it ended meanwhile: gone, as KILL and TERM ask
+            return;
         }
         HostSession.Result r = host.exec(Shell.command(signal.command(pid)));
         if (!r.ok() && alive()) {
