@@ -20,6 +20,8 @@ import io.zkchaos.harness.process.MovedClocks;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.ShutdownRegistry;
+import io.zkchaos.nemesis.ClockControl;
+import io.zkchaos.nemesis.DataReplacement;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
@@ -73,7 +75,7 @@ import org.slf4j.LoggerFactory;
  * removes the run's chains, shaping and directory from the hosts and disconnects. The {@link ShutdownRegistry} closes a
  * cluster still open when the harness is terminated.
  */
-public final class SshCluster implements Cluster {
+public final class SshCluster implements Cluster, DataReplacement, ClockControl {
 
     private static final Logger LOG = LoggerFactory.getLogger(SshCluster.class);
     /** Every server's client, quorum and election port, on its host's own address. */
