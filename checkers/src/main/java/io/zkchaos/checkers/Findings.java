@@ -20,8 +20,10 @@ import io.zkchaos.checkers.servers.AvailabilityReport;
 import io.zkchaos.checkers.set.SetReport;
 import io.zkchaos.checkers.state.FinalStateReport;
 import io.zkchaos.checkers.watches.WatchesReport;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SortedSet;
 
 /**
  * What a checker found, as data: the {@link CheckResult#details()} of every checker is one of a small, closed family
@@ -33,6 +35,10 @@ import java.util.Map;
  * name fixed here and never derived from a class name, so that renaming a class does not change the files. A kind
  * that is added needs a line in {@link JsonSubTypes}; {@link CheckResult} refuses details of a kind not listed there,
  * so a checker's first test says so.
+ *
+ * <p>Each record also says what in it is wrong, by kind ({@link #findingKinds()}): what "the same finding" means when
+ * a run is replayed or shrunk. So a new checker is one record here (with its line in {@link JsonSubTypes}) and one
+ * card in the report.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "kind",
         defaultImpl = Findings.Untyped.class)
@@ -57,6 +63,17 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Findings.Untyped.class, name = "untyped")
 })
 public interface Findings {
+
+    /**
+     * What in these findings is wrong, each a kind without the checker's name ({@code lost},
+     * {@code duplicate-token}, {@code crash} ...), sorted; empty when nothing is, or when the record names no kinds
+     * (the default: then an invalid verdict is {@code checker:invalid}). Two runs that lost different elements, or
+     * caught a different pair of leaders, found the same kinds. Read from the record's own fields, so a verdict read
+     * back from {@code results.json} gives the same kinds as the fresh one.
+     */
+    default SortedSet<String> findingKinds() {
+        return Collections.emptySortedSet();
+    }
 
     /**
      * The kind of {@code type} as JSON names it.

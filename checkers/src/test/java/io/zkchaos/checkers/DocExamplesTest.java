@@ -16,8 +16,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The examples of {@code docs/checkers.md} are the output of these histories: every verdict block of the doc (a
- * fenced block that starts with {@code == }) must be, in order, exactly what the checker the CLI builds
+ * The examples of the checkers' pages ({@code docs/single-leader.md}, {@code docs/data-checkers.md} and
+ * {@code docs/watches.md}, read in that order as one doc) are the output of these histories: every verdict block of
+ * the doc (a fenced block that starts with {@code == }) must be, in order, exactly what the checker the CLI builds
  * ({@link CheckerCatalog#create}) prints for the history below, and every JSON excerpt must be part of the
  * {@code details} of the example it follows. When a checker's wording changes, this fails and shows the new text to
  * paste into the doc. The one thing masked is the search time in "(checked in N ms)", which varies from run to run.
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.Test;
 class DocExamplesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path DOC = Path.of(System.getProperty("zkchaos.repo.root", "..")).resolve(
-            "docs/checkers.md");
+    private static final Path REPO = Path.of(System.getProperty("zkchaos.repo.root", ".."));
+    private static final List<Path> DOC = List.of(REPO.resolve("docs/single-leader.md"),
+            REPO.resolve("docs/data-checkers.md"), REPO.resolve("docs/watches.md"));
 
     /** One example: a history through one checker with options, as the doc shows it. */
     record Example(String checker, Map<String, String> options, History history) {
@@ -183,7 +185,11 @@ class DocExamplesTest {
     }
 
     static List<Block> blocks() throws IOException {
-        return blocks(DOC);
+        List<Block> all = new ArrayList<>();
+        for (Path doc : DOC) {
+            all.addAll(blocks(doc));
+        }
+        return all;
     }
 
     /** The fenced blocks of {@code doc}, in order. */

@@ -11,7 +11,7 @@ import io.zkchaos.checkers.watches.WatchHistory;
 import java.util.List;
 import java.util.Map;
 
-/** The {@code watches} examples of docs/checkers.md, in the doc's order ({@link DocExamplesTest}). */
+/** The {@code watches} examples of docs/watches.md, in the doc's order ({@link DocExamplesTest}). */
 final class WatchesDocExamples {
 
     private WatchesDocExamples() {

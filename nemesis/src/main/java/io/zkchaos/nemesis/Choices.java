@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * differently from here on) is drawn from the seed, and the action's own aim says what was really chosen.
  *
  * <p>Between {@link #begin} and {@link #end} the choices are recorded, with the role of every node at the first
- * choice of a node; outside an action (a test or a library user calling {@link FaultActions} directly) they are only
- * drawn. Used from the nemesis's one thread.
+ * choice of a node; outside an action (a test or a library user calling the fault actions of
+ * {@code io.zkchaos.nemesis.faults} directly) they are only drawn. Used from the nemesis's one thread.
  */
 public final class Choices {
 
@@ -70,7 +70,7 @@ public final class Choices {
      * a client process's), as {@code ask} says; a repeated aim re-asks it when found by role, or names the recorded
      * one when found by name.
      */
-    Optional<String> leader(String what, NodeControl cluster, Supplier<Optional<String>> ask) {
+    public Optional<String> leader(String what, NodeControl cluster, Supplier<Optional<String>> ask) {
         boolean nodes = what.equals(Choice.LEADER);
         Optional<String> leader = null;
         if (nodes && recording && roles == null) {
@@ -87,7 +87,7 @@ public final class Choices {
     }
 
     /** One of {@code candidates} (nodes). */
-    String node(NodeControl cluster, List<String> candidates) {
+    public String node(NodeControl cluster, List<String> candidates) {
         noteRoles(cluster);
         Choice planned = planned(Choice.NODE);
         String pick = null;
@@ -108,7 +108,7 @@ public final class Choices {
     }
 
     /** {@code nodes} in an order: the aim's (its nodes that are among them, then the others drawn), or drawn. */
-    List<String> order(NodeControl cluster, List<String> nodes) {
+    public List<String> order(NodeControl cluster, List<String> nodes) {
         noteRoles(cluster);
         Choice planned = planned(Choice.ORDER);
         List<String> order = new ArrayList<>();
@@ -128,7 +128,7 @@ public final class Choices {
     }
 
     /** One of {@code options} that are not nodes (a protocol moment, a client process), recorded by its name. */
-    <T> T one(String what, List<T> options, Function<T, String> name) {
+    public <T> T one(String what, List<T> options, Function<T, String> name) {
         Choice planned = planned(what);
         T pick = null;
         if (planned != null && !planned.picked().isEmpty()) {
@@ -143,17 +143,17 @@ public final class Choices {
     }
 
     /** A number in {@code [0, max]}. */
-    long upTo(String what, long max) {
+    public long upTo(String what, long max) {
         return number(what, max, () -> random.nextLong(max + 1));
     }
 
     /** A number in {@code [0, bound)}. */
-    int below(String what, int bound) {
+    public int below(String what, int bound) {
         return (int) number(what, bound - 1L, () -> (long) random.nextInt(bound));
     }
 
     /** A coin. */
-    boolean coin(String what) {
+    public boolean coin(String what) {
         return number(what, 1, () -> random.nextBoolean() ? 1L : 0L) == 1;
     }
 

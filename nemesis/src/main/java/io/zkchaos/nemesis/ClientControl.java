@@ -86,7 +86,7 @@ public interface ClientControl {
 
     /**
      * Sets each client's wall clock to the real time plus its offset ({@link Duration#ZERO} resets it), as
-     * {@link NodeControl#setClockOffset} does for a node: only the wall clock moves, the monotonic clock runs on.
+     * {@link ClockControl#setClockOffset} does for a node: only the wall clock moves, the monotonic clock runs on.
      * The offset belongs to the client's machine, not its process: a client process that replaces a killed one runs
      * on it too. Every offset has taken effect when this returns.
      *

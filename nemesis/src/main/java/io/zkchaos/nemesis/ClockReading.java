@@ -1,7 +1,7 @@
 package io.zkchaos.nemesis;
 
 /**
- * A server's wall clock as the server itself showed it ({@link NodeControl#readClock}): the time it stamped on
+ * A server's wall clock as the server itself showed it ({@link ClockControl#readClock}): the time it stamped on
  * something it did at the harness's request, between the harness's sending of the request and its answer (both on the
  * harness's true clock). The server's offset from the true time is then between {@code serverMillis - answeredMillis}
  * and {@code serverMillis - sentMillis}.

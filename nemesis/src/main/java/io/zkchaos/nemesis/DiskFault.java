@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A way a node's disk fails rather than forgets, for a window ({@link NodeControl#injectDiskFault}): its data
+ * A way a node's disk fails rather than forgets, for a window ({@link DiskControl#injectDiskFault}): its data
  * directory's writes or fsyncs return errors, it is full, or its fsyncs are slow. The faults hold until
- * {@link NodeControl#repairDisk} and across restarts of the node (they belong to the disk, not to the process). What
+ * {@link DiskControl#repairDisk} and across restarts of the node (they belong to the disk, not to the process). What
  * each does at the level of system calls is in {@code docs/lazyfs.md}.
  */
 public sealed interface DiskFault {

@@ -47,7 +47,7 @@ public interface Fault {
          */
         DELAYS_LINKS,
         /**
-         * Moves the servers' wall clocks ({@link NodeControl#setClockOffset}): needs a backend that can, and the
+         * Moves the servers' wall clocks ({@link ClockControl#setClockOffset}): needs a backend that can, and the
          * servers started so that it can (the local and ssh backends preload libfaketime into them).
          */
         MOVES_CLOCKS,
@@ -57,7 +57,7 @@ public interface Fault {
          */
         MOVES_CLIENT_CLOCKS,
         /**
-         * Empties a server's data directory ({@link NodeControl#replaceDisk}): needs a backend that reaches the
+         * Empties a server's data directory ({@link DataReplacement#replaceDisk}): needs a backend that reaches the
          * servers' data directories between a kill and a start.
          */
         EMPTIES_DATA

@@ -5,6 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import io.zkchaos.nemesis.faults.ClientFaults;
+import io.zkchaos.nemesis.faults.ClockFaults;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.DiskFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,24 +68,29 @@ final class FaultNemesis implements Nemesis {
     public FaultRecord healAll() {
         List<io.zkchaos.nemesis.frame.TriggerRecord> triggers = target.frames()
                 .map(io.zkchaos.nemesis.frame.FrameTaps::disarmAll).orElse(List.of());
-        FaultActions actions = new FaultActions(target);
+        // the undoing actions of each family (their records carry their own names: heal, resume, restart ...)
+        NetworkFaults network = new NetworkFaults(target, "heal");
+        DiskFaults disk = new DiskFaults(target, "heal");
+        ClockFaults clock = new ClockFaults(target, "heal");
+        ClientFaults client = new ClientFaults(target, "heal");
         // Every step is tried, whatever an earlier one did: a network heal that fails must not leave a killed node
-        // down (nor one node's failed start the others, see FaultActions); what failed is thrown at the end, after
-        // everything else was undone.
+        // down (nor one node's failed start the others); what failed is thrown at the end, after everything else was
+        // undone.
         List<String> failures = new ArrayList<>();
-        FaultRecord net = attempt(failures, "heal the network", actions::heal);
-        FaultRecord resumed = attempt(failures, "resume paused nodes", actions::resumeAll);
+        FaultRecord net = attempt(failures, "heal the network", network::heal);
+        FaultRecord resumed = attempt(failures, "resume paused nodes", new PauseFaults(target, "heal")::resumeAll);
         // disks before the restarts: a server started on a disk that still fails meets the fault again. Only where
         // a disk fails: a backend without failing disks is never asked.
-        FaultRecord disks = target.nodes().diskFaults().isEmpty() ? null
-                : attempt(failures, "repair disks", actions::repairFailingDisks);
-        FaultRecord restarted = attempt(failures, "restart nodes that are down", actions::restartDown);
-        FaultRecord clients = attempt(failures, "resume paused clients", actions::resumeClients);
+        FaultRecord disks = !(target.nodes() instanceof DiskControl d) || d.diskFaults().isEmpty() ? null
+                : attempt(failures, "repair disks", disk::repairFailingDisks);
+        FaultRecord restarted = attempt(failures, "restart nodes that are down",
+                new CrashFaults(target, "heal")::restartDown);
+        FaultRecord clients = attempt(failures, "resume paused clients", client::resumeClients);
         // only where a clock was moved: a backend that cannot move clocks is never asked
-        FaultRecord clocks = target.nodes().clockOffsets().isEmpty() ? null
-                : attempt(failures, "reset clocks", actions::resetClocks);
+        FaultRecord clocks = !(target.nodes() instanceof ClockControl c) || c.clockOffsets().isEmpty() ? null
+                : attempt(failures, "reset clocks", clock::resetClocks);
         FaultRecord clientClocks = target.clients().clockOffsets().isEmpty() ? null
-                : attempt(failures, "reset client clocks", actions::resetClientClocks);
+                : attempt(failures, "reset client clocks", client::resetClientClocks);
         // what the faults still open felt, measured as their heal ended them (links, disks), each named for its fault
         List<Felt> felt = new ArrayList<>();
         if (open.containsKey(Fault.Family.NETWORK) && net != null) {

@@ -6,11 +6,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import io.zkchaos.nemesis.faults.ClientFaults;
+import io.zkchaos.nemesis.faults.ClockFaults;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.DiskFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
+import io.zkchaos.nemesis.faults.SyncFaults;
 
 /**
  * The built-in faults by the names the CLI takes, in a stable order. Each is also a nemesis of its own name, and
  * {@code mixed} chooses among all of them ({@link Nemeses}). A new fault is one {@link #add} line here, built from
- * {@link FaultActions}.
+ * the actions of its family ({@code io.zkchaos.nemesis.faults}: {@link NetworkFaults}, {@link CrashFaults},
+ * {@link PauseFaults}, {@link ClockFaults}, {@link DiskFaults}, {@link ClientFaults}, and {@link SyncFaults} for
+ * moments of the protocol), which name what they record for the fault being run: its name is written here only.
  */
 public final class Faults {
 
@@ -58,184 +68,214 @@ public final class Faults {
 
     static {
         add("kill-leader", "SIGKILL the leader; restart it on its data at the heal", Fault.Family.CRASH,
-                t -> actions(t).killLeader(), t -> actions(t).restartDown());
+                crash(CrashFaults::killLeader), crash(CrashFaults::restartDown));
         add("kill-random", "SIGKILL a random node; restart it at the heal", Fault.Family.CRASH,
-                t -> actions(t).killRandom(), t -> actions(t).restartDown());
+                crash(CrashFaults::killRandom), crash(CrashFaults::restartDown));
         add("kill-majority", "SIGKILL a majority of the nodes; restart them at the heal", Fault.Family.CRASH,
-                t -> actions(t).killMajority(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
+                crash(CrashFaults::killMajority), crash(CrashFaults::restartDown), Fault.Trait.NO_SERVICE);
         add("kill-all", "SIGKILL every node (the whole ensemble loses power); restart them on their data at the heal",
-                Fault.Family.CRASH, t -> actions(t).killAll(), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
+                Fault.Family.CRASH, crash(CrashFaults::killAll), crash(CrashFaults::restartDown), Fault.Trait.NO_SERVICE);
         add("pause-leader", "SIGSTOP the leader; SIGCONT it at the heal", Fault.Family.PAUSE,
-                t -> actions(t).pauseLeader(), t -> actions(t).resumeAll());
+                pause(PauseFaults::pauseLeader), pause(PauseFaults::resumeAll));
         add("pause-random", "SIGSTOP a random node; SIGCONT it at the heal", Fault.Family.PAUSE,
-                t -> actions(t).pauseRandom(), t -> actions(t).resumeAll());
+                pause(PauseFaults::pauseRandom), pause(PauseFaults::resumeAll));
         add("isolate-leader", "cut the leader off from every other node (clients still reach it)", Fault.Family.NETWORK,
-                t -> actions(t).isolateLeader(), t -> actions(t).heal());
+                network(NetworkFaults::isolateLeader), network(NetworkFaults::heal));
         add("isolate-follower", "cut the lowest-named follower off from every other node, links black-holed so "
                         + "it learns only by its own timeout; its clients still reach it (with --pin-reads follower: "
                         + "stale reads)", Fault.Family.NETWORK,
-                t -> actions(t).isolateFollower(), t -> actions(t).heal());
+                network(NetworkFaults::isolateFollower), network(NetworkFaults::heal));
         add("halves", "partition the nodes into a minority and a majority (by name)", Fault.Family.NETWORK,
-                t -> actions(t).halves(), t -> actions(t).heal());
+                network(NetworkFaults::halves), network(NetworkFaults::heal));
         add("random-halves", "partition the nodes into a random minority and majority", Fault.Family.NETWORK,
-                t -> actions(t).randomHalves(), t -> actions(t).heal());
+                network(NetworkFaults::randomHalves), network(NetworkFaults::heal));
         add("bridge", "two halves that cannot talk, joined by one node that hears both", Fault.Family.NETWORK,
-                t -> actions(t).bridge(), t -> actions(t).heal());
+                network(NetworkFaults::bridge), network(NetworkFaults::heal));
         add("majorities-ring", "every node sees a majority, no two the same majority", Fault.Family.NETWORK,
-                t -> actions(t).majoritiesRing(), t -> actions(t).heal(), Fault.Trait.NO_SERVICE);
+                network(NetworkFaults::majoritiesRing), network(NetworkFaults::heal), Fault.Trait.NO_SERVICE);
         add("client-partition", "cut every client link (clients reach no server) for the fault time: sessions "
                         + "expire when that exceeds the session timeout", Fault.Family.NETWORK,
-                t -> actions(t).cutAllClients(), t -> actions(t).heal(), 1.5, Fault.Trait.NO_SERVICE);
+                network(NetworkFaults::cutAllClients), network(NetworkFaults::heal), 1.5, Fault.Trait.NO_SERVICE);
         add("slow-network", "latency " + SLOW_LATENCY.toMillis() + " ms ± " + SLOW_JITTER.toMillis()
                         + " ms on every link, both ways", Fault.Family.NETWORK,
-                t -> actions(t).slowNetwork(SLOW_LATENCY, SLOW_JITTER), t -> actions(t).heal(), Fault.Trait.DELAYS_LINKS);
+                network(a -> a.slowNetwork(SLOW_LATENCY, SLOW_JITTER)), network(NetworkFaults::heal), Fault.Trait.DELAYS_LINKS);
         // clocks: the servers' wall clocks moved (their monotonic clocks run on, as on a machine whose time is set)
         add("clock-skew", "skew every server's wall clock by its own seeded offset within ±"
                         + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal", Fault.Family.CLOCK,
-                t -> actions(t).skewClocks(CLOCK_SKEW_MAX), t -> actions(t).resetClocks(), Fault.Trait.MOVES_CLOCKS);
+                clock(a -> a.skewClocks(CLOCK_SKEW_MAX)), clock(ClockFaults::resetClocks), Fault.Trait.MOVES_CLOCKS);
         add("clock-bump", "jump a random server's wall clock forward or back by a seeded "
                         + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min; reset it at "
                         + "the heal", Fault.Family.CLOCK,
-                t -> actions(t).bumpClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST), t -> actions(t).resetClocks(),
+                clock(a -> a.bumpClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST)), clock(ClockFaults::resetClocks),
                 Fault.Trait.MOVES_CLOCKS);
         add("clock-strobe", "flip a random server's wall clock " + STROBE_FLIPS + " times between a seeded offset ("
                         + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min, either way) "
                         + "and the true time; reset it at the heal", Fault.Family.CLOCK,
-                t -> actions(t).strobeClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST, STROBE_FLIPS, STROBE_HOLD),
-                t -> actions(t).resetClocks(), Fault.Trait.MOVES_CLOCKS);
+                clock(a -> a.strobeClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST, STROBE_FLIPS, STROBE_HOLD)),
+                clock(ClockFaults::resetClocks), Fault.Trait.MOVES_CLOCKS);
         // Client processes (clients in JVMs of their own): a frozen leader outlives its session without noticing.
         addClient("pause-leader-client", "SIGSTOP the client process that holds leadership for at least twice the "
                         + "session timeout (its session expires, another takes over); SIGCONT it at the heal",
-                t -> actions(t).pauseLeaderClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS,
+                client(ClientFaults::pauseLeaderClient), client(ClientFaults::resumeClients), CLIENT_PAUSE_SESSION_TIMEOUTS,
                 Fault.Trait.ON_LEADING_CLIENT);
         addClient("pause-random-client", "SIGSTOP a random client process for at least twice the session timeout; "
                         + "SIGCONT it at the heal",
-                t -> actions(t).pauseRandomClient(), t -> actions(t).resumeClients(), CLIENT_PAUSE_SESSION_TIMEOUTS);
+                client(ClientFaults::pauseRandomClient), client(ClientFaults::resumeClients), CLIENT_PAUSE_SESSION_TIMEOUTS);
         addClient("kill-leader-client", "SIGKILL the client process that holds leadership (a new client process "
                         + "takes its place at once)",
-                t -> actions(t).killLeaderClient(), t -> actions(t).clientsReplaced(), 0,
+                client(ClientFaults::killLeaderClient), client(ClientFaults::clientsReplaced), 0,
                 Fault.Trait.ON_LEADING_CLIENT);
         // the client processes' wall clocks (their monotonic clocks run on): what a client computes from its clock
         addClient("client-clock-skew", "skew every client process's wall clock by its own seeded offset within ±"
                         + CLOCK_SKEW_MAX.toSeconds() + " s; reset them at the heal",
-                t -> actions(t).skewClientClocks(CLOCK_SKEW_MAX), t -> actions(t).resetClientClocks(), 0,
+                client(a -> a.skewClientClocks(CLOCK_SKEW_MAX)), client(ClientFaults::resetClientClocks), 0,
                 Fault.Trait.MOVES_CLIENT_CLOCKS);
         addClient("client-clock-bump", "jump a random client process's wall clock forward or back by a seeded "
                         + CLOCK_JUMP_LEAST.toSeconds() + " s to " + CLOCK_JUMP_MOST.toMinutes() + " min; reset it at "
                         + "the heal",
-                t -> actions(t).bumpClientClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST),
-                t -> actions(t).resetClientClocks(), 0, Fault.Trait.MOVES_CLIENT_CLOCKS);
+                client(a -> a.bumpClientClock(CLOCK_JUMP_LEAST, CLOCK_JUMP_MOST)),
+                client(ClientFaults::resetClientClocks), 0, Fault.Trait.MOVES_CLIENT_CLOCKS);
         // crash-restart cycles: processes killed and started again on their data within the fault
         add("restart-random", "SIGKILL a random node, restart it on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,
-                t -> actions(t).restartRandom(RESTART_DELAY_MAX), t -> actions(t).restartDown());
+                crash(a -> a.restartRandom(RESTART_DELAY_MAX)), crash(CrashFaults::restartDown));
         add("restart-leader", "SIGKILL the leader, restart it on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,
-                t -> actions(t).restartLeader(RESTART_DELAY_MAX), t -> actions(t).restartDown());
+                crash(a -> a.restartLeader(RESTART_DELAY_MAX)), crash(CrashFaults::restartDown));
         add("restart-all", "the whole ensemble crashes (SIGKILL) and restarts on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms", Fault.Family.CRASH,
-                t -> actions(t).restartAll(RESTART_DELAY_MAX), t -> actions(t).restartDown(), Fault.Trait.NO_SERVICE);
+                crash(a -> a.restartAll(RESTART_DELAY_MAX)), crash(CrashFaults::restartDown), Fault.Trait.NO_SERVICE);
         add("rolling-restart", "each node in turn: SIGKILL, restart on its data, wait until it serves, next",
-                Fault.Family.CRASH, t -> actions(t).rollingRestart(SERVE_BOUND), t -> actions(t).restartDown());
+                Fault.Family.CRASH, crash(a -> a.rollingRestart(SERVE_BOUND)), crash(CrashFaults::restartDown));
         add("lagging-follower", "SIGKILL a follower (1 or 2 on 5 nodes) while clients write; at the heal bring "
                         + "them back one by one to catch up, sometimes from a new leader", Fault.Family.CRASH,
-                t -> actions(t).stopFollowers(), t -> actions(t).catchUp(SERVE_BOUND, RESTART_DELAY_MAX));
+                crash(CrashFaults::stopFollowers), crash(a -> a.catchUp(SERVE_BOUND, RESTART_DELAY_MAX)));
         // a replaced disk: a node back with nothing but its identity, to sync the whole tree (SNAP on every release)
         add("replace-disk", "SIGKILL a random follower, empty its data directory but for its id (its host "
                         + "re-imaged), restart it after up to " + RESTART_DELAY_MAX.toMillis() + " ms and wait until "
                         + "it serves; start it at the heal if it is still down",
-                Fault.Family.CRASH, t -> actions(t).replaceDisk(RESTART_DELAY_MAX, SERVE_BOUND), t -> actions(t).restartDown(),
+                Fault.Family.CRASH, crash(a -> a.replaceDisk(RESTART_DELAY_MAX, SERVE_BOUND)), crash(CrashFaults::restartDown),
                 Fault.Trait.EMPTIES_DATA);
         // compound crashes: several nodes at once, or one node twice, with one left down until the heal
         add("crash-subset", "SIGKILL a seeded subset of at least two nodes together; restart all but one (seeded) "
                         + "on their data after up to " + RESTART_DELAY_MAX.toMillis() + " ms; the last one at the heal",
-                Fault.Family.CRASH, t -> actions(t).crashSubsetLeaveOne(RESTART_DELAY_MAX),
-                t -> actions(t).restartDown());
+                Fault.Family.CRASH, crash(a -> a.crashSubsetLeaveOne(RESTART_DELAY_MAX)),
+                crash(CrashFaults::restartDown));
         add("crash-restart-crash", "SIGKILL a random node, restart it on its data after up to "
                         + RESTART_DELAY_MAX.toMillis() + " ms, SIGKILL it again " + REJOIN_KILL_LEAST.toMillis()
                         + " ms to " + REJOIN_KILL_MOST.toSeconds() + " s after it started (while it rejoins and "
                         + "syncs); restart it at the heal",
-                Fault.Family.CRASH, t -> actions(t).crashRestartCrash(RESTART_DELAY_MAX, REJOIN_KILL_LEAST,
-                        REJOIN_KILL_MOST), t -> actions(t).restartDown());
+                Fault.Family.CRASH, crash(a -> a.crashRestartCrash(RESTART_DELAY_MAX, REJOIN_KILL_LEAST,
+                        REJOIN_KILL_MOST)), crash(CrashFaults::restartDown));
         // power failures: what the servers had not fsynced is lost (the lazy file system holds it until fsync)
         add("kill-lose-unfsynced", "SIGKILL a random node and drop the writes it had not fsynced (implies --lazyfs); "
                         + "restart it on what its disk kept at the heal", Fault.Family.CRASH,
-                t -> actions(t).killLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS);
+                crash(CrashFaults::killLoseUnfsynced), crash(CrashFaults::restartDown), Fault.Trait.NEEDS_LAZYFS);
         add("kill-all-lose-unfsynced", "power failure: SIGKILL every node and drop every write not fsynced (implies "
                         + "--lazyfs); restart them on what their disks kept at the heal", Fault.Family.CRASH,
-                t -> actions(t).killAllLoseUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS,
+                crash(CrashFaults::killAllLoseUnfsynced), crash(CrashFaults::restartDown), Fault.Trait.NEEDS_LAZYFS,
                 Fault.Trait.NO_SERVICE);
         add("kill-tear-unfsynced", "SIGKILL a random node in the middle of writing back: each of its files keeps a "
                         + "seeded prefix of what it had not fsynced, the rest is dropped (implies --lazyfs); restart it "
                         + "on what its disk kept at the heal", Fault.Family.CRASH,
-                t -> actions(t).killTearUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS);
+                crash(CrashFaults::killTearUnfsynced), crash(CrashFaults::restartDown), Fault.Trait.NEEDS_LAZYFS);
         add("kill-all-tear-unfsynced", "power failure in the middle of writing back: SIGKILL every node, each file "
                         + "keeping a seeded prefix of what it had not fsynced (implies --lazyfs); restart them on "
                         + "what their disks kept at the heal", Fault.Family.CRASH,
-                t -> actions(t).killAllTearUnfsynced(), t -> actions(t).restartDown(), Fault.Trait.NEEDS_LAZYFS,
+                crash(CrashFaults::killAllTearUnfsynced), crash(CrashFaults::restartDown), Fault.Trait.NEEDS_LAZYFS,
                 Fault.Trait.NO_SERVICE);
         // disks that fail rather than forget, for the fault's window (the lazy file system fails on command)
         add("disk-eio-write", "a random node's data directory fails every write with EIO (implies --lazyfs); "
                         + "repair it at the heal and restart the server if it exited", Fault.Family.DISK,
-                t -> actions(t).diskWriteErrors(), t -> actions(t).repairDisks(), Fault.Trait.NEEDS_LAZYFS);
+                disk(DiskFaults::diskWriteErrors), disk(DiskFaults::repairDisks), Fault.Trait.NEEDS_LAZYFS);
         add("disk-eio-fsync", "a random node's data directory fails every fsync with EIO, writes still succeed "
                         + "(implies --lazyfs); repair it at the heal and restart the server if it exited",
                 Fault.Family.DISK,
-                t -> actions(t).diskFsyncErrors(), t -> actions(t).repairDisks(), Fault.Trait.NEEDS_LAZYFS);
+                disk(DiskFaults::diskFsyncErrors), disk(DiskFaults::repairDisks), Fault.Trait.NEEDS_LAZYFS);
         add("disk-full", "a random node's disk is full: writes that need space fail with ENOSPC (implies --lazyfs); "
                         + "repair it at the heal and restart the server if it exited", Fault.Family.DISK,
-                t -> actions(t).diskFull(), t -> actions(t).repairDisks(), Fault.Trait.NEEDS_LAZYFS);
+                disk(DiskFaults::diskFull), disk(DiskFaults::repairDisks), Fault.Trait.NEEDS_LAZYFS);
         add("disk-slow-fsync", "a random node's fsyncs each take a seeded " + SLOW_FSYNC_LEAST.toMillis() + " ms to "
                         + SLOW_FSYNC_MOST.toSeconds() + " s more (implies --lazyfs); repair it at the heal",
                 Fault.Family.DISK,
-                t -> actions(t).slowFsyncs(SLOW_FSYNC_LEAST, SLOW_FSYNC_MOST), t -> actions(t).repairDisks(),
+                disk(a -> a.slowFsyncs(SLOW_FSYNC_LEAST, SLOW_FSYNC_MOST)), disk(DiskFaults::repairDisks),
                 Fault.Trait.NEEDS_LAZYFS);
         // protocol-aware: frame triggers on the quorum links (the backend's FrameProtocol names the moments)
         add("cut-during-sync", "reset a quorum connection right after a seeded moment of a follower's sync "
                         + "(DIFF/TRUNC/SNAP, snapshot, NEWLEADER, its ACK, UPTODATE, a proposal), then provoke a sync; "
                         + "at the heal crash-restart that follower", Fault.Family.CRASH,
-                t -> syncActions(t).cutDuringSync("cut-during-sync", SYNC_LAG_MAX),
-                t -> syncActions(t).disarmSyncFault("cut-during-sync", true), Fault.Trait.AT_PROTOCOL_MOMENT);
+                sync(a -> a.cutDuringSync(SYNC_LAG_MAX)),
+                sync(a -> a.disarmSyncFault(true)), Fault.Trait.AT_PROTOCOL_MOMENT);
         add("stall-during-snapshot", "stall a quorum connection (open, nothing passes) after a seeded number of "
                         + "snapshot bytes of a SNAP sync, then provoke a sync", Fault.Family.CRASH,
-                t -> syncActions(t).stallDuringBody("stall-during-snapshot", SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX),
-                t -> syncActions(t).disarmSyncFault("stall-during-snapshot", false), Fault.Trait.AT_PROTOCOL_MOMENT);
+                sync(a -> a.stallDuringBody(SYNC_LAG_MAX, SNAPSHOT_BYTES_MAX)),
+                sync(a -> a.disarmSyncFault(false)), Fault.Trait.AT_PROTOCOL_MOMENT);
         add("crash-during-sync", "SIGKILL the receiver or the sender right after a seeded moment of a follower's "
                         + "sync and restart it; provoke a sync; at the heal crash-restart that follower",
                 Fault.Family.CRASH,
-                t -> syncActions(t).crashDuringSync("crash-during-sync", SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
-                        RESTART_DELAY_MAX),
-                t -> syncActions(t).disarmSyncFault("crash-during-sync", true), Fault.Trait.AT_PROTOCOL_MOMENT);
+                sync(a -> a.crashDuringSync(SYNC_LAG_MAX, TRIGGER_DELAY_MAX,
+                        RESTART_DELAY_MAX)),
+                sync(a -> a.disarmSyncFault(true)), Fault.Trait.AT_PROTOCOL_MOMENT);
     }
 
 
     private Faults() {
     }
 
-    private static FaultActions actions(NemesisTarget t) {
-        return new FaultActions(t);
+    /**
+     * A start or stop of the fault being added, given the fault's own name: what its records (and triggers) are
+     * called, so that no action names a fault itself.
+     */
+    @FunctionalInterface
+    private interface Named {
+        FaultRecord apply(NemesisTarget target, String fault);
     }
 
-    private static SyncFaultActions syncActions(NemesisTarget t) {
-        return new SyncFaultActions(t);
+    private static Named network(Function<NetworkFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new NetworkFaults(t, name));
     }
 
-    private static void add(String name, String description, Fault.Family family, Fault.Action start,
-                            Fault.Action stop, Fault.Trait... traits) {
+    private static Named crash(Function<CrashFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new CrashFaults(t, name));
+    }
+
+    private static Named pause(Function<PauseFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new PauseFaults(t, name));
+    }
+
+    private static Named clock(Function<ClockFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new ClockFaults(t, name));
+    }
+
+    private static Named disk(Function<DiskFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new DiskFaults(t, name));
+    }
+
+    private static Named client(Function<ClientFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new ClientFaults(t, name));
+    }
+
+    private static Named sync(Function<SyncFaults, FaultRecord> action) {
+        return (t, name) -> action.apply(new SyncFaults(t, name));
+    }
+
+    private static void add(String name, String description, Fault.Family family, Named start, Named stop,
+                            Fault.Trait... traits) {
         add(name, description, family, start, stop, 0, traits);
     }
 
-    private static void add(String name, String description, Fault.Family family, Fault.Action start,
-                            Fault.Action stop, double holdSessionTimeouts, Fault.Trait... traits) {
-        ALL.put(name, Fault.of(name, description, family, start, stop, holdSessionTimeouts, traits));
+    private static void add(String name, String description, Fault.Family family, Named start, Named stop,
+                            double holdSessionTimeouts, Fault.Trait... traits) {
+        ALL.put(name, Fault.of(name, description, family, t -> start.apply(t, name), t -> stop.apply(t, name),
+                holdSessionTimeouts, traits));
     }
 
-    private static void addClient(String name, String description, Fault.Action start, Fault.Action stop,
+    private static void addClient(String name, String description, Named start, Named stop,
                                   double holdSessionTimeouts, Fault.Trait... more) {
-        java.util.List<Fault.Trait> traits = new java.util.ArrayList<>(java.util.List.of(more));
+        List<Fault.Trait> traits = new java.util.ArrayList<>(List.of(more));
         traits.add(Fault.Trait.ON_CLIENTS);
-        ALL.put(name, Fault.of(name, description, Fault.Family.CLIENT, start, stop, holdSessionTimeouts,
-                traits.toArray(Fault.Trait[]::new)));
+        add(name, description, Fault.Family.CLIENT, start, stop, holdSessionTimeouts,
+                traits.toArray(Fault.Trait[]::new));
     }
 
     /** Every built-in fault, in a stable order. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.checkers.gen.Gens;
+import io.zkchaos.nemesis.faults.ClientFaults;
+import io.zkchaos.nemesis.faults.ClockFaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,7 +70,7 @@ class ClientFaultsTest {
         @Override
         public void setClockOffsets(Map<String, Duration> offsets) {
             Map<String, String> set = new java.util.TreeMap<>();
-            offsets.forEach((c, d) -> set.put(c, FaultActions.offsetText(d)));
+            offsets.forEach((c, d) -> set.put(c, ClockFaults.offsetText(d)));
             calls.add("clocks " + set);
             offsets.forEach((c, d) -> {
                 if (d.isZero()) {
@@ -113,13 +115,13 @@ class ClientFaultsTest {
             RecordingClients clients = new RecordingClients("p0", "p1", "p2", "p3", "p4");
             NemesisTarget t = target(clients, 9);
             for (int i = 0; i < 5; i++) {
-                picks.addAll(new FaultActions(t).pauseRandomClient().nodes());
+                picks.addAll(new ClientFaults(t, "pause-random-client").pauseRandomClient().nodes());
             }
         }
         assertThat(first).isEqualTo(again).doesNotHaveDuplicates().hasSize(5);
         RecordingClients allPaused = new RecordingClients("p0");
         allPaused.states.put("p0", NodeState.PAUSED);
-        assertThatThrownBy(() -> new FaultActions(target(allPaused, 1)).pauseRandomClient())
+        assertThatThrownBy(() -> new ClientFaults(target(allPaused, 1), "pause-random-client").pauseRandomClient())
                 .hasMessage("no client process is running");
     }
 
@@ -144,7 +146,7 @@ class ClientFaultsTest {
     void withoutALeadingClientTheLeaderFaultsSaySo() {
         RecordingClients clients = new RecordingClients("p3");
         clients.leader = null;
-        assertThatThrownBy(() -> new FaultActions(target(clients, 1)).pauseLeaderClient())
+        assertThatThrownBy(() -> new ClientFaults(target(clients, 1), "pause-leader-client").pauseLeaderClient())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no client process leads now");
     }
 
@@ -165,7 +167,7 @@ class ClientFaultsTest {
         clients.states.put("p5", NodeState.PAUSED);
         RecordingSystem servers = new RecordingSystem(3);
         NemesisTarget t = servers.target(1).withClients(clients);
-        new FaultActions(t).skewClocks(Duration.ofMinutes(1)); // a server clock fault in force at the same time
+        new ClockFaults(t, "clock-skew").skewClocks(Duration.ofMinutes(1)); // a server clock fault in force at the same time
         Fault skew = Faults.byName("client-clock-skew").orElseThrow();
         FaultRecord did = skew.start(t);
         assertThat(did.nodes()).containsExactly("p3", "p4");
@@ -215,7 +217,7 @@ class ClientFaultsTest {
             assertThat(Nemeses.require(name).movesClientClocks()).as(name).isTrue();
             assertThat(Nemeses.require(name).movesClocks()).as(name + " moves no server's clock").isFalse();
         }
-        assertThatThrownBy(() -> new FaultActions(new RecordingSystem(3).target(1)).skewClientClocks(
+        assertThatThrownBy(() -> new ClientFaults(new RecordingSystem(3).target(1), "client-clock-skew").skewClientClocks(
                 Duration.ofMinutes(1))).hasMessageContaining("no client process is running");
         assertThatThrownBy(() -> ClientControl.NONE.setClockOffsets(Map.of("p1", Duration.ofSeconds(1))))
                 .hasMessageContaining("clients run as threads of the harness");

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.zkchaos.checkers.history.InMemoryRecorder;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.nemesis.faults.CrashFaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ class CompoundFaultsTest {
         Set<Integer> sizes = new HashSet<>();
         for (long seed = 0; seed < 30; seed++) {
             RecordingSystem s = new RecordingSystem(5);
-            FaultRecord r = new FaultActions(s.target(seed)).crashSubsetLeaveOne(RESTART);
+            FaultRecord r = new CrashFaults(s.target(seed), "crash-subset").crashSubsetLeaveOne(RESTART);
             List<String> killed = s.calls.stream().filter(c -> c.startsWith("kill ")).map(c -> c.substring(5))
                     .toList();
             List<String> started = s.calls.stream().filter(c -> c.startsWith("start ")).map(c -> c.substring(6))
@@ -56,8 +57,8 @@ class CompoundFaultsTest {
         // the same seed, the same subset and the same node left down
         RecordingSystem a = new RecordingSystem(5);
         RecordingSystem b = new RecordingSystem(5);
-        new FaultActions(a.target(9)).crashSubsetLeaveOne(RESTART);
-        new FaultActions(b.target(9)).crashSubsetLeaveOne(RESTART);
+        new CrashFaults(a.target(9), "crash-subset").crashSubsetLeaveOne(RESTART);
+        new CrashFaults(b.target(9), "crash-subset").crashSubsetLeaveOne(RESTART);
         assertThat(a.calls).isEqualTo(b.calls);
     }
 
@@ -66,7 +67,7 @@ class CompoundFaultsTest {
         RecordingSystem s = new RecordingSystem(3);
         s.kill("n1");
         s.kill("n2");
-        assertThatThrownBy(() -> new FaultActions(s.target(1)).crashSubsetLeaveOne(RESTART))
+        assertThatThrownBy(() -> new CrashFaults(s.target(1), "crash-subset").crashSubsetLeaveOne(RESTART))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("at least two running nodes");
     }
 
@@ -75,7 +76,7 @@ class CompoundFaultsTest {
         Map<String, Integer> victims = new HashMap<>();
         for (long seed = 0; seed < 20; seed++) {
             RecordingSystem s = new RecordingSystem(3);
-            FaultRecord r = new FaultActions(s.target(seed)).crashRestartCrash(RESTART, Duration.ofMillis(1),
+            FaultRecord r = new CrashFaults(s.target(seed), "crash-restart-crash").crashRestartCrash(RESTART, Duration.ofMillis(1),
                     Duration.ofMillis(20));
             String node = r.nodes().get(0);
             assertThat(s.calls).containsExactly("kill " + node, "start " + node, "kill " + node);

@@ -3,6 +3,8 @@ package io.zkchaos.nemesis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.DiskFaults;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -85,9 +87,9 @@ class DiskFaultsTest {
     @Test
     void theFinalHealRepairsEveryDiskBeforeItRestartsWhatIsDownAndNamesWhatItCouldNotRepair() {
         RecordingSystem s = lazy();
-        FaultActions actions = new FaultActions(s.target(2));
-        actions.diskFull();
-        actions.diskFsyncErrors();
+        NemesisTarget target = s.target(2);
+        new DiskFaults(target, "disk-full").diskFull();
+        new DiskFaults(target, "disk-eio-fsync").diskFsyncErrors();
         List<String> failing = s.disks.keySet().stream().sorted().toList();
         s.states.put("n3", NodeState.DOWN);
         s.calls.clear();
@@ -100,7 +102,7 @@ class DiskFaultsTest {
                 .contains("restarted n3");
         assertThat(heal.nodes()).containsAll(failing).contains("n3");
 
-        actions.diskWriteErrors();
+        new DiskFaults(target, "disk-eio-write").diskWriteErrors();
         String broken = s.disks.keySet().iterator().next();
         s.failingRepairs.put(broken, Integer.MAX_VALUE);
         s.states.put("n1", NodeState.DOWN);
@@ -122,7 +124,7 @@ class DiskFaultsTest {
     @Test
     void aTornPowerFailureKillsAndTearsWithASeedPerNode() {
         RecordingSystem s = lazy();
-        FaultRecord all = new FaultActions(s.target(4)).killAllTearUnfsynced();
+        FaultRecord all = new CrashFaults(s.target(4), "kill-all-tear-unfsynced").killAllTearUnfsynced();
         assertThat(all.fault()).isEqualTo("kill-all-tear-unfsynced");
         assertThat(all.nodes()).containsExactly("n1", "n2", "n3");
         assertThat(s.calls).hasSize(3).allMatch(c -> c.matches("kill-tear n[123] \\d+"));
@@ -130,11 +132,11 @@ class DiskFaultsTest {
         assertThat(all.description()).startsWith("kill, tearing unfsynced writes, n1 (tear seed ")
                 .contains(": torn in memory), n2 (tear seed ");
         RecordingSystem again = lazy();
-        new FaultActions(again.target(4)).killAllTearUnfsynced();
+        new CrashFaults(again.target(4), "kill-all-tear-unfsynced").killAllTearUnfsynced();
         assertThat(again.calls).isEqualTo(s.calls);
 
         RecordingSystem one = lazy();
-        FaultRecord r = new FaultActions(one.target(4)).killTearUnfsynced();
+        FaultRecord r = new CrashFaults(one.target(4), "kill-tear-unfsynced").killTearUnfsynced();
         assertThat(r.nodes()).hasSize(1);
         assertThat(one.states.get(r.nodes().get(0))).isEqualTo(NodeState.DOWN);
     }
@@ -142,9 +144,9 @@ class DiskFaultsTest {
     @Test
     void aSystemWithoutTheLazyFileSystemIsNamedInTheError() {
         RecordingSystem s = new RecordingSystem(3);
-        assertThatThrownBy(() -> new FaultActions(s.target(1)).diskFsyncErrors())
+        assertThatThrownBy(() -> new DiskFaults(s.target(1), "disk-eio-fsync").diskFsyncErrors())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("disk fail");
-        assertThatThrownBy(() -> new FaultActions(s.target(1)).killTearUnfsynced())
+        assertThatThrownBy(() -> new CrashFaults(s.target(1), "kill-tear-unfsynced").killTearUnfsynced())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot tear");
         assertThatThrownBy(() -> new DiskFault.SlowFsync(Duration.ofSeconds(2), Duration.ofSeconds(1), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("least <= most");

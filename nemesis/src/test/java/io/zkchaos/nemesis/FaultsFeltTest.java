@@ -2,6 +2,8 @@ package io.zkchaos.nemesis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zkchaos.nemesis.faults.ClockFaults;
+import io.zkchaos.nemesis.faults.DiskFaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,20 +49,20 @@ class FaultsFeltTest {
     @Test
     void eachFaultOfADiskCountsItsOwnCounter() {
         List<DiskFault> both = List.of(new DiskFault.WriteErrors(), new DiskFault.Full());
-        Felt f = FaultActions.diskFelt("n2", both, Map.of("writes", 3L, "fsyncs", 0L, "failed_writes", 3L));
+        Felt f = DiskFaults.diskFelt("n2", both, Map.of("writes", 3L, "fsyncs", 0L, "failed_writes", 3L));
         assertThat(f).isEqualTo(Felt.of("n2", true, "3 writes failed (3 writes, 0 fsyncs in its window)"));
-        assertThat(FaultActions.diskFelt("n2", both, Map.of("writes", 1L, "fsyncs", 1L)))
+        assertThat(DiskFaults.diskFelt("n2", both, Map.of("writes", 1L, "fsyncs", 1L)))
                 .isEqualTo(Felt.of("n2", false, "failed no write, refused no write (1 write, 1 fsync in its window)"));
     }
 
     @Test
     void aClockReadBackFarFromTheOffsetAskedWasNotFelt() {
         ClockReading at42 = new ClockReading(1_000, 43_010, 1_020, "srvr logged in server.log");
-        assertThat(FaultActions.clockFelt("n1", Duration.ofSeconds(42), at42))
+        assertThat(ClockFaults.clockFelt("n1", Duration.ofSeconds(42), at42))
                 .isEqualTo(Felt.of("n1", true, "server clock read back at +42.000 s (asked +42.000 s; srvr logged "
                         + "in server.log)"));
         ClockReading unmoved = new ClockReading(1_000, 1_010, 1_020, "srvr logged in server.log");
-        assertThat(FaultActions.clockFelt("n1", Duration.ofSeconds(42), unmoved).felt()).isFalse();
+        assertThat(ClockFaults.clockFelt("n1", Duration.ofSeconds(42), unmoved).felt()).isFalse();
     }
 
     @Test

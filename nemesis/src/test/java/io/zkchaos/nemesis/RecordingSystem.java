@@ -1,5 +1,6 @@
 package io.zkchaos.nemesis;
 
+import io.zkchaos.nemesis.faults.ClockFaults;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
@@ -20,9 +21,11 @@ import java.util.stream.IntStream;
 /**
  * A system under test as the nemesis sees it, in memory: it records the process signals and grudges it is told
  * ({@link #calls}, {@link #grudge}) and has a leader the test sets. Signals may come from another thread (a frame
- * trigger fires on the proxy's).
+ * trigger fires on the proxy's). It implements every optional control; one its flags turn off ({@link #lazy},
+ * {@link #clocks}, {@link #emptiesDisks}) refuses as a backend that implements it but cannot now, naming itself.
  */
-public final class RecordingSystem implements NodeControl {
+public final class RecordingSystem implements NodeControl, ServingWait, PowerFailure, DataReplacement, DiskControl,
+        ClockControl {
 
     final List<String> nodes;
     final Map<String, NodeState> states = new ConcurrentHashMap<>();
@@ -99,7 +102,13 @@ public final class RecordingSystem implements NodeControl {
 
     @Override
     public void killLosingUnsyncedWrites(String node) {
-        downIf(lazy, () -> NodeControl.super.killLosingUnsyncedWrites(node), "kill-lose " + node, node);
+        downIf(lazy, () -> refuse("drop " + node + "'s unsynced writes: its data is not on a file system that holds "
+                + "writes until fsync"), "kill-lose " + node, node);
+    }
+
+    /** Refuses as a system that implements the control but cannot do it now. */
+    private void refuse(String cannot) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot " + cannot);
     }
 
     /** Records {@code call} and takes the node down when the system {@code can}; else {@code refusal} throws. */
@@ -117,14 +126,15 @@ public final class RecordingSystem implements NodeControl {
     /** Recorded as {@code replace-disk n1}; the node is down after it. */
     @Override
     public void replaceDisk(String node) {
-        downIf(emptiesDisks, () -> NodeControl.super.replaceDisk(node), "replace-disk " + node, node);
+        downIf(emptiesDisks, () -> refuse("empty " + node + "'s data directory"), "replace-disk " + node, node);
     }
 
     /** Recorded as {@code kill-tear n1 SEED}. */
     @Override
     public String killTearingUnsyncedWrites(String node, long seed) {
         if (!lazy) {
-            NodeControl.super.killTearingUnsyncedWrites(node, seed);
+            refuse("tear " + node + "'s unsynced writes: its data is not on a file system that holds writes until "
+                    + "fsync");
         }
         calls.add("kill-tear " + node + " " + seed);
         states.put(node, NodeState.DOWN);
@@ -135,7 +145,7 @@ public final class RecordingSystem implements NodeControl {
     @Override
     public void injectDiskFault(String node, DiskFault fault) {
         if (!lazy) {
-            NodeControl.super.injectDiskFault(node, fault);
+            refuse("make " + node + "'s disk fail: its data is not on a file system that can fail on command");
         }
         calls.add("disk " + node + " " + fault.describe());
         disks.merge(node, List.of(fault), (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList());
@@ -169,16 +179,16 @@ public final class RecordingSystem implements NodeControl {
     @Override
     public void setClockOffsets(Map<String, Duration> offsets) {
         clockBatches.add(new TreeSet<>(offsets.keySet()));
-        NodeControl.super.setClockOffsets(offsets);
+        ClockControl.super.setClockOffsets(offsets);
     }
 
     /** Recorded as {@code clock n1 +1.500 s}. */
     @Override
     public void setClockOffset(String node, Duration offset) {
         if (!clocks) {
-            NodeControl.super.setClockOffset(node, offset);
+            refuse("move " + node + "'s clock");
         }
-        calls.add("clock " + node + " " + FaultActions.offsetText(offset));
+        calls.add("clock " + node + " " + ClockFaults.offsetText(offset));
         if (offset.isZero()) {
             offsets.remove(node);
         } else {

@@ -24,7 +24,7 @@ import java.util.function.Function;
  * @param underFault  the functions its clients must get acknowledged while a fault that leaves a serving quorum is in
  *                    force (empty set: any function); empty when it asks none (an election's acquisitions come when
  *                    leadership changes, not at the nemesis' pace)
- * @param writes      its functions that change the system's state when acknowledged (docs/checkers.md, "What counts
+ * @param writes      its functions that change the system's state when acknowledged (docs/evidence.md, "What counts
  *                    as a write"): what "a write acknowledged" means for it, in evidence and in {@code recovery};
  *                    empty when not declared (a workload that is not built in: the recovery checker then counts the
  *                    built-in workloads' writes, {@link io.zkchaos.checkers.recovery.RecoveryChecker#KNOWN_WRITES})
@@ -92,7 +92,7 @@ public record WorkloadDescriptor(String name, String description, Function<Workl
     /**
      * {@code checker}'s {@code promise} put to the test at least once ({@code promise:CHECKER:PROMISE}): a promise
      * the workload claims for itself, mandatory. A promise not named so is reported only (listed with its count,
-     * tested or not). docs/checkers.md has the table.
+     * tested or not). docs/evidence.md has the table.
      */
     public static Requirement promiseTested(String checker, String promise) {
         return new Requirement.PromiseTested(checker, promise);

@@ -32,7 +32,7 @@ import io.zkchaos.checkers.evidence.Requirement;
 public final class Workloads {
 
     /**
-     * What each workload's writes are (docs/checkers.md, "What counts as a write"): the functions whose
+     * What each workload's writes are (docs/evidence.md, "What counts as a write"): the functions whose
      * acknowledgement means the servers committed a change. An election's {@code acquire} is one: a candidate leads
      * only once its own create of its election znode was acknowledged (a new process is a new session, whose
      * ephemeral is new). A {@code release} is not (it is when a candidate stops believing it leads, often on an event
@@ -111,7 +111,7 @@ public final class Workloads {
     }
 
     /**
-     * What a run of each kind of workload must have exercised (docs/checkers.md, "Evidence"): a register wrote and
+     * What a run of each kind of workload must have exercised (docs/evidence.md): a register wrote and
      * read in the main phase and had a write acknowledged after the final heal, and got something through under a fault; a
      * set the same for adds, and every final read answered; an election had a leader; fenced writes had a write
      * accepted; watches had a change made, a watch set and an event delivered, and an event delivered under a fault.

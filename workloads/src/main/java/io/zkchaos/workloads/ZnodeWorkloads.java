@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * The descriptors of the workloads that check ZooKeeper's promises beyond linearizable writes: sessions and their
  * ephemerals, sequential znodes, multi transactions. Each names its checker and declares what a run of it must have
- * exercised (docs/checkers.md, "Evidence") and its writes: a session's {@code create} of an ephemeral and its
+ * exercised (docs/evidence.md) and its writes: a session's {@code create} of an ephemeral and its
  * {@code close} or {@code expire} (another handle's close: a closeSession transaction that deletes its ephemerals; a
  * session's {@code open} is not counted, a client opens one to read too), a sequential {@code create}, a multi's
  * {@code txn}. {@link Workloads} lists them.

@@ -1,10 +1,12 @@
 package io.zkchaos.checkers.churn;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 
 /**
  * What {@link ChurnEphemeralsChecker} found.
@@ -56,5 +58,10 @@ public record ChurnReport(Map<String, Long> ended, long live, long created, List
      * @param explanation one line for people
      */
     public record Breach(String node, String path, String session, long readIndex, String explanation) {
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().ifAny(left, "ephemeral-left").ifAny(missing, "ephemeral-missing").build();
     }
 }

@@ -1,9 +1,11 @@
 package io.zkchaos.checkers.fenced;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The fenced-writes checker's findings (the {@code details} of its result).
@@ -29,5 +31,10 @@ public record FencedReport(int accepted, int rejected, int indeterminate, int lo
                 new PromiseTally("rejected", "a write with a stale token is rejected", rejected),
                 new PromiseTally("final-log", "the log read at the end holds accepted writes in token order",
                         Math.max(0, logLength)));
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(violations, FencedViolation::kind).build();
     }
 }

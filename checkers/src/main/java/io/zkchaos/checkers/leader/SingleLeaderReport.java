@@ -1,9 +1,11 @@
 package io.zkchaos.checkers.leader;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The single-leader checker's findings (the {@code details} of its result).
@@ -29,5 +31,15 @@ public record SingleLeaderReport(List<LeaderInterval> intervals, List<TokenViola
                 new PromiseTally("leaderships", "at most one leader per token, tokens only grow", intervals.size()),
                 new PromiseTally("failovers", "a leader again within the failover bound after every heal",
                         failovers.size()));
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(tokenViolations, TokenViolation::kind)
+                .when(failovers != null && failovers.stream().anyMatch(f -> Boolean.FALSE.equals(f.withinBound())),
+                        "no-leader-in-bound")
+                .when(maxOverlapNanos >= 0 && overlaps != null && overlaps.stream()
+                        .mapToLong(LeaderOverlap::awakeNanos).anyMatch(awake -> awake > maxOverlapNanos), "overlap")
+                .build();
     }
 }

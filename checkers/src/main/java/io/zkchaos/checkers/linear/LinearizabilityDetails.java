@@ -1,9 +1,11 @@
 package io.zkchaos.checkers.linear;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The linearizability checker's findings, as {@link io.zkchaos.checkers.CheckResult#details()}.
@@ -31,5 +33,10 @@ public record LinearizabilityDetails(String model, boolean partitioned, int part
     public List<PromiseTally> promises() {
         return List.of(new PromiseTally("operations", "the operations linearizable against the " + model + " model",
                 operations));
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().when(counterexample != null, "not-linearizable").build();
     }
 }

@@ -1,12 +1,14 @@
 package io.zkchaos.checkers.multi;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.SortedSet;
 
 /**
  * The {@code multi-txn} checker's findings (the {@code details} of its result; the linearizability search is its
@@ -57,5 +59,12 @@ public record MultiReport(List<String> registers, List<String> nodes, int txnsOk
                         txnsIndeterminate),
                 new PromiseTally("reads", "a read sees each transaction whole or not at all",
                         (long) multiReads + singleReads));
+    }
+
+    /** Every rule broken: the violations listed are the first ones only, {@code violationsByRule} has them all. */
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(violations, MultiViolation::rule)
+                .all(violationsByRule == null ? null : violationsByRule.keySet()).build();
     }
 }

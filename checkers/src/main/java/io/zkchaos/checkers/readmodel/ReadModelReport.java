@@ -1,9 +1,11 @@
 package io.zkchaos.checkers.readmodel;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The ZooKeeper read-model checker's findings (the {@code details} of its result; the linearizability result of
@@ -28,5 +30,12 @@ public record ReadModelReport(boolean strict, int plainReads, int syncReads, int
                 new PromiseTally("writes", "writes and cas linearizable", writes),
                 new PromiseTally("sync-reads", "a sync-read sees every write acknowledged before it", syncReads),
                 new PromiseTally("plain-reads", "plain reads sequentially consistent within a session", plainReads));
+    }
+
+    /** A stale plain read is a finding only when reads were held to real time ({@code strict}). */
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(violations, ReadViolation::kind)
+                .when(strict && staleReads != null && !staleReads.isEmpty(), "stale-read").build();
     }
 }

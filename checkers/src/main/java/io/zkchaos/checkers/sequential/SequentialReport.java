@@ -1,12 +1,14 @@
 package io.zkchaos.checkers.sequential;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.SortedSet;
 
 /**
  * The {@code sequential-znodes} checker's findings (the {@code details} of its result).
@@ -50,5 +52,10 @@ public record SequentialReport(List<String> parents, int acknowledged, int ephem
                         indeterminate),
                 new PromiseTally("final-reads", "every server's final read holds every acknowledged create",
                         finalReads.size()));
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(violations, SequentialViolation::rule).build();
     }
 }

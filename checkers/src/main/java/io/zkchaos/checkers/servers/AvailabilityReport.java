@@ -1,7 +1,9 @@
 package io.zkchaos.checkers.servers;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The availability checker's findings: the stretches of the clients' time in which a majority of the servers was
@@ -56,5 +58,10 @@ public record AvailabilityReport(long boundMillis, List<String> nodes, int probe
      */
     public record Stall(String node, Stretch stretch, long fromNanos, long toNanos, Long lastAckNanos,
                        Long lastAckIndex, int attempts, String error) {
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().ifAny(stalls, "stall").build();
     }
 }

@@ -1,8 +1,10 @@
 package io.zkchaos.checkers.servers;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.servers.LogRule.Verdict;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The {@code server} checker's findings: what the servers' own account says, and what it judged. Times are on the
@@ -147,5 +149,17 @@ public record ServerReport(String clockBasis, List<NodeRead> nodes, List<String>
         public RejoinLoop {
             lines = List.copyOf(lines);
         }
+    }
+
+    /** Only what no fault excused; a crash that was also a loop is both. */
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet()
+                .when(crashes != null && crashes.stream().anyMatch(c -> c.excusedBy() == null), "crash")
+                .when(crashLoops != null && crashLoops.stream().anyMatch(c -> c.excusedBy() == null), "crash-loop")
+                .ifAny(errors(), "error")
+                .when(rejoinLoops != null && rejoinLoops.stream().anyMatch(r -> r.excusedBy() == null),
+                        "rejoin-loop")
+                .build();
     }
 }

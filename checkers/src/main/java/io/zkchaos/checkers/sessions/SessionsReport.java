@@ -1,12 +1,14 @@
 package io.zkchaos.checkers.sessions;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.SortedSet;
 
 /**
  * The {@code session-guarantees} checker's findings (the {@code details} of its result).
@@ -77,5 +79,12 @@ public record SessionsReport(int sessions, int closed, int expiredByOp, int expi
                         expiredFollowed),
                 new PromiseTally("ephemerals", "an ephemeral goes with its session: ephemerals of ended sessions "
                         + "followed to their end", ephemeralsFollowed));
+    }
+
+    /** Every rule broken: the violations listed are the first ones only, {@code violationsByRule} has them all. */
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(violations, SessionViolation::rule)
+                .all(violationsByRule == null ? null : violationsByRule.keySet()).build();
     }
 }

@@ -1,9 +1,11 @@
 package io.zkchaos.checkers.set;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * The no-lost-commit checker's findings (the {@code details} of its result).
@@ -34,5 +36,10 @@ public record SetReport(int attempted, int acknowledged, int indeterminate, List
                         indeterminate),
                 new PromiseTally("final-reads", "every server's final read checked, nothing unwritten in it",
                         finalReads.size()));
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().ifAny(lost, "lost").ifAny(unexpected, "unexpected").build();
     }
 }

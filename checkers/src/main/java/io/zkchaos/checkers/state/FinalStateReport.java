@@ -1,9 +1,11 @@
 package io.zkchaos.checkers.state;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.List;
+import java.util.SortedSet;
 
 /**
  * What {@link FinalStateChecker} found.
@@ -55,5 +57,11 @@ public record FinalStateReport(List<Server> servers, List<String> unread, List<L
      * @param zxid       the newest zxid that shaped the tree, in hex
      */
     public record Server(String node, long readIndex, long round, int znodes, int ephemerals, String zxid) {
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().when(groups != null && groups.size() > 1, "diverged").ifAny(ephemerals, "ephemeral-left")
+                .build();
     }
 }

@@ -1,12 +1,14 @@
 package io.zkchaos.checkers.watches;
 
 import io.zkchaos.checkers.Findings;
+import io.zkchaos.checkers.KindSet;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.SortedSet;
 
 /**
  * The watches checker's findings (the {@code details} of its result).
@@ -82,5 +84,10 @@ public record WatchesReport(int sessions, int watchesSet, int persistentAdded, i
 
     private long watchers(String watcher) {
         return eventWatchers.getOrDefault(watcher, 0);
+    }
+
+    @Override
+    public SortedSet<String> findingKinds() {
+        return new KindSet().each(violations, WatchViolation::rule).build();
     }
 }

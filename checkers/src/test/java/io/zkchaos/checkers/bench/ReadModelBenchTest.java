@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The read-model benchmark's counts are exact for a size and seed: these are the ones docs/checkers.md quotes
+ * The read-model benchmark's counts are exact for a size and seed: these are the ones docs/benchmarks.md quotes
  * ("Speed"), so the documented figures stay true and a change in what the session analysis finds shows here. The
  * times it prints are not asserted.
  */

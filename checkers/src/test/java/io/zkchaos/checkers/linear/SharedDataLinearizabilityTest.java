@@ -125,7 +125,7 @@ class SharedDataLinearizabilityTest {
     @Test
     void knossosMutexHistoryIsNotLinearizableAsTheDocsRecord() {
         // The data README calls this verdict unconfirmed: Knossos files the history under "bad" but its own tests only
-        // render a report from it. docs/checker.md records what this checker finds, with a counterexample a reader
+        // render a report from it. docs/linearizability.md records what this checker finds, with a counterexample a reader
         // can follow in the file (process 0's acquire at entries 1095-1119 while the lock is held). That verdict and
         // explanation are pinned here, so a change in the search that flips it, or blames another operation, fails
         // this test and has to be argued for (and the doc changed) instead of passing unnoticed.

@@ -164,7 +164,7 @@ class ExitOnTruncIT {
         assertThat(group.awaitStable(UP)).isPresent();
         assertThat(status(old)).hasValueSatisfying(s -> assertThat(s.serving()).isTrue());
         assertThat(group.exitCode(old)).isEmpty();
-        // The node's own account, in the exact lines the log checkers of issue 34 read (docs/fle.md).
+        // The node's own account, in the exact lines the log checkers of issue 34 read (docs/fle-design.md).
         List<String> lines = group.output(old).lines().toList();
         List<String> expected = List.of(" - peer state LOOKING \\(epoch \\d+\\)",
                 " - peer state LEADING \\(epoch \\d+\\)", " - peer state FOLLOWING leader n\\d+ \\(epoch \\d+\\)",

@@ -265,7 +265,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--relax", split = ",", paramLabel = "ID", description = "do not hold the run to this evidence "
             + "requirement (repeatable; 'all' for none): a run that exercised less than its workload and nemesis ask "
-            + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/checkers.md")
+            + "is unknown, never valid; the ids are listed in the run's evidence.json and docs/evidence.md")
     List<String> relax = new java.util.ArrayList<>();
 
     @Option(names = "--log-rules", paramLabel = "FILE", description = "server-log rules of your own, read before the "

@@ -1,12 +1,23 @@
 package io.zkchaos.harness.cluster;
 
+import io.zkchaos.nemesis.ClockControl;
+import io.zkchaos.nemesis.DataReplacement;
+import io.zkchaos.nemesis.DiskControl;
 import io.zkchaos.nemesis.Fault;
+import io.zkchaos.nemesis.PowerFailure;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a backend can do for a system it runs, as data: a fault declares what it needs ({@link Fault.Trait}), a
  * backend what it supports ({@link ClusterBackend#capabilities}), and {@link Capabilities} compares the two in one
  * place, naming what is missing.
+ *
+ * <p>Some follow from the type of cluster a backend starts: the optional controls of the nemesis it implements
+ * ({@link ClockControl}: {@link #CLOCKS}; {@link PowerFailure} and {@link DiskControl}: {@link #LAZY_FS};
+ * {@link DataReplacement}: {@link #EMPTIES_DATA}), computed here only ({@link #following}); a backend adds what
+ * depends on the system it runs or on its links, and leaves out what its system does not allow.
  */
 public enum Capability {
     /** It runs this system at all. */
@@ -34,6 +45,25 @@ public enum Capability {
     /** What it is, after "backend X ...": {@code puts the data directories on the lazy file system}. */
     public String words() {
         return words;
+    }
+
+    /**
+     * The capabilities that follow from the optional controls {@code clusterType} implements: a cluster that can move
+     * clocks, lose, tear and fail what its servers write, or empty a data directory. A fresh set the caller may
+     * change.
+     */
+    public static Set<Capability> following(Class<? extends Cluster> clusterType) {
+        Set<Capability> out = EnumSet.noneOf(Capability.class);
+        if (ClockControl.class.isAssignableFrom(clusterType)) {
+            out.add(CLOCKS);
+        }
+        if (PowerFailure.class.isAssignableFrom(clusterType) && DiskControl.class.isAssignableFrom(clusterType)) {
+            out.add(LAZY_FS);
+        }
+        if (DataReplacement.class.isAssignableFrom(clusterType)) {
+            out.add(EMPTIES_DATA);
+        }
+        return out;
     }
 
     /** What a fault needs of the backend, if anything. */

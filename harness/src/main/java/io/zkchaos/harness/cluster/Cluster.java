@@ -11,6 +11,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import io.zkchaos.nemesis.NodeControl;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.ServingWait;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Methods are thread-safe.
  */
-public interface Cluster extends NodeControl, AutoCloseable {
+public interface Cluster extends NodeControl, ServingWait, AutoCloseable {
 
     /** The configuration this cluster was started with. */
     ClusterConfig config();

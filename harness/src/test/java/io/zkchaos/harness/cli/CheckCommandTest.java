@@ -241,7 +241,7 @@ class CheckCommandTest {
 
     @Test
     void singleLeaderTakesMaxOverlapAndFailoverBound() {
-        // docs/checkers.md's paused leader: n2 leads while n1 still believes it does, for 700 ms; then a heal with
+        // docs/single-leader.md's paused leader: n2 leads while n1 still believes it does, for 700 ms; then a heal with
         // no leader after it until the history ends 4.9 s later.
         String paused = history("paused.jsonl", new Ops()
                 .add(1, OpType.INVOKE, "acquire", null, null, 0).add(2, OpType.INVOKE, "acquire", null, null, 1)

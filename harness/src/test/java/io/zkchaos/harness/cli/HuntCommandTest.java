@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The built-in rows of {@code bench hunt} are the blind table of docs/bug-hunting.md: each a run that can be made. */
+/** The built-in rows of {@code bench hunt} are the blind table of docs/findings.md: each a run that can be made. */
 class HuntCommandTest {
 
     @Test

@@ -9,7 +9,8 @@ import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.testing.Prerequisites;
-import io.zkchaos.nemesis.FaultActions;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.ClientFaults;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
@@ -71,8 +72,8 @@ class ClientClockIT {
                         .until(() -> near(seen(clients), AHEAD));
 
                 // the fault's own reset, through the nemesis's view of the clients
-                FaultActions actions = new FaultActions(cluster.nemesisTarget(new Random(1)).withClients(clients));
-                assertThat(actions.resetClientClocks().nodes()).hasSize(1);
+                NemesisTarget faults = cluster.nemesisTarget(new Random(1)).withClients(clients);
+                assertThat(new ClientFaults(faults, "heal").resetClientClocks().nodes()).hasSize(1);
                 assertThat(clients.clockOffsets()).isEmpty();
                 await("the client's clock back").atMost(Duration.ofSeconds(30))
                         .until(() -> near(seen(clients), Duration.ZERO));

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.harness.cluster.local.LocalCluster;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -54,8 +56,8 @@ class ClusterExampleIT {
                 // queued until the session is connected, then sent
                 zk.create("/hello", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             }
-            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(42)));
-            FaultRecord isolate = faults.isolateLeader();
+            NemesisTarget target = cluster.nemesisTarget(new Random(42));
+            FaultRecord isolate = new NetworkFaults(target, "isolate-leader").isolateLeader();
             out.println(json.writeValueAsString(isolate));
             String isolated = isolate.groups().get(0).get(0);
             long t0 = System.nanoTime();
@@ -67,11 +69,11 @@ class ClusterExampleIT {
             }
             out.printf("new leader %s after %d ms%n", cluster.leader().orElseThrow(),
                     (System.nanoTime() - t0) / 1_000_000);
-            out.println(json.writeValueAsString(faults.heal()));
+            out.println(json.writeValueAsString(new NetworkFaults(target, "heal").heal()));
             cluster.awaitQuorum(Duration.ofSeconds(30));     // a leader again before aiming at it
-            out.println(json.writeValueAsString(faults.killLeader()));
+            out.println(json.writeValueAsString(new CrashFaults(target, "kill-leader").killLeader()));
             cluster.awaitQuorum(Duration.ofSeconds(30));
-            out.println(json.writeValueAsString(faults.restartDown()));
+            out.println(json.writeValueAsString(new CrashFaults(target, "heal").restartDown()));
         }
         // doc:end
     }

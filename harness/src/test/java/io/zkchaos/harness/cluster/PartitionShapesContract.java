@@ -3,8 +3,9 @@ package io.zkchaos.harness.cluster;
 import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.NetworkFaults;
 import io.zkchaos.nemesis.net.CutMode;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.Stream;
@@ -49,11 +50,15 @@ public abstract class PartitionShapesContract {
         Cluster cluster = startCluster(ClusterConfig.builder().nodes(5).runDirectory(runs.resolve("s")).build());
         Runnable leftovers = leftoverCheck(cluster);
         try {
-            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(42)));
+            NemesisTarget target = cluster.nemesisTarget(new Random(42));
             // A toxic every backend can make (a host without tc netem cannot delay): partitions must leave it alone.
             cluster.links().clientLink("n1").addToxic(Toxic.timeout("kept", Stream.DOWNSTREAM, 0));
-            List<Supplier<FaultRecord>> shapes = List.of(faults::isolateRandom, faults::halves,
-                    faults::randomHalves, faults::bridge, faults::majoritiesRing);
+            List<Supplier<FaultRecord>> shapes = List.of(
+                    new NetworkFaults(target, "isolate-random")::isolateRandom,
+                    new NetworkFaults(target, "halves")::halves,
+                    new NetworkFaults(target, "random-halves")::randomHalves,
+                    new NetworkFaults(target, "bridge")::bridge,
+                    new NetworkFaults(target, "majorities-ring")::majoritiesRing);
             for (Supplier<FaultRecord> shape : shapes) {
                 FaultRecord r = shape.get();
                 assertThat(cluster.links().grudge()).as(r.fault()).isEqualTo(r.grudge());
@@ -72,7 +77,7 @@ public abstract class PartitionShapesContract {
             assertLinksMatch(cluster, cluster.links().grudge(), CutMode.BLACKHOLE);
             assertProxyAgrees(cluster);
 
-            faults.heal();
+            new NetworkFaults(target, "heal").heal();
             for (Link l : cluster.links().allLinks()) {
                 assertThat(l.enabled()).as(l.name()).isTrue();
                 assertThat(l.toxics()).as(l.name()).isEmpty();

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
 import java.nio.file.Path;
@@ -85,8 +88,8 @@ public abstract class ProxiedClusterContract {
     @Test
     void fiveNodesServeAndSurviveALeaderKill() throws Exception {
         start(5);
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(1)));
-        FaultRecord kill = faults.killLeader();
+        NemesisTarget target = cluster.nemesisTarget(new Random(1));
+        FaultRecord kill = new CrashFaults(target, "kill-leader").killLeader();
         String old = kill.nodes().get(0);
         await("a new leader").atMost(Duration.ofSeconds(15)).until(() ->
                 cluster.leader().filter(l -> !l.equals(old)).isPresent());
@@ -96,7 +99,7 @@ public abstract class ProxiedClusterContract {
         assertThat(new ObjectMapper().writeValueAsString(kill))
                 .isEqualTo("{\"fault\":\"kill-leader\",\"description\":\"kill " + old + "\",\"nodes\":[\"" + old
                         + "\"],\"groups\":[],\"grudge\":{}}");
-        faults.restartDown();
+        new CrashFaults(target, "heal").restartDown();
         await(old + " follows").atMost(Duration.ofSeconds(20)).until(() ->
                 cluster.status(old).mode() == Mode.FOLLOWER);
     }
@@ -104,10 +107,10 @@ public abstract class ProxiedClusterContract {
     @Test
     void anIsolatedLeaderStopsTakingWritesTheMajorityElectsAndAfterHealItFollows() throws Exception {
         start(3);
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(2)));
+        NemesisTarget target = cluster.nemesisTarget(new Random(2));
         String old = cluster.leader().orElseThrow();
         try (ZooKeeper pinned = Zk.connect(cluster.connectString(old), Duration.ofSeconds(4))) {
-            FaultRecord isolate = faults.isolateLeader();
+            FaultRecord isolate = new NetworkFaults(target, "isolate-leader").isolateLeader();
             assertThat(isolate.groups()).hasSize(2).first().isEqualTo(List.of(old));
             assertThat(isolate.grudge().get(old)).hasSize(2);
 
@@ -122,7 +125,7 @@ public abstract class ProxiedClusterContract {
             }
             assertPeersOnlyThroughProxies(cluster);
 
-            faults.heal();
+            new NetworkFaults(target, "heal").heal();
             await(old + " rejoins as a follower").atMost(Duration.ofSeconds(20)).until(() ->
                     cluster.status(old).mode() == Mode.FOLLOWER);
             // The pinned client reconnects to the old leader on its own schedule, which may come after the server
@@ -138,15 +141,15 @@ public abstract class ProxiedClusterContract {
     @Test
     void aPausedLeaderIsReplacedAndFollowsAfterResume() throws Exception {
         start(3);
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(3)));
-        String old = faults.pauseLeader().nodes().get(0);
+        NemesisTarget target = cluster.nemesisTarget(new Random(3));
+        String old = new PauseFaults(target, "pause-leader").pauseLeader().nodes().get(0);
         await("a new leader").atMost(Duration.ofSeconds(15)).until(() ->
                 cluster.leader().filter(l -> !l.equals(old)).isPresent());
         try (ZooKeeper zk = Zk.connect(cluster.connectString(cluster.leader().orElseThrow()),
                 Duration.ofSeconds(10))) {
             assertThat(Zk.write(zk, "/while-paused")).isTrue();
         }
-        assertThat(faults.resumeAll().nodes()).containsExactly(old);
+        assertThat(new PauseFaults(target, "heal").resumeAll().nodes()).containsExactly(old);
         await(old + " follows").atMost(Duration.ofSeconds(20)).until(() ->
                 cluster.status(old).mode() == Mode.FOLLOWER);
     }

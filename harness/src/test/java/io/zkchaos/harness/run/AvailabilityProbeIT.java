@@ -12,8 +12,9 @@ import io.zkchaos.checkers.servers.AvailabilityChecker;
 import io.zkchaos.checkers.servers.AvailabilityReport;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.local.LocalCluster;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.NetworkFaults;
 import io.zkchaos.nemesis.ServerExcuses;
 import io.zkchaos.workloads.Target;
 import java.nio.file.Path;
@@ -75,12 +76,13 @@ class AvailabilityProbeIT {
              JsonLinesRecorder recorder = JsonLinesRecorder.create(file)) {
             Target target = target(cluster);
             AvailabilityProbe.setup(target);
-            FaultActions actions = new FaultActions(cluster.nemesisTarget(new Random(3)));
+            NemesisTarget faults = cluster.nemesisTarget(new Random(3));
             try (AvailabilityProbe probe = AvailabilityProbe.start(target, recorder)) {
                 probesRecord(recorder, 36);
-                nemesis(recorder, "isolate-follower", "isolate-follower", actions::isolateFollower);
+                nemesis(recorder, "isolate-follower", "isolate-follower",
+                        new NetworkFaults(faults, "isolate-follower")::isolateFollower);
                 probesRecord(recorder, 60); // the majority writes on: 4 a second each
-                nemesis(recorder, "heal", "isolate-follower", actions::heal);
+                nemesis(recorder, "heal", "isolate-follower", new NetworkFaults(faults, "heal")::heal);
                 probesRecord(recorder, 36);
             }
         }

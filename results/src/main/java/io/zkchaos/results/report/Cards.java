@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 
@@ -56,6 +57,33 @@ final class Cards {
 
     /** The anchor prefix of the first server card's rows; the chart's marks link to it ({@link RunPages}). */
     static final String SERVER_ANCHORS = "srv-";
+
+    /**
+     * The card of each kind of findings, by its record's type: a new checker's findings record gets its line here.
+     * CardsTest checks that every kind {@link Findings#kinds()} lists has one.
+     */
+    static final Map<Class<? extends Findings>, Card<?>> REGISTRY = Card.registry(
+            Card.of(LinearizabilityDetails.class, Cards::linear),
+            Card.of(SingleLeaderReport.class, Cards::leader),
+            Card.of(SetReport.class, Cards::set),
+            Card.of(ReadModelReport.class, Cards::readModel),
+            Card.of(FencedReport.class, Cards::fenced),
+            Card.of(LogReport.class, Cards::log),
+            Card.of(FinalStateReport.class, Cards::finalState),
+            Card.of(WatchesReport.class, Cards::watches),
+            Card.of(SessionsReport.class, Cards::sessions),
+            Card.of(SequentialReport.class, Cards::sequential),
+            Card.of(MultiReport.class, Cards::multi),
+            Card.of(RecoveryReport.class, Cards::recovery),
+            Card.of(ChurnReport.class, Cards::churn),
+            Card.of(AvailabilityReport.class, Cards::availability),
+            Card.of(ServerReport.class, Cards::server),
+            // its tables are in "What the run exercised"
+            Card.of(EvidenceReport.class, (e, b) -> b.fact("requirements met",
+                    e.met().size() + " of " + e.required().size())),
+            Card.of(CheckResult.CheckerError.class, (e, b) -> b.findings.add(
+                    Text.plain("the checker threw " + e.type() + ": " + e.message()))),
+            Card.of(Findings.Untyped.class, (u, b) -> { })); // saved without a kind: the plain card
 
     private final HistoryIndex index;
     /** Server cards drawn so far: each gets its own anchors. */
@@ -88,43 +116,14 @@ final class Cards {
     }
 
     private CheckerCard card(CheckResult r, int depth) {
-        Builder b = new Builder();
+        Builder b = new Builder(this);
         Findings d = r.details();
-        // One branch per kind of Findings (CardsTest renders every kind); null is a verdict composed of parts.
-        if (d instanceof LinearizabilityDetails l) {
-            linear(l, b);
-        } else if (d instanceof SingleLeaderReport l) {
-            leader(l, b);
-        } else if (d instanceof SetReport s) {
-            set(s, b);
-        } else if (d instanceof ReadModelReport m) {
-            readModel(m, b);
-        } else if (d instanceof FencedReport f) {
-            fenced(f, b);
-        } else if (d instanceof LogReport l) {
-            log(l, b);
-        } else if (d instanceof FinalStateReport s) {
-            finalState(s, b);
-        } else if (d instanceof WatchesReport w) {
-            watches(w, b);
-        } else if (d instanceof SessionsReport s) {
-            sessions(s, b);
-        } else if (d instanceof SequentialReport s) {
-            sequential(s, b);
-        } else if (d instanceof MultiReport m) {
-            multi(m, b);
-        } else if (d instanceof RecoveryReport rr) {
-            recovery(rr, b);
-        } else if (d instanceof ChurnReport c) {
-            churn(c, b);
-        } else if (d instanceof AvailabilityReport a) {
-            availability(a, b);
-        } else if (d instanceof ServerReport s) {
-            server(s, b, serverCards++ == 0 ? SERVER_ANCHORS : "srv" + serverCards + "-");
-        } else if (d instanceof EvidenceReport e) { // its tables are in "What the run exercised"
-            b.fact("requirements met", e.met().size() + " of " + e.required().size());
-        } else if (d instanceof CheckResult.CheckerError e) {
-            b.findings.add(Text.plain("the checker threw " + e.type() + ": " + e.message()));
+        if (d != null) { // null is a verdict composed of parts: its card is its summary
+            // a type without a card (none today: CardsTest draws every kind) gets the plain card
+            Card<?> card = REGISTRY.get(d.getClass());
+            if (card != null) {
+                card.drawAny(d, b);
+            }
         }
         Verdict v = new Verdict(r);
         return new CheckerCard(r.checker(), v.css, v.word, Text.of(r.summary()), depth, cap(b.findings),
@@ -139,8 +138,11 @@ final class Cards {
         }
     }
 
-    /** What one card collects. */
-    private static final class Builder {
+    /** What one card collects, and what its drawing may ask of the whole page. */
+    static final class Builder {
+        private final Cards cards;
+        /** The history, for times and the operations the findings name by entry. */
+        final HistoryIndex index;
         final List<Text> findings = new ArrayList<>();
         CheckerCard.LinearView linear;
         final List<CheckerCard.LostRow> lost = new ArrayList<>();
@@ -151,6 +153,16 @@ final class Cards {
         final List<CheckerCard.Fact> facts = new ArrayList<>();
         ServersView servers;
         AvailabilityView availability;
+
+        private Builder(Cards cards) {
+            this.cards = cards;
+            this.index = cards.index;
+        }
+
+        /** The anchor prefix of this server card's rows: the first one's is {@link #SERVER_ANCHORS}. */
+        String serverAnchors() {
+            return cards.serverCards++ == 0 ? SERVER_ANCHORS : "srv" + cards.serverCards + "-";
+        }
 
         void fact(String name, long count) {
             facts.add(new CheckerCard.Fact(name, Fmt.count(count)));
@@ -163,7 +175,7 @@ final class Cards {
         }
     }
 
-    private void linear(LinearizabilityDetails d, Builder b) {
+    private static void linear(LinearizabilityDetails d, Builder b) {
         b.fact("model", d.model());
         b.fact("operations searched", d.operations());
         b.fact("partitions", d.partitions());
@@ -177,16 +189,16 @@ final class Cards {
             return;
         }
         Set<Long> entries = new LinkedHashSet<>();
-        CheckerCard.OpRow failing = opRow(c.operation(), entries);
-        List<CheckerCard.OpRow> concurrent = c.concurrent().stream().map(o -> opRow(o, entries)).toList();
-        List<CheckerCard.OpRow> prefix = c.linearizedPrefix().stream().map(o -> opRow(o, entries)).toList();
+        CheckerCard.OpRow failing = opRow(c.operation(), entries, b.index);
+        List<CheckerCard.OpRow> concurrent = c.concurrent().stream().map(o -> opRow(o, entries, b.index)).toList();
+        List<CheckerCard.OpRow> prefix = c.linearizedPrefix().stream().map(o -> opRow(o, entries, b.index)).toList();
         StringJoiner all = new StringJoiner(",");
         entries.forEach(e -> all.add(Long.toString(e)));
         b.linear = new CheckerCard.LinearView(c.partition(), failing, concurrent, prefix, c.prefixLength(),
                 c.prefixOmitted(), c.possibleStates(), c.morePossibleStates(), all.toString());
     }
 
-    private CheckerCard.OpRow opRow(OpView o, Set<Long> entries) {
+    private static CheckerCard.OpRow opRow(OpView o, Set<Long> entries, HistoryIndex index) {
         entries.add(o.invokeIndex());
         if (o.completeIndex() >= 0) {
             entries.add(o.completeIndex());
@@ -198,7 +210,7 @@ final class Cards {
                 op == null || o.completeIndex() < 0 ? "never" : Fmt.at(op.completeTime()), o.description());
     }
 
-    private void leader(SingleLeaderReport d, Builder b) {
+    private static void leader(SingleLeaderReport d, Builder b) {
         b.fact("leaderships", d.intervals().size());
         b.fact("overlaps of two leaders", d.overlaps().size());
         b.fact("heals judged", d.failovers().size());
@@ -216,7 +228,7 @@ final class Cards {
         }
     }
 
-    private void set(SetReport d, Builder b) {
+    private static void set(SetReport d, Builder b) {
         b.fact("values added", d.attempted());
         b.fact("acknowledged", d.acknowledged());
         b.fact("indeterminate", d.indeterminate());
@@ -233,7 +245,8 @@ final class Cards {
         }
     }
 
-    private void readModel(ReadModelReport d, Builder b) {
+    private static void readModel(ReadModelReport d, Builder b) {
+        HistoryIndex index = b.index;
         b.fact("writes and cas", d.writes());
         b.fact("sync-reads", d.syncReads());
         b.fact("plain reads", d.plainReads());
@@ -252,7 +265,7 @@ final class Cards {
         }
     }
 
-    private void fenced(FencedReport d, Builder b) {
+    private static void fenced(FencedReport d, Builder b) {
         b.fact("writes accepted", d.accepted());
         b.fact("rejected as stale", d.rejected());
         b.fact("indeterminate", d.indeterminate());
@@ -264,7 +277,7 @@ final class Cards {
         }
     }
 
-    private void log(LogReport d, Builder b) {
+    private static void log(LogReport d, Builder b) {
         b.fact("nodes read", d.nodes().size());
         b.fact("longest log", d.longest());
         for (LogViolation v : d.violations()) {
@@ -272,7 +285,7 @@ final class Cards {
         }
     }
 
-    private void finalState(FinalStateReport d, Builder b) {
+    private static void finalState(FinalStateReport d, Builder b) {
         b.fact("servers read", d.servers().size());
         if (!d.unread().isEmpty()) {
             b.fact("not read", String.join(", ", d.unread()));
@@ -292,7 +305,7 @@ final class Cards {
         d.acls().forEach(a -> b.findings.add(Text.plain(a.explanation())));
     }
 
-    private void watches(WatchesReport d, Builder b) {
+    private static void watches(WatchesReport d, Builder b) {
         b.fact("watching sessions", d.sessions());
         b.fact("one-time watches set", d.watchesSet());
         b.fact("persistent watches added", d.persistentAdded());
@@ -305,7 +318,7 @@ final class Cards {
         }
     }
 
-    private void sessions(SessionsReport d, Builder b) {
+    private static void sessions(SessionsReport d, Builder b) {
         b.fact("sessions opened", d.sessions());
         b.fact("closed (acknowledged)", d.closed());
         b.fact("closed by another handle", d.expiredByOp());
@@ -320,7 +333,7 @@ final class Cards {
         d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
     }
 
-    private void sequential(SequentialReport d, Builder b) {
+    private static void sequential(SequentialReport d, Builder b) {
         b.fact("parents", d.parents().size());
         b.fact("creates acknowledged", d.acknowledged());
         b.fact("of them ephemeral", d.ephemeral());
@@ -333,7 +346,7 @@ final class Cards {
         d.violations().forEach(v -> b.findings.add(Text.naming(v.rule() + ": " + v.text(), v.indices())));
     }
 
-    private void multi(MultiReport d, Builder b) {
+    private static void multi(MultiReport d, Builder b) {
         b.fact("registers", d.registers().size());
         b.fact("nodes", d.nodes().size());
         b.fact("transactions acknowledged", d.txnsOk());
@@ -348,7 +361,7 @@ final class Cards {
         d.stale().forEach(s -> b.findings.add(Text.of("stale" + (d.strict() ? "" : " (allowed)") + ": " + s)));
     }
 
-    private void churn(ChurnReport d, Builder b) {
+    private static void churn(ChurnReport d, Builder b) {
         b.fact("sessions ended", d.ended().isEmpty() ? "none" : new java.util.TreeMap<>(d.ended()).entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
         b.fact("live at the reads", d.live());
@@ -366,7 +379,7 @@ final class Cards {
         }
     }
 
-    private void availability(AvailabilityReport d, Builder b) {
+    private static void availability(AvailabilityReport d, Builder b) {
         b.fact("bound", Fmt.span(d.boundMillis() * 1_000_000L));
         String judged = d.stretchesJudged() + ", " + Fmt.span(d.judgedMillis() * 1_000_000L);
         b.fact("stretches judged (a whole majority)", judged);
@@ -398,7 +411,8 @@ final class Cards {
         b.availability = new AvailabilityView(cap(stalls), more(stalls), judgedInAll, cap(excused), more(excused));
     }
 
-    private void server(ServerReport d, Builder b, String anchors) {
+    private static void server(ServerReport d, Builder b) {
+        String anchors = b.serverAnchors();
         long logs = d.nodes().stream().filter(n -> n.lines() > 0).count();
         b.fact("logs read", logs + " of " + (d.nodes().size() + d.missingLogs().size()));
         b.fact("lines read", d.nodes().stream().mapToLong(ServerReport.NodeRead::lines).sum());
@@ -483,7 +497,7 @@ final class Cards {
         return code == null ? "exit unknown" : "exit code " + code;
     }
 
-    private void recovery(RecoveryReport d, Builder b) {
+    private static void recovery(RecoveryReport d, Builder b) {
         b.fact("bound after the final heal", Fmt.span(d.boundMillis() * 1_000_000L));
         b.fact("first write acknowledged after", d.writeAfterMillis() == null ? "none"
                 : Fmt.span(d.writeAfterMillis() * 1_000_000L) + " (" + d.writeBy() + ")");

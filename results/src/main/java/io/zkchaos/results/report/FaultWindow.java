@@ -4,16 +4,16 @@ import java.util.List;
 
 /**
  * One fault as the nemesis recorded it: from its invoke until the heal that ended it (a heal ends every fault in
- * force), with what it really did. Positions {@code s}/{@code e} are on the page's axis (µs since the history's
+ * force), with what it really did. Positions {@code start}/{@code end} are on the page's axis (µs since the history's
  * start, or entry numbers for a history without times).
  *
- * @param f           the fault's name ({@code isolate-leader}, {@code kill}, ...)
+ * @param fault       the fault's name ({@code isolate-leader}, {@code kill}, ...)
  * @param label       what it did, as the nemesis described it ({@code isolate n3 from {n1, n2}}, {@code kill n2})
  * @param cuts        the links it cut ({@code n1–n3, n2–n3}; {@code n1→n3} when only one way), or empty
  * @param nodes       the nodes it acted on
  * @param failed      true when the nemesis could not act (e.g. no leader to aim at); {@code label} says why
- * @param s           where it starts (its invoke)
- * @param e           where it ends (the completion of the heal that ended it, or the end of the history)
+ * @param start       where it starts (its invoke)
+ * @param end         where it ends (the completion of the heal that ended it, or the end of the history)
  * @param healed      false when the history ends with the fault still in force
  * @param invokeEntry the entry of its invoke
  * @param infoEntry   the entry of its completion (what it did), -1 if none
@@ -21,8 +21,8 @@ import java.util.List;
  * @param startAt     its start, for people
  * @param length      how long it was in force, for people
  */
-public record FaultWindow(String f, String label, String cuts, List<String> nodes, boolean failed, long s, long e,
-                          boolean healed, long invokeEntry, long infoEntry, long healEntry, String startAt,
+public record FaultWindow(String fault, String label, String cuts, List<String> nodes, boolean failed, long start,
+                          long end, boolean healed, long invokeEntry, long infoEntry, long healEntry, String startAt,
                           String length) {
 
     public FaultWindow {

@@ -18,8 +18,8 @@ import java.util.TreeSet;
 
 /**
  * Builds a {@link RunPage} from a run directory's files: the checkers' cards, the fault windows, and the data the
- * page's script draws (operations as columns, faults, the servers' modes, the election's leaders, the entries the
- * findings name).
+ * page's script draws ({@link PageData}: operations as columns, faults, the servers' modes, the election's leaders,
+ * the entries the findings name).
  *
  * <p>The axis is the history's clock in µs when every entry has a time, else the entry number (histories imported
  * from elsewhere may have no times); the page says which.
@@ -54,20 +54,13 @@ final class RunPages {
                     + "throughput and the servers' view cannot be drawn.");
         }
 
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("hasTimes", hasTimes);
-        data.put("end", end);
-        int clipped = ops(history, axis, data);
-        data.put("nemesis", nemesisEntries(history, axis));
-        data.put("faults", faults);
-        if (hasTimes) {
-            data.put("servers", servers(files.cluster(), end));
-            data.put("account", ServerMarks.of(cards, files.serverEvents()));
-        }
-        data.put("leaders", leaders(files.results(), axis));
-        data.put("marks", marks(cards));
-        data.put("maxValueChars", MAX_VALUE_CHARS);
-        data.put("clippedValues", clipped);
+        Columns columns = columns(history, axis);
+        int clipped = columns.clipped();
+        PageData data = new PageData(hasTimes, end, columns.processes(), columns.functions(), columns.keys(),
+                columns.operations(), nemesisEntries(history, axis), faults,
+                hasTimes ? servers(files.cluster(), end) : null,
+                hasTimes ? ServerMarks.of(cards, files.serverEvents()) : null, leaders(files.results(), axis),
+                marks(cards), MAX_VALUE_CHARS, clipped);
         if (clipped > 0) {
             notes.add(Fmt.count(clipped) + " value(s) longer than " + MAX_VALUE_CHARS + " characters are cut short "
                     + "on this page; history.jsonl has them whole.");
@@ -152,83 +145,55 @@ final class RunPages {
         return String.join(" → ", steps);
     }
 
-    /** Client operations as columns (compact for 100,000 operations); returns how many values were clipped. */
-    private static int ops(History history, Axis axis, Map<String, Object> data) {
+    /** The client operations as the page's columns, with the processes, functions and keys they index. */
+    private record Columns(List<Integer> processes, List<String> functions, List<String> keys,
+                           PageData.Operations operations, int clipped) {
+    }
+
+    /** Client operations as columns (compact for 100,000 operations), counting the values clipped. */
+    private static Columns columns(History history, Axis axis) {
         List<Operation> ops = history.operations();
         int n = ops.size();
-        Map<String, Integer> fs = new LinkedHashMap<>();
+        Map<String, Integer> functions = new LinkedHashMap<>();
         Map<String, Integer> keys = new LinkedHashMap<>();
-        TreeSet<Integer> lanes = new TreeSet<>();
-        int[] p = new int[n];
-        int[] f = new int[n];
-        int[] k = new int[n];
-        long[] s = new long[n];
-        long[] e = new long[n];
-        int[] o = new int[n];
-        long[] i = new long[n];
-        long[] c = new long[n];
-        String[] in = new String[n];
-        String[] out = new String[n];
-        String[] err = new String[n];
+        TreeSet<Integer> processes = new TreeSet<>();
+        PageData.Operations cols = new PageData.Operations(new int[n], new int[n], new int[n], new long[n],
+                new long[n], new int[n], new long[n], new long[n], new String[n], new String[n], new String[n]);
         int clipped = 0;
         for (int x = 0; x < n; x++) {
             Operation op = ops.get(x);
-            p[x] = op.process();
-            lanes.add(op.process());
-            f[x] = fs.computeIfAbsent(op.f(), key -> fs.size());
-            k[x] = op.key() == null ? -1 : keys.computeIfAbsent(op.key(), key -> keys.size());
-            s[x] = axis.of(op.invokeTime(), op.invokeIndex());
-            e[x] = op.completeIndex() < 0 ? -1 : axis.of(op.completeTime(), op.completeIndex());
-            o[x] = op.completeIndex() < 0 ? 3 : switch (op.outcome()) {
+            cols.process()[x] = op.process();
+            processes.add(op.process());
+            cols.function()[x] = functions.computeIfAbsent(op.f(), f -> functions.size());
+            cols.key()[x] = op.key() == null ? -1 : keys.computeIfAbsent(op.key(), k -> keys.size());
+            cols.start()[x] = axis.of(op.invokeTime(), op.invokeIndex());
+            cols.end()[x] = op.completeIndex() < 0 ? -1 : axis.of(op.completeTime(), op.completeIndex());
+            cols.outcome()[x] = op.completeIndex() < 0 ? 3 : switch (op.outcome()) {
                 case OK -> 0;
                 case FAIL -> 1;
                 case INFO -> 2;
             };
-            i[x] = op.invokeIndex();
-            c[x] = op.completeIndex();
-            String vin = Fmt.value(op.input());
-            String vout = op.completeIndex() < 0 || op.isInfo() ? null : Fmt.value(op.output());
-            if (vin.length() > MAX_VALUE_CHARS) {
+            cols.invokeEntry()[x] = op.invokeIndex();
+            cols.completeEntry()[x] = op.completeIndex();
+            String in = Fmt.value(op.input());
+            String out = op.completeIndex() < 0 || op.isInfo() ? null : Fmt.value(op.output());
+            if (in.length() > MAX_VALUE_CHARS) {
                 clipped++;
             }
-            if (vout != null && vout.length() > MAX_VALUE_CHARS) {
+            if (out != null && out.length() > MAX_VALUE_CHARS) {
                 clipped++;
             }
-            in[x] = Fmt.clip(vin, MAX_VALUE_CHARS);
-            out[x] = Fmt.clip(vout, MAX_VALUE_CHARS);
-            err[x] = op.error();
+            cols.input()[x] = Fmt.clip(in, MAX_VALUE_CHARS);
+            cols.output()[x] = Fmt.clip(out, MAX_VALUE_CHARS);
+            cols.error()[x] = op.error();
         }
-        data.put("lanes", lanes);
-        data.put("fs", fs.keySet());
-        data.put("keys", keys.keySet());
-        Map<String, Object> cols = new LinkedHashMap<>();
-        cols.put("p", p);
-        cols.put("f", f);
-        cols.put("k", k);
-        cols.put("s", s);
-        cols.put("e", e);
-        cols.put("o", o);
-        cols.put("i", i);
-        cols.put("c", c);
-        cols.put("in", in);
-        cols.put("out", out);
-        cols.put("err", err);
-        data.put("ops", cols);
-        return clipped;
+        return new Columns(List.copyOf(processes), List.copyOf(functions.keySet()), List.copyOf(keys.keySet()),
+                cols, clipped);
     }
 
-    private static List<Map<String, Object>> nemesisEntries(History history, Axis axis) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Op op : history.nemesisOps()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("i", op.index());
-            m.put("type", op.type().wireName());
-            m.put("f", op.f());
-            m.put("x", axis.of(op));
-            m.put("v", Fmt.clip(Fmt.value(op.value()), 2_000));
-            out.add(m);
-        }
-        return out;
+    private static List<PageData.NemesisEntry> nemesisEntries(History history, Axis axis) {
+        return history.nemesisOps().stream().map(op -> new PageData.NemesisEntry(op.index(), op.type().wireName(),
+                op.f(), axis.of(op), Fmt.clip(Fmt.value(op.value()), 2_000))).toList();
     }
 
     /**
@@ -277,7 +242,7 @@ final class RunPages {
         for (Open w : open) {
             done.add(w.close(end, false, -1));
         }
-        done.sort(Comparator.comparingLong(FaultWindow::s));
+        done.sort(Comparator.comparingLong(FaultWindow::start));
         return done;
     }
 
@@ -336,15 +301,14 @@ final class RunPages {
     }
 
     /** The servers' modes as spans per node, and the times when two servers said they led at once. */
-    private static Map<String, Object> servers(List<ServerObservation> observations, long end) {
+    private static PageData.ServerModes servers(List<ServerObservation> observations, long end) {
         if (observations.isEmpty()) {
             return null;
         }
-        Map<String, Object> out = new LinkedHashMap<>();
         Map<String, List<ServerObservation>> byNode = new java.util.TreeMap<>();
         observations.forEach(o -> byNode.computeIfAbsent(o.node(), n -> new ArrayList<>()).add(o));
-        List<Map<String, Object>> spans = new ArrayList<>();
-        List<Map<String, Object>> leaderSpans = new ArrayList<>();
+        List<PageData.ModeSpan> spans = new ArrayList<>();
+        List<PageData.ModeSpan> leaderSpans = new ArrayList<>();
         byNode.forEach((node, list) -> {
             list.sort(Comparator.comparingLong(ServerObservation::time));
             // A line that repeats the one before (the observer's last word at its end) only extends it.
@@ -356,66 +320,42 @@ final class RunPages {
             }
             for (int x = 0; x < changes.size(); x++) {
                 ServerObservation o = changes.get(x);
-                long s = o.time() / 1000;
                 long e = x + 1 < changes.size() ? changes.get(x + 1).time() / 1000 : end;
-                Map<String, Object> span = new LinkedHashMap<>();
-                span.put("n", node);
-                span.put("m", o.mode());
-                span.put("ep", o.epoch());
-                span.put("st", o.state());
-                span.put("err", o.error());
-                span.put("s", s);
-                span.put("e", e);
+                PageData.ModeSpan span = new PageData.ModeSpan(node, o.mode(), o.epoch(), o.state(), o.error(),
+                        o.time() / 1000, e);
                 spans.add(span);
                 if (o.mode().equals("leader") || o.mode().equals("standalone")) {
                     leaderSpans.add(span);
                 }
             }
         });
-        List<Map<String, Object>> overlaps = new ArrayList<>();
+        List<PageData.ModeOverlap> overlaps = new ArrayList<>();
         for (int a = 0; a < leaderSpans.size(); a++) {
             for (int b = a + 1; b < leaderSpans.size(); b++) {
-                Map<String, Object> x = leaderSpans.get(a);
-                Map<String, Object> y = leaderSpans.get(b);
-                long s = Math.max((long) x.get("s"), (long) y.get("s"));
-                long e = Math.min((long) x.get("e"), (long) y.get("e"));
-                if (s < e && !x.get("n").equals(y.get("n"))) {
-                    Map<String, Object> ov = new LinkedHashMap<>();
-                    ov.put("s", s);
-                    ov.put("e", e);
-                    ov.put("nodes", List.of(x.get("n") + " (epoch " + x.get("ep") + ")",
-                            y.get("n") + " (epoch " + y.get("ep") + ")"));
-                    overlaps.add(ov);
+                PageData.ModeSpan x = leaderSpans.get(a);
+                PageData.ModeSpan y = leaderSpans.get(b);
+                long s = Math.max(x.start(), y.start());
+                long e = Math.min(x.end(), y.end());
+                if (s < e && !x.node().equals(y.node())) {
+                    overlaps.add(new PageData.ModeOverlap(s, e, List.of(x.node() + " (epoch " + x.epoch() + ")",
+                            y.node() + " (epoch " + y.epoch() + ")")));
                 }
             }
         }
-        out.put("nodes", byNode.keySet());
-        out.put("spans", spans);
-        out.put("overlaps", overlaps);
-        return out;
+        return new PageData.ServerModes(List.copyOf(byNode.keySet()), spans, overlaps);
     }
 
     /** The election's leaderships and overlaps, as the single-leader checker computed them (results.json). */
-    private static Map<String, Object> leaders(CheckResult results, Axis axis) {
+    private static PageData.Leaderships leaders(CheckResult results, Axis axis) {
         SingleLeaderReport d = findLeaders(results);
         if (d == null) {
             return null;
         }
-        List<Map<String, Object>> intervals = new ArrayList<>();
-        for (LeaderInterval iv : d.intervals()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("n", iv.node());
-            m.put("p", iv.process());
-            m.put("tok", iv.token());
-            m.put("s", axis.of(iv.startNanos(), iv.startIndex()));
-            m.put("e", axis.of(iv.endNanos(), iv.endIndex()));
-            m.put("why", iv.endReason());
-            m.put("i", iv.startIndex());
-            intervals.add(m);
-        }
-        List<Map<String, Object>> overlaps = new ArrayList<>();
+        List<PageData.Leadership> intervals = d.intervals().stream().map(iv -> new PageData.Leadership(iv.node(),
+                iv.process(), iv.token(), axis.of(iv.startNanos(), iv.startIndex()),
+                axis.of(iv.endNanos(), iv.endIndex()), iv.endReason(), iv.startIndex())).toList();
+        List<PageData.LeaderOverlap> overlaps = new ArrayList<>();
         for (LeaderOverlap o : d.overlaps()) {
-            Map<String, Object> m = new LinkedHashMap<>();
             long s = axis.of(o.startNanos(), o.startIndex());
             long len = o.lengthNanos();
             LeaderInterval stale = o.stale();
@@ -423,16 +363,10 @@ final class RunPages {
             long e = axis.hasTimes() && len >= 0 ? s + len / 1000
                     : axis.of(Math.min(stale.endNanos(), newer.endNanos()),
                     Math.min(stale.endIndex(), newer.endIndex()));
-            m.put("s", s);
-            m.put("e", e);
-            m.put("text", stale.node() + " (token " + stale.token() + ") and " + newer.node() + " (token "
-                    + newer.token() + ") both led for " + Fmt.span(len));
-            overlaps.add(m);
+            overlaps.add(new PageData.LeaderOverlap(s, e, stale.node() + " (token " + stale.token() + ") and "
+                    + newer.node() + " (token " + newer.token() + ") both led for " + Fmt.span(len)));
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("intervals", intervals);
-        out.put("overlaps", overlaps);
-        return out;
+        return new PageData.Leaderships(intervals, overlaps);
     }
 
     /** The first single-leader findings in the tree, depth first, or null. */
@@ -453,7 +387,7 @@ final class RunPages {
     }
 
     /** Entries the findings name, by role, for the timeline to ring. */
-    private static List<Object[]> marks(List<CheckerCard> cards) {
+    private static List<PageData.Mark> marks(List<CheckerCard> cards) {
         Map<Long, String> marks = new LinkedHashMap<>();
         for (CheckerCard c : cards) {
             if (c.linear() != null) {
@@ -468,13 +402,7 @@ final class RunPages {
                 c.findings().forEach(t -> t.entries().forEach(e -> marks.putIfAbsent(e, "finding")));
             }
         }
-        List<Object[]> out = new ArrayList<>();
-        for (Map.Entry<Long, String> m : marks.entrySet()) {
-            if (out.size() >= MAX_MARKS) {
-                break;
-            }
-            out.add(new Object[] {m.getKey(), m.getValue()});
-        }
-        return out;
+        return marks.entrySet().stream().limit(MAX_MARKS).map(m -> new PageData.Mark(m.getKey(), m.getValue()))
+                .toList();
     }
 }

@@ -14,55 +14,56 @@ import java.util.TreeSet;
  * cards (so the anchors are the cards' own) and the events; embedded in the page's data as {@code account}.
  *
  * @param nodes   every server named, in order (the chart adds a lane for any that cluster.jsonl lacks)
- * @param procs   starts and exits
- * @param sigs    the first occurrence of each signature
- * @param loops   crash loops and rejoin loops
- * @param stalls  stalls
- * @param excused stretches without a whole majority (availability not judged)
+ * @param processes  starts and exits
+ * @param signatures the first occurrence of each signature
+ * @param loops      crash loops and rejoin loops
+ * @param stalls     stalls
+ * @param excused    stretches without a whole majority (availability not judged)
  */
-public record ServerMarks(List<String> nodes, List<Proc> procs, List<Sig> sigs, List<Loop> loops,
+public record ServerMarks(List<String> nodes, List<Proc> processes, List<Sig> signatures, List<Loop> loops,
                           List<Stall> stalls, List<Shade> excused) {
 
     public ServerMarks {
         nodes = List.copyOf(nodes);
-        procs = List.copyOf(procs);
-        sigs = List.copyOf(sigs);
+        processes = List.copyOf(processes);
+        signatures = List.copyOf(signatures);
         loops = List.copyOf(loops);
         stalls = List.copyOf(stalls);
         excused = List.copyOf(excused);
     }
 
     /**
-     * A process started ({@code start}), was ended by the nemesis or the harness ({@code exit}), or ended by itself
-     * ({@code crash}).
+     * A process of server {@code node} started ({@code start}), was ended by the nemesis or the harness
+     * ({@code exit}), or ended by itself ({@code crash}), at {@code at}: its {@code kind}.
      *
      * @param text    what happened, for the tooltip
      * @param excused for a crash, the fault that excuses it, or null
      * @param id      for a crash the server card lists, its row's anchor, or null
      */
-    public record Proc(String n, long x, String k, String text, String excused, String id) {
+    public record Proc(String node, long at, String kind, String text, String excused, String id) {
     }
 
-    /** A signature's first occurrence: {@code v} is its verdict ({@code error} is drawn highlighted). */
-    public record Sig(String n, long x, String v, String text, String id) {
+    /** A signature's first occurrence, on {@code node} at {@code at}: {@code error} verdicts are drawn highlighted. */
+    public record Sig(String node, long at, String verdict, String text, String id) {
     }
 
     /**
-     * A crash loop ({@code crash-loop}) or rejoin loop ({@code rejoin-loop}) from {@code s} to {@code e}, with the
-     * times of its syncs ({@code ticks}) when known.
+     * A crash loop ({@code crash-loop}) or rejoin loop ({@code rejoin-loop}), its {@code kind}, from {@code start}
+     * to {@code end}, with the times of its syncs ({@code ticks}) when known.
      */
-    public record Loop(String n, long s, long e, String k, List<Long> ticks, String text, String excused, String id) {
+    public record Loop(String node, long start, long end, String kind, List<Long> ticks, String text, String excused,
+                       String id) {
         public Loop {
             ticks = List.copyOf(ticks);
         }
     }
 
-    /** A stall: no probe write through {@code n} acknowledged from {@code s} to {@code e}. */
-    public record Stall(String n, long s, long e, String text, String id) {
+    /** A stall: no probe write through {@code node} acknowledged from {@code start} to {@code end}. */
+    public record Stall(String node, long start, long end, String text, String id) {
     }
 
     /** A stretch without a whole majority. */
-    public record Shade(long s, long e, String text) {
+    public record Shade(long start, long end, String text) {
     }
 
     /** The marks, or null when there is nothing to draw (no events, no server or availability findings). */

@@ -9,8 +9,8 @@
   var OUT = ['ok', 'fail', 'info', 'open'];
   var MAX_BARS = 4000;
   var GUTTER = 78;
-  var ops = D.ops;
-  var N = ops.p.length;
+  var ops = D.operations;
+  var N = ops.process.length;
   var END = Math.max(D.end, 1);
 
   // Lanes: one per process, in process order. Each process has one operation outstanding at a time, so a lane's
@@ -20,23 +20,23 @@
   var procOps = new Map();
   var byEntry = new Map();
   for (var x = 0; x < N; x++) {
-    if (!procOps.has(ops.p[x])) { procOps.set(ops.p[x], []); }
-    procOps.get(ops.p[x]).push(x);
-    byEntry.set(ops.i[x], x);
-    if (ops.c[x] >= 0) { byEntry.set(ops.c[x], x); }
+    if (!procOps.has(ops.process[x])) { procOps.set(ops.process[x], []); }
+    procOps.get(ops.process[x]).push(x);
+    byEntry.set(ops.invokeEntry[x], x);
+    if (ops.completeEntry[x] >= 0) { byEntry.set(ops.completeEntry[x], x); }
   }
   var laneOf = new Map();
   var laneProcs = [];
   var laneOps = [];
-  var packed = D.lanes.length > MAX_LANES;
-  var order = D.lanes.slice();
+  var packed = D.processes.length > MAX_LANES;
+  var order = D.processes.slice();
   if (packed) {
-    order.sort(function (a, b) { return ops.s[procOps.get(a)[0]] - ops.s[procOps.get(b)[0]] || a - b; });
+    order.sort(function (a, b) { return ops.start[procOps.get(a)[0]] - ops.start[procOps.get(b)[0]] || a - b; });
   }
   var laneEnd = [];
   order.forEach(function (p) {
     var list = procOps.get(p);
-    var first = ops.s[list[0]];
+    var first = ops.start[list[0]];
     var lane = -1;
     if (packed) {
       for (var l = 0; l < laneEnd.length; l++) {
@@ -46,7 +46,7 @@
     if (lane < 0) { lane = laneProcs.length; laneProcs.push([]); laneOps.push([]); laneEnd.push(0); }
     laneProcs[lane].push(p);
     for (var q = 0; q < list.length; q++) { laneOps[lane].push(list[q]); }
-    laneEnd[lane] = ops.e[list[list.length - 1]] < 0 ? Infinity : ops.e[list[list.length - 1]];
+    laneEnd[lane] = ops.end[list[list.length - 1]] < 0 ? Infinity : ops.end[list[list.length - 1]];
     laneOf.set(p, lane);
   });
   function laneLabel(l) {
@@ -55,16 +55,16 @@
     return 'p ' + ps.slice(0, 3).join(', ') + (ps.length > 3 ? ' +' + (ps.length - 3) : '');
   }
   var nemByEntry = new Map();
-  D.nemesis.forEach(function (n) { nemByEntry.set(n.i, n); });
+  D.nemesis.forEach(function (n) { nemByEntry.set(n.entry, n); });
   var opMark = new Map();
   D.marks.forEach(function (m) {
-    var id = byEntry.get(m[0]);
-    if (id !== undefined && !opMark.has(id)) { opMark.set(id, m[1]); }
+    var id = byEntry.get(m.entry);
+    if (id !== undefined && !opMark.has(id)) { opMark.set(id, m.kind); }
   });
   var view = { a: 0, b: END };
   var selected = new Set();
 
-  function endOf(i) { return ops.e[i] < 0 ? END : ops.e[i]; }
+  function endOf(i) { return ops.end[i] < 0 ? END : ops.end[i]; }
   function fmtX(v) { return D.hasTimes ? (v / 1e6).toFixed(3) + ' s' : 'entry ' + v; }
   function fmtDur(us) {
     if (!D.hasTimes) { return (us) + ' entries'; }
@@ -87,14 +87,14 @@
     return e;
   }
   function opName(i) {
-    var k = ops.k[i] >= 0 ? '[' + D.keys[ops.k[i]] + ']' : '';
-    return D.fs[ops.f[i]] + k;
+    var k = ops.key[i] >= 0 ? '[' + D.keys[ops.key[i]] + ']' : '';
+    return D.functions[ops.function[i]] + k;
   }
   function opTitle(i) {
-    var v = ops.o[i] === 0 && ops.out[i] !== null ? ops.out[i] : ops.in[i];
-    var len = ops.e[i] < 0 ? 'never completed' : fmtDur(ops.e[i] - ops.s[i]);
-    return 'process ' + ops.p[i] + ': ' + opName(i) + ' ' + v + ' → ' + OUT[ops.o[i]] + ' (' + len + ', entries '
-      + ops.i[i] + (ops.c[i] >= 0 ? '–' + ops.c[i] : '') + ')' + (ops.err[i] ? ' error: ' + ops.err[i] : '');
+    var v = ops.outcome[i] === 0 && ops.output[i] !== null ? ops.output[i] : ops.input[i];
+    var len = ops.end[i] < 0 ? 'never completed' : fmtDur(ops.end[i] - ops.start[i]);
+    return 'process ' + ops.process[i] + ': ' + opName(i) + ' ' + v + ' → ' + OUT[ops.outcome[i]] + ' (' + len + ', entries '
+      + ops.invokeEntry[i] + (ops.completeEntry[i] >= 0 ? '–' + ops.completeEntry[i] : '') + ')' + (ops.error[i] ? ' error: ' + ops.error[i] : '');
   }
   function width(node) { return Math.max(640, node.clientWidth || document.body.clientWidth - 40); }
 
@@ -125,9 +125,9 @@
   }
   function faultShade(svg, sc, y, height, labels) {
     D.faults.forEach(function (f) {
-      if (f.e < view.a || f.s > view.b || f.failed) { return; }
-      var x0 = Math.max(sc.x(f.s), GUTTER);
-      var x1 = Math.min(sc.x(Math.max(f.e, f.s)), sc.w - 10);
+      if (f.end < view.a || f.start > view.b || f.failed) { return; }
+      var x0 = Math.max(sc.x(f.start), GUTTER);
+      var x1 = Math.min(sc.x(Math.max(f.end, f.start)), sc.w - 10);
       var r = el('rect', { 'class': 'fault', x: x0, y: y, width: Math.max(1, x1 - x0), height: height }, svg);
       el('title', {}, r, f.label + (f.cuts ? '; links cut: ' + f.cuts : '') + ' (' + f.startAt + ', for ' + f.length + ')');
       el('line', { 'class': 'fault-edge', x1: x0, x2: x0, y1: y, y2: y + height }, svg);
@@ -142,10 +142,10 @@
       }
     });
     D.faults.forEach(function (f) {
-      if (!f.failed || f.s < view.a || f.s > view.b || !labels) { return; }
-      var px = sc.x(f.s);
+      if (!f.failed || f.start < view.a || f.start > view.b || !labels) { return; }
+      var px = sc.x(f.start);
       var r = el('rect', { 'class': 'fault-band failed', x: px - 2, y: labels.y, width: 4, height: 16 }, svg);
-      el('title', {}, r, f.f + ': ' + f.label);
+      el('title', {}, r, f.fault + ': ' + f.label);
     });
   }
   function brush(svg, sc, height, onPick) {
@@ -186,7 +186,7 @@
     while (lo < hi) { var mid = (lo + hi) >> 1; if (endOf(list[mid]) < view.a) { lo = mid + 1; } else { hi = mid; } }
     var first = lo;
     lo = first; hi = list.length;
-    while (lo < hi) { var m2 = (lo + hi) >> 1; if (ops.s[list[m2]] <= view.b) { lo = m2 + 1; } else { hi = m2; } }
+    while (lo < hi) { var m2 = (lo + hi) >> 1; if (ops.start[list[m2]] <= view.b) { lo = m2 + 1; } else { hi = m2; } }
     return [first, lo];
   }
   function drawTimeline() {
@@ -203,15 +203,15 @@
     axis(svg, sc, 0, height);
     faultShade(svg, sc, top - 2, height - top, { y: 20 });
     D.nemesis.forEach(function (n) {
-      if (n.x < view.a || n.x > view.b || n.type === 'invoke') { return; }
-      var c = el('circle', { cx: sc.x(n.x), cy: 28, r: 2.5, fill: '#333' }, svg);
-      el('title', {}, c, 'entry ' + n.i + ' ' + n.f + ': ' + n.v);
+      if (n.at < view.a || n.at > view.b || n.type === 'invoke') { return; }
+      var c = el('circle', { cx: sc.x(n.at), cy: 28, r: 2.5, fill: '#333' }, svg);
+      el('title', {}, c, 'entry ' + n.entry + ' ' + n.fault + ': ' + n.value);
     });
     var visible = 0;
     var ranges = [];
     for (var l = 0; l < lanes; l++) { var r = visibleRange(l); ranges.push(r); visible += r[1] - r[0]; }
     var note = document.getElementById('tl-note');
-    var lanesNote = packed ? ' ' + D.lanes.length.toLocaleString('en') + ' processes share ' + lanes + ' lanes: a '
+    var lanesNote = packed ? ' ' + D.processes.length.toLocaleString('en') + ' processes share ' + lanes + ' lanes: a '
       + 'process retired after an info hands its lane to a process that starts later.' : '';
     var bars = el('g', {}, svg);
     if (laneH >= 9) {
@@ -225,9 +225,9 @@
         var list = laneOps[la];
         for (var k = ranges[la][0]; k < ranges[la][1]; k++) {
           var i = list[k];
-          var x0 = Math.max(GUTTER, sc.x(ops.s[i]));
+          var x0 = Math.max(GUTTER, sc.x(ops.start[i]));
           var x1 = Math.min(w - 10, sc.x(endOf(i)));
-          var rect = el('rect', { 'class': 'op o-' + OUT[ops.o[i]], x: x0, y: top + la * laneH + 1,
+          var rect = el('rect', { 'class': 'op o-' + OUT[ops.outcome[i]], x: x0, y: top + la * laneH + 1,
             width: Math.max(1.5, x1 - x0), height: Math.max(2, laneH - 2), 'data-op': i }, bars);
           el('title', {}, rect, opTitle(i));
           if (selected.has(i)) { rect.classList.add('selected'); }
@@ -248,9 +248,9 @@
         var lst = laneOps[lb];
         for (var q = ranges[lb][0]; q < ranges[lb][1]; q++) {
           var id = lst[q];
-          var c0 = Math.max(0, Math.floor((sc.x(ops.s[id]) - GUTTER) / COL));
+          var c0 = Math.max(0, Math.floor((sc.x(ops.start[id]) - GUTTER) / COL));
           var c1 = Math.min(cols - 1, Math.floor((sc.x(endOf(id)) - GUTTER) / COL));
-          for (var c = c0; c <= c1; c++) { cnt[ops.o[id]][c]++; }
+          for (var c = c0; c <= c1; c++) { cnt[ops.outcome[id]][c]++; }
         }
         var worst = new Int8Array(cols);
         for (var cw = 0; cw < cols; cw++) {
@@ -276,9 +276,9 @@
     }
     // Operations named by findings: a ring on the bar and a marker above it, always drawn.
     opMark.forEach(function (kind, i) {
-      if (endOf(i) < view.a || ops.s[i] > view.b) { return; }
-      var lane = laneOf.get(ops.p[i]);
-      var x0 = Math.max(GUTTER, sc.x(ops.s[i]));
+      if (endOf(i) < view.a || ops.start[i] > view.b) { return; }
+      var lane = laneOf.get(ops.process[i]);
+      var x0 = Math.max(GUTTER, sc.x(ops.start[i]));
       var x1 = Math.min(w - 10, sc.x(endOf(i)));
       var y = top + lane * laneH;
       var ring = el('rect', { 'class': 'mark-ring ' + kind, x: x0 - 1, y: y, width: Math.max(3, x1 - x0 + 2),
@@ -338,40 +338,40 @@
     }
     if (S) {
       S.spans.forEach(function (sp) {
-        var b = clipBar(sp.s, sp.e);
+        var b = clipBar(sp.start, sp.end);
         if (!b) { return; }
-        var y = rowOf['s:' + sp.n];
-        var r = el('rect', { 'class': 'm-' + sp.m, x: b[0], y: y + 2, width: b[1], height: rowH - 4 }, svg);
-        el('title', {}, r, sp.n + ': ' + sp.m + (sp.ep >= 0 ? ', epoch ' + sp.ep : '') + (sp.st ? ', process ' + sp.st : '')
-          + (sp.err ? ' (' + sp.err + ')' : '') + ', ' + fmtX(sp.s) + ' to ' + fmtX(sp.e));
-        if ((sp.m === 'leader' || sp.m === 'standalone') && b[1] > 70) {
-          el('text', { 'class': 'in-bar', x: b[0] + 3, y: y + 13 }, svg, 'leader, epoch ' + sp.ep);
+        var y = rowOf['s:' + sp.node];
+        var r = el('rect', { 'class': 'm-' + sp.mode, x: b[0], y: y + 2, width: b[1], height: rowH - 4 }, svg);
+        el('title', {}, r, sp.node + ': ' + sp.mode + (sp.epoch >= 0 ? ', epoch ' + sp.epoch : '') + (sp.state ? ', process ' + sp.state : '')
+          + (sp.error ? ' (' + sp.error + ')' : '') + ', ' + fmtX(sp.start) + ' to ' + fmtX(sp.end));
+        if ((sp.mode === 'leader' || sp.mode === 'standalone') && b[1] > 70) {
+          el('text', { 'class': 'in-bar', x: b[0] + 3, y: y + 13 }, svg, 'leader, epoch ' + sp.epoch);
         }
       });
       S.overlaps.forEach(function (o) {
-        var b = clipBar(o.s, o.e);
+        var b = clipBar(o.start, o.end);
         if (!b) { return; }
         var y0 = rowOf['s:' + serverNodes[0]];
         var r = el('rect', { 'class': 'overlap', x: b[0], y: y0, width: Math.max(3, b[1]), height: serverNodes.length * rowH }, svg);
-        el('title', {}, r, 'two servers said they led: ' + o.nodes.join(' and ') + ' for ' + fmtDur(o.e - o.s));
+        el('title', {}, r, 'two servers said they led: ' + o.nodes.join(' and ') + ' for ' + fmtDur(o.end - o.start));
       });
     }
     if (A && serverNodes.length) { drawAccount(svg, sc, A, rowOf, rowH, serverNodes, clipBar); }
     if (L) {
       L.intervals.forEach(function (iv) {
-        var b = clipBar(iv.s, iv.e);
+        var b = clipBar(iv.start, iv.end);
         if (!b) { return; }
-        var y = rowOf['c:' + iv.n];
-        var r = el('rect', { 'class': 'lead', x: b[0], y: y + 2, width: b[1], height: rowH - 4, 'data-entry': iv.i }, svg);
-        el('title', {}, r, iv.n + ' led with token ' + iv.tok + ' (process ' + iv.p + '), ' + fmtX(iv.s) + ' to '
-          + fmtX(iv.e) + ', ended: ' + iv.why);
-        if (b[1] > 44) { el('text', { 'class': 'in-bar', x: b[0] + 3, y: y + 13 }, svg, 'token ' + iv.tok); }
+        var y = rowOf['c:' + iv.node];
+        var r = el('rect', { 'class': 'lead', x: b[0], y: y + 2, width: b[1], height: rowH - 4, 'data-entry': iv.startEntry }, svg);
+        el('title', {}, r, iv.node + ' led with token ' + iv.token + ' (process ' + iv.process + '), ' + fmtX(iv.start) + ' to '
+          + fmtX(iv.end) + ', ended: ' + iv.endReason);
+        if (b[1] > 44) { el('text', { 'class': 'in-bar', x: b[0] + 3, y: y + 13 }, svg, 'token ' + iv.token); }
       });
       var cands = Object.keys(rowOf).filter(function (k) { return k.indexOf('c:') === 0; });
       var ys = cands.map(function (k) { return rowOf[k]; });
       var yMin = Math.min.apply(null, ys);
       L.overlaps.forEach(function (o) {
-        var b = clipBar(o.s, Math.max(o.e, o.s));
+        var b = clipBar(o.start, Math.max(o.end, o.start));
         if (!b) { return; }
         var r = el('rect', { 'class': 'overlap', x: b[0], y: yMin, width: Math.max(3, b[1]), height: cands.length * rowH }, svg);
         el('title', {}, r, o.text);
@@ -411,24 +411,24 @@
     }
     var yTop = rowOf['s:' + serverNodes[0]];
     A.excused.forEach(function (x) {
-      var b = clipBar(x.s, Math.max(x.e, x.s));
+      var b = clipBar(x.start, Math.max(x.end, x.start));
       if (!b) { return; }
       tip(el('rect', { 'class': 'no-majority', x: b[0], y: yTop, width: b[1], height: serverNodes.length * rowH,
         fill: 'url(#no-majority)' }, svg), x.text);
     });
     A.stalls.forEach(function (st) {
-      var b = clipBar(st.s, Math.max(st.e, st.s));
-      var y = rowOf['s:' + st.n];
+      var b = clipBar(st.start, Math.max(st.end, st.start));
+      var y = rowOf['s:' + st.node];
       if (!b || y === undefined) { return; }
       tip(el('rect', { 'class': 'stall', x: b[0], y: y + rowH - 7, width: Math.max(3, b[1]), height: 5 }, svg),
         st.text, null, st.id);
     });
     A.loops.forEach(function (lp) {
-      var y = rowOf['s:' + lp.n];
-      var b = clipBar(lp.s, Math.max(lp.e, lp.s));
+      var y = rowOf['s:' + lp.node];
+      var b = clipBar(lp.start, Math.max(lp.end, lp.start));
       if (!b || y === undefined) { return; }
       var x0 = b[0], x1 = b[0] + Math.max(4, b[1]);
-      var g = el('g', { 'class': 'loop ' + lp.k + (lp.excused ? ' excused' : '') }, svg);
+      var g = el('g', { 'class': 'loop ' + lp.kind + (lp.excused ? ' excused' : '') }, svg);
       tip(el('path', { d: 'M' + x0 + ' ' + (y + 8) + ' V' + (y + 2) + ' H' + x1 + ' V' + (y + 8) }, g), lp.text, lp.excused, lp.id);
       lp.ticks.forEach(function (t) {
         if (t < view.a || t > view.b) { return; }
@@ -438,12 +438,12 @@
       // a wide-enough invisible target, so that a short loop can be hovered and clicked
       tip(el('rect', { 'class': 'hit', x: x0 - 2, y: y, width: x1 - x0 + 4, height: 8 }, g), lp.text, lp.excused, lp.id);
     });
-    A.procs.forEach(function (p) {
-      var y = rowOf['s:' + p.n];
-      if (p.x < view.a || p.x > view.b || y === undefined) { return; }
-      var px = sc.x(p.x);
-      var cls = 'proc ' + p.k + (p.excused ? ' excused' : '');
-      if (p.k === 'crash') {
+    A.processes.forEach(function (p) {
+      var y = rowOf['s:' + p.node];
+      if (p.at < view.a || p.at > view.b || y === undefined) { return; }
+      var px = sc.x(p.at);
+      var cls = 'proc ' + p.kind + (p.excused ? ' excused' : '');
+      if (p.kind === 'crash') {
         var g = el('g', { 'class': cls }, svg);
         el('line', { 'class': 'halo', x1: px, x2: px, y1: y + 1, y2: y + rowH - 1 }, g);
         el('line', { x1: px, x2: px, y1: y + 1, y2: y + rowH - 1 }, g);
@@ -451,24 +451,24 @@
         tip(el('rect', { 'class': 'hit', x: px - 5, y: y, width: 10, height: rowH }, g), p.text, p.excused, p.id);
       } else {
         // a start points up from the lane's foot, an exit made by the nemesis or the harness points down
-        var d = p.k === 'start' ? 'M' + (px - 3) + ' ' + (y + rowH - 1) + ' l3 -5 l3 5 z'
+        var d = p.kind === 'start' ? 'M' + (px - 3) + ' ' + (y + rowH - 1) + ' l3 -5 l3 5 z'
           : 'M' + (px - 3) + ' ' + (y + rowH - 6) + ' l6 0 l-3 5 z';
         tip(el('path', { 'class': cls, d: d }, svg), p.text);
       }
     });
-    A.sigs.forEach(function (sg) {
-      var y = rowOf['s:' + sg.n];
-      if (sg.x < view.a || sg.x > view.b || y === undefined) { return; }
-      var px = sc.x(sg.x), cy = y + rowH / 2;
-      tip(el('path', { 'class': 'sig sig-' + sg.v, d: 'M' + px + ' ' + (cy - 5) + ' l5 5 l-5 5 l-5 -5 z' }, svg),
+    A.signatures.forEach(function (sg) {
+      var y = rowOf['s:' + sg.node];
+      if (sg.at < view.a || sg.at > view.b || y === undefined) { return; }
+      var px = sc.x(sg.at), cy = y + rowH / 2;
+      tip(el('path', { 'class': 'sig sig-' + sg.verdict, d: 'M' + px + ' ' + (cy - 5) + ' l5 5 l-5 5 l-5 -5 z' }, svg),
         'first occurrence: ' + sg.text, null, sg.id);
     });
   }
   function accountNote(A) {
-    var crashes = A.procs.filter(function (p) { return p.k === 'crash'; });
-    var errors = A.sigs.filter(function (s) { return s.v === 'error'; });
+    var crashes = A.processes.filter(function (p) { return p.kind === 'crash'; });
+    var errors = A.signatures.filter(function (s) { return s.verdict === 'error'; });
     var parts = [crashes.length + ' crash(es) (' + crashes.filter(function (p) { return !p.excused; }).length
-      + ' not excused)', A.sigs.length + ' signature(s) at their first occurrence (' + errors.length + ' error)',
+      + ' not excused)', A.signatures.length + ' signature(s) at their first occurrence (' + errors.length + ' error)',
       A.loops.length + ' loop(s)', A.stalls.length + ' stall(s)', A.excused.length + ' stretch(es) without a whole majority (hatched)'];
     return 'On the servers\' lanes: ' + parts.join(', ') + '.';
   }
@@ -501,8 +501,8 @@
     var g = cv.g;
     g.fillStyle = 'rgba(60,60,60,0.10)';
     D.faults.forEach(function (f) {
-      if (f.failed || f.e < view.a || f.s > view.b) { return; }
-      var x0 = Math.max(sc.x(f.s), GUTTER), x1 = Math.min(sc.x(f.e), cv.w - 10);
+      if (f.failed || f.end < view.a || f.start > view.b) { return; }
+      var x0 = Math.max(sc.x(f.start), GUTTER), x1 = Math.min(sc.x(f.end), cv.w - 10);
       g.fillRect(x0, top, Math.max(1, x1 - x0), bottom - top);
     });
     g.strokeStyle = '#e1e4e8';
@@ -531,11 +531,11 @@
     var lo = Infinity, hi = 0, shown = 0, open = 0;
     var counts = {};
     for (var i = 0; i < N; i++) {
-      if (ops.s[i] < view.a || ops.s[i] > view.b) { continue; }
-      if (ops.e[i] < 0) { open++; continue; }
-      var lat = Math.max(1, ops.e[i] - ops.s[i]);
+      if (ops.start[i] < view.a || ops.start[i] > view.b) { continue; }
+      if (ops.end[i] < 0) { open++; continue; }
+      var lat = Math.max(1, ops.end[i] - ops.start[i]);
       lo = Math.min(lo, lat); hi = Math.max(hi, lat);
-      var key = D.fs[ops.f[i]] + ' ' + OUT[ops.o[i]];
+      var key = D.functions[ops.function[i]] + ' ' + OUT[ops.outcome[i]];
       counts[key] = (counts[key] || 0) + 1;
       shown++;
     }
@@ -552,13 +552,13 @@
       g.fillText(fmtDur(Math.pow(10, p)), 4, yy + 4);
     }
     for (var j = 0; j < N; j++) {
-      if (ops.s[j] < view.a || ops.s[j] > view.b || ops.e[j] < 0) { continue; }
-      var px = sc.x(ops.s[j]);
-      var py = y(Math.max(1, ops.e[j] - ops.s[j]));
-      var color = PALETTE[ops.f[j] % PALETTE.length];
-      if (ops.o[j] === 0) {
+      if (ops.start[j] < view.a || ops.start[j] > view.b || ops.end[j] < 0) { continue; }
+      var px = sc.x(ops.start[j]);
+      var py = y(Math.max(1, ops.end[j] - ops.start[j]));
+      var color = PALETTE[ops.function[j] % PALETTE.length];
+      if (ops.outcome[j] === 0) {
         g.fillStyle = color; g.fillRect(px - 1, py - 1, 2.5, 2.5);
-      } else if (ops.o[j] === 1) {
+      } else if (ops.outcome[j] === 1) {
         g.strokeStyle = color; g.strokeRect(px - 2, py - 2, 4, 4);
       } else {
         g.strokeStyle = '#b3001b'; g.beginPath(); g.moveTo(px - 3, py - 3); g.lineTo(px + 3, py + 3);
@@ -566,7 +566,7 @@
       }
     }
     h('b', 'Latency (log scale) of each operation at its invoke: ', legend);
-    D.fs.forEach(function (f, fi) {
+    D.functions.forEach(function (f, fi) {
       var s = h('span', null, legend);
       var sw = h('i', null, s, 'swatch');
       sw.style.background = PALETTE[fi % PALETTE.length];
@@ -586,9 +586,9 @@
     var span = (view.b - view.a) / buckets;
     var counts = [new Float64Array(buckets), new Float64Array(buckets), new Float64Array(buckets)];
     for (var i = 0; i < N; i++) {
-      if (ops.e[i] < 0 || ops.e[i] < view.a || ops.e[i] > view.b) { continue; }
-      var b = Math.min(buckets - 1, Math.floor((ops.e[i] - view.a) / span));
-      counts[Math.min(2, ops.o[i])][b]++;
+      if (ops.end[i] < 0 || ops.end[i] < view.a || ops.end[i] > view.b) { continue; }
+      var b = Math.min(buckets - 1, Math.floor((ops.end[i] - view.a) / span));
+      counts[Math.min(2, ops.outcome[i])][b]++;
     }
     var perSec = 1e6 / span;
     var max = 1;
@@ -615,18 +615,18 @@
     var box = document.getElementById('detail');
     box.textContent = '';
     var head = h('div', null, box);
-    h('b', 'process ' + ops.p[i] + ': ' + opName(i) + ' → ' + OUT[ops.o[i]], head);
-    head.appendChild(document.createTextNode(ops.e[i] >= 0 ? '  (' + fmtDur(ops.e[i] - ops.s[i]) + ')' : '  (never completed)'));
+    h('b', 'process ' + ops.process[i] + ': ' + opName(i) + ' → ' + OUT[ops.outcome[i]], head);
+    head.appendChild(document.createTextNode(ops.end[i] >= 0 ? '  (' + fmtDur(ops.end[i] - ops.start[i]) + ')' : '  (never completed)'));
     if (opMark.has(i)) { h('span', '  named by a finding (' + opMark.get(i) + ')', head, 'hint'); }
     var t = h('table', null, box);
     var hr = h('tr', null, t);
     ['entry', 'type', 'at', 'f', 'key', 'value', 'error'].forEach(function (c) { h('th', c, hr); });
-    var key = ops.k[i] >= 0 ? D.keys[ops.k[i]] : '';
+    var key = ops.key[i] >= 0 ? D.keys[ops.key[i]] : '';
     var r1 = h('tr', null, t);
-    [ops.i[i], 'invoke', fmtX(ops.s[i]), D.fs[ops.f[i]], key, ops.in[i], ''].forEach(function (v) { h('td', v, r1); });
-    if (ops.c[i] >= 0) {
+    [ops.invokeEntry[i], 'invoke', fmtX(ops.start[i]), D.functions[ops.function[i]], key, ops.input[i], ''].forEach(function (v) { h('td', v, r1); });
+    if (ops.completeEntry[i] >= 0) {
       var r2 = h('tr', null, t);
-      [ops.c[i], OUT[ops.o[i]], fmtX(ops.e[i]), D.fs[ops.f[i]], key, ops.o[i] === 2 ? '' : ops.out[i], ops.err[i] || '']
+      [ops.completeEntry[i], OUT[ops.outcome[i]], fmtX(ops.end[i]), D.functions[ops.function[i]], key, ops.outcome[i] === 2 ? '' : ops.output[i], ops.error[i] || '']
         .forEach(function (v) { h('td', v, r2); });
     }
     r1.lastChild.previousSibling.className = 'value mono';
@@ -634,8 +634,8 @@
   function showNemesis(n) {
     var box = document.getElementById('detail');
     box.textContent = '';
-    h('b', 'nemesis entry ' + n.i + ': ' + n.type + ' ' + n.f + ' at ' + fmtX(n.x), box);
-    h('pre', n.v, box);
+    h('b', 'nemesis entry ' + n.entry + ': ' + n.type + ' ' + n.fault + ' at ' + fmtX(n.at), box);
+    h('pre', n.value, box);
   }
   function focusEntries(entries) {
     var ids = [];
@@ -643,9 +643,9 @@
     entries.forEach(function (e) {
       var id = byEntry.get(e);
       if (id !== undefined) {
-        ids.push(id); lo = Math.min(lo, ops.s[id]); hi = Math.max(hi, endOf(id));
+        ids.push(id); lo = Math.min(lo, ops.start[id]); hi = Math.max(hi, endOf(id));
       } else if (nemByEntry.has(e)) {
-        var n = nemByEntry.get(e); lo = Math.min(lo, n.x); hi = Math.max(hi, n.x);
+        var n = nemByEntry.get(e); lo = Math.min(lo, n.at); hi = Math.max(hi, n.at);
       }
     });
     if (lo === Infinity) { return; }

@@ -155,6 +155,16 @@ class CardsTest {
     }
 
     @Test
+    void everyKindOfFindingIsInTheCardRegistryOnce() {
+        assertThat(Cards.REGISTRY.keySet()).as("a findings record without a card would get the plain card")
+                .containsExactlyInAnyOrderElementsOf(Findings.kinds().values());
+        Card<?> card = Cards.REGISTRY.get(io.zkchaos.checkers.set.SetReport.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Card.registry(card, card))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two cards for")
+                .hasMessageContaining("SetReport");
+    }
+
+    @Test
     void detailsSavedWithoutAKindGetAPlainCardEvenWhenTheirFieldsLookLikeAKind() throws Exception {
         // A set checker's details as a zk-chaos before findings had a kind saved them.
         Map<String, Object> saved = Json.MAPPER.convertValue(FindingSamples.set(), Map.class);

@@ -81,21 +81,21 @@ class RunReportTest {
 
         JsonNode d = data(doc);
         assertThat(d.path("hasTimes").asBoolean()).isTrue();
-        assertThat(d.path("ops").path("p")).hasSize(5);
-        assertThat(d.path("faults").get(0).path("s").asLong()).isEqualTo(100_000);
-        assertThat(d.path("faults").get(0).path("e").asLong()).isEqualTo(405_000);
+        assertThat(d.path("operations").path("process")).hasSize(5);
+        assertThat(d.path("faults").get(0).path("start").asLong()).isEqualTo(100_000);
+        assertThat(d.path("faults").get(0).path("end").asLong()).isEqualTo(405_000);
         assertThat(d.path("end").asLong()).as("the axis runs to the end of the observation").isEqualTo(600_000);
         List<String> n1 = new ArrayList<>();
         d.path("servers").path("spans").forEach(sp -> {
-            if (sp.path("n").asText().equals("n1")) {
-                n1.add(sp.path("m").asText() + "@" + sp.path("s").asLong() + "-" + sp.path("e").asLong());
+            if (sp.path("node").asText().equals("n1")) {
+                n1.add(sp.path("mode").asText() + "@" + sp.path("start").asLong() + "-" + sp.path("end").asLong());
             }
         });
         assertThat(n1).containsExactly("follower@1000-105000", "not_serving@105000-150000", "leader@150000-600000");
         JsonNode overlaps = d.path("servers").path("overlaps");
         assertThat(overlaps).hasSize(1);
-        assertThat(overlaps.get(0).path("s").asLong()).isEqualTo(150_000);
-        assertThat(overlaps.get(0).path("e").asLong()).isEqualTo(200_000);
+        assertThat(overlaps.get(0).path("start").asLong()).isEqualTo(150_000);
+        assertThat(overlaps.get(0).path("end").asLong()).isEqualTo(200_000);
         assertThat(overlaps.get(0).path("nodes").toString()).contains("n3 (epoch 1)", "n1 (epoch 2)");
         assertSelfContained(doc);
     }
@@ -211,7 +211,7 @@ class RunReportTest {
         assertThat(lin.select("h5").text()).contains("Longest linearizable prefix: 2 operation(s)");
         assertThat(lin.selectFirst("button.show").attr("data-entries").split(","))
                 .contains("2", "4", "0", "1", "3", "5");
-        assertThat(data(doc).path("marks").toString()).contains("[2,\"failing\"]");
+        assertThat(data(doc).path("marks").toString()).contains("{\"entry\":2,\"kind\":\"failing\"}");
     }
 
     @Test
@@ -239,7 +239,7 @@ class RunReportTest {
         assertThat(lost.first().select("a.ref").eachAttr("data-entry")).containsExactly("2", "3");
         assertThat(doc.select("table.unexpected tr:has(td)").eachText())
                 .containsExactly("4 add failed n2 13", "99 never added n3 15");
-        assertThat(data(doc).path("marks").toString()).contains("[2,\"lost\"]");
+        assertThat(data(doc).path("marks").toString()).contains("{\"entry\":2,\"kind\":\"lost\"}");
     }
 
     @Test
@@ -294,8 +294,8 @@ class RunReportTest {
         JsonNode leaders = data(doc).path("leaders");
         assertThat(leaders.path("intervals")).hasSize(2);
         assertThat(leaders.path("overlaps")).hasSize(1);
-        assertThat(leaders.path("overlaps").get(0).path("s").asLong()).isEqualTo(200_000);
-        assertThat(leaders.path("overlaps").get(0).path("e").asLong()).isEqualTo(900_000);
+        assertThat(leaders.path("overlaps").get(0).path("start").asLong()).isEqualTo(200_000);
+        assertThat(leaders.path("overlaps").get(0).path("end").asLong()).isEqualTo(900_000);
         assertThat(doc.select("table.faults td").eachText()).contains("pause n3");
     }
 
@@ -365,7 +365,7 @@ class RunReportTest {
         assertThat(raw).doesNotContain("<script").doesNotContain("<img").doesNotContain("</")
                 .contains("\\u003Cscript\\u003E");
         JsonNode d = data(doc);
-        assertThat(d.path("ops").path("in").get(0).asText()).isEqualTo("\"" + script + "\"");
+        assertThat(d.path("operations").path("input").get(0).asText()).isEqualTo("\"" + script + "\"");
         assertThat(d.path("keys").get(0).asText()).isEqualTo("<i class=\"pwn\">k</i>");
     }
 
@@ -422,7 +422,7 @@ class RunReportTest {
         assertThat(doc.getElementById("verdict").text()).isEqualTo("NOT CHECKED");
         assertThat(doc.getElementById("notes").text()).contains("never checked");
         JsonNode d = data(doc);
-        assertThat(d.path("ops").path("o").toString()).isEqualTo("[0,3]"); // ok, never completed
+        assertThat(d.path("operations").path("outcome").toString()).isEqualTo("[0,3]"); // ok, never completed
     }
 
     @Test
@@ -437,8 +437,8 @@ class RunReportTest {
         assertThat(doc.getElementById("notes").text()).contains("no times").contains("entry number");
         JsonNode d = data(doc);
         assertThat(d.path("hasTimes").asBoolean()).isFalse();
-        assertThat(d.path("ops").path("s").get(0).asLong()).isEqualTo(0);
-        assertThat(d.path("ops").path("e").get(0).asLong()).isEqualTo(1);
+        assertThat(d.path("operations").path("start").get(0).asLong()).isEqualTo(0);
+        assertThat(d.path("operations").path("end").get(0).asLong()).isEqualTo(1);
     }
 
     @Test
@@ -451,7 +451,7 @@ class RunReportTest {
 
         JsonNode d = data(doc);
         assertThat(d.path("clippedValues").asInt()).isEqualTo(1);
-        assertThat(d.path("ops").path("out").get(0).asText()).hasSizeLessThan(RunPages.MAX_VALUE_CHARS + 60)
+        assertThat(d.path("operations").path("output").get(0).asText()).hasSizeLessThan(RunPages.MAX_VALUE_CHARS + 60)
                 .contains("more characters");
         assertThat(doc.getElementById("notes").text()).contains("1 value(s) longer than 160 characters");
         assertThat(Files.size(run.reportFile())).isLessThan(Files.size(run.historyFile()) + 200_000);

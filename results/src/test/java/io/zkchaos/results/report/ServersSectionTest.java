@@ -208,38 +208,38 @@ class ServersSectionTest {
 
         assertThat(a.path("nodes").toString()).isEqualTo("[\"n1\",\"n2\",\"n3\"]");
         List<String> procs = new ArrayList<>();
-        a.path("procs").forEach(p -> procs.add(p.path("n").asText() + " " + p.path("k").asText() + " @"
-                + p.path("x").asLong() + (p.path("id").isTextual() ? " #" + p.path("id").asText() : "")));
+        a.path("processes").forEach(p -> procs.add(p.path("node").asText() + " " + p.path("kind").asText() + " @"
+                + p.path("at").asLong() + (p.path("id").isTextual() ? " #" + p.path("id").asText() : "")));
         assertThat(procs).containsExactly("n1 start @0", "n2 start @0", "n3 start @0", "n2 exit @1000000",
                 "n2 start @3000000", "n1 crash @4200000 #srv-crash-0");
-        JsonNode crash = a.path("procs").get(5);
+        JsonNode crash = a.path("processes").get(5);
         assertThat(crash.path("excused").isNull()).isTrue();
         assertThat(crash.path("text").asText()).isEqualTo("n1 exited by itself (exit code 1)");
         assertThat(doc.getElementById("srv-crash-0")).as("the crash's mark links to its row").isNotNull();
 
         List<String> sigs = new ArrayList<>();
-        a.path("sigs").forEach(s -> sigs.add(s.path("n").asText() + " " + s.path("v").asText() + " @"
-                + s.path("x").asLong() + " #" + s.path("id").asText()));
+        a.path("signatures").forEach(s -> sigs.add(s.path("node").asText() + " " + s.path("verdict").asText() + " @"
+                + s.path("at").asLong() + " #" + s.path("id").asText()));
         assertThat(sigs).containsExactly("n1 error @2500000 #srv-sig-0", "n3 excused @1500000 #srv-sig-1",
                 "n2 expected @1100000 #srv-sig-2");
-        assertThat(a.path("sigs").get(0).path("text").asText()).contains("NullPointerException")
+        assertThat(a.path("signatures").get(0).path("text").asText()).contains("NullPointerException")
                 .contains("first at line 40");
         assertThat(doc.getElementById("srv-sig-0").hasClass("sig-error")).isTrue();
 
         JsonNode loop = a.path("loops").get(0);
-        assertThat(loop.path("n").asText()).isEqualTo("n3");
-        assertThat(loop.path("k").asText()).isEqualTo("rejoin-loop");
-        assertThat(loop.path("s").asLong()).isEqualTo(1_200_000);
-        assertThat(loop.path("e").asLong()).isEqualTo(2_800_000);
+        assertThat(loop.path("node").asText()).isEqualTo("n3");
+        assertThat(loop.path("kind").asText()).isEqualTo("rejoin-loop");
+        assertThat(loop.path("start").asLong()).isEqualTo(1_200_000);
+        assertThat(loop.path("end").asLong()).isEqualTo(2_800_000);
         assertThat(loop.path("excused").asText()).startsWith("kill on n2");
         assertThat(loop.path("id").asText()).isEqualTo("srv-rejoin-0");
 
         JsonNode stall = a.path("stalls").get(0);
-        assertThat(stall.path("n").asText() + " " + stall.path("s").asLong() + "-" + stall.path("e").asLong())
+        assertThat(stall.path("node").asText() + " " + stall.path("start").asLong() + "-" + stall.path("end").asLong())
                 .isEqualTo("n1 4000000-5500000");
         assertThat(doc.getElementById(stall.path("id").asText())).isNotNull();
         JsonNode shade = a.path("excused").get(0);
-        assertThat(shade.path("s").asLong() + "-" + shade.path("e").asLong()).isEqualTo("1000000-3000000");
+        assertThat(shade.path("start").asLong() + "-" + shade.path("end").asLong()).isEqualTo("1000000-3000000");
         assertThat(shade.path("text").asText()).contains("no whole majority").contains("kill on n2; isolate on n3");
     }
 
@@ -253,8 +253,8 @@ class ServersSectionTest {
 
         Document doc = RunDirs.render(run);
 
-        JsonNode crash = data(doc).path("account").path("procs").get(5);
-        assertThat(crash.path("n").asText() + " " + crash.path("k").asText() + " @" + crash.path("x").asLong())
+        JsonNode crash = data(doc).path("account").path("processes").get(5);
+        assertThat(crash.path("node").asText() + " " + crash.path("kind").asText() + " @" + crash.path("at").asLong())
                 .isEqualTo("n1 crash @4200000");
         assertThat(crash.path("id").isNull()).as("no card lists it").isTrue();
         assertThat(doc.getElementById("servers-missing").select("li").eachText()).satisfiesExactly(
@@ -299,8 +299,8 @@ class ServersSectionTest {
                 .contains("line 2");
         assertThat(doc.getElementById("servers-missing").text()).contains("No servers.jsonl");
         // The checkers' findings are still drawn: the crash from the server card.
-        JsonNode crash = data(doc).path("account").path("procs").get(0);
-        assertThat(crash.path("k").asText() + " " + crash.path("id").asText()).isEqualTo("crash srv-crash-0");
+        JsonNode crash = data(doc).path("account").path("processes").get(0);
+        assertThat(crash.path("kind").asText() + " " + crash.path("id").asText()).isEqualTo("crash srv-crash-0");
         assertThat(crash.path("text").asText()).isEqualTo("n1 exited by itself: exit code 1");
     }
 }

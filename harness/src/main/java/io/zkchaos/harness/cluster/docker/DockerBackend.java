@@ -31,7 +31,12 @@ public final class DockerBackend implements ClusterBackend {
     /** ZooKeeper only, on the containers' own file systems, its links through Toxiproxy (no taps). */
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        return system == SystemUnderTest.ZOOKEEPER ? EnumSet.of(Capability.RUNS, Capability.LINK_DELAY) : EnumSet.noneOf(Capability.class);
+        if (system != SystemUnderTest.ZOOKEEPER) {
+            return EnumSet.noneOf(Capability.class);
+        }
+        Set<Capability> has = Capability.following(DockerCluster.class);
+        has.addAll(EnumSet.of(Capability.RUNS, Capability.LINK_DELAY));
+        return has;
     }
 
     @Override

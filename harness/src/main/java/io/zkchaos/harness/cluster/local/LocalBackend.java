@@ -33,10 +33,14 @@ public final class LocalBackend implements ClusterBackend {
      */
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        return system == SystemUnderTest.ZOOKEEPER
-                ? EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.PROTOCOL_TAPS, Capability.LINK_DELAY,
-                        Capability.EMPTIES_DATA, Capability.CLOCKS)
-                : EnumSet.of(Capability.RUNS, Capability.LAZY_FS, Capability.LINK_DELAY, Capability.CLOCKS);
+        Set<Capability> has = Capability.following(LocalCluster.class);
+        has.addAll(EnumSet.of(Capability.RUNS, Capability.LINK_DELAY));
+        if (system == SystemUnderTest.ZOOKEEPER) {
+            has.add(Capability.PROTOCOL_TAPS);
+        } else {
+            has.remove(Capability.EMPTIES_DATA);
+        }
+        return has;
     }
 
     /** The clocks need libfaketime on this machine; the lazy file system needs FUSE, root and a C compiler. */

@@ -20,8 +20,12 @@ import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.Reaper;
 import io.zkchaos.harness.process.ShutdownRegistry;
+import io.zkchaos.nemesis.ClockControl;
+import io.zkchaos.nemesis.DataReplacement;
+import io.zkchaos.nemesis.DiskControl;
 import io.zkchaos.nemesis.DiskFault;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.PowerFailure;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.proxy.FaultProxy;
@@ -50,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * dies with the harness: {@link #close()}, the {@link ShutdownRegistry} for clusters still open, and the
  * {@link Reaper} for a harness that was SIGKILLed.
  */
-public final class LocalCluster extends ProcessCluster<JvmProcess> {
+public final class LocalCluster extends ProcessCluster<JvmProcess>
+        implements PowerFailure, DataReplacement, DiskControl, ClockControl {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
     private static final Duration FLW_TIMEOUT = Duration.ofMillis(500);

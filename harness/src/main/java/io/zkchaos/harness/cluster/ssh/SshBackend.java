@@ -52,9 +52,12 @@ public final class SshBackend implements ClusterBackend {
 
     @Override
     public Set<Capability> capabilities(SystemUnderTest system) {
-        return system == SystemUnderTest.ZOOKEEPER
-                ? EnumSet.of(Capability.RUNS, Capability.CLOCKS, Capability.EMPTIES_DATA)
-                : EnumSet.of(Capability.RUNS, Capability.CLOCKS);
+        Set<Capability> has = Capability.following(SshCluster.class);
+        has.add(Capability.RUNS);
+        if (system != SystemUnderTest.ZOOKEEPER) {
+            has.remove(Capability.EMPTIES_DATA);
+        }
+        return has;
     }
 
     @Override

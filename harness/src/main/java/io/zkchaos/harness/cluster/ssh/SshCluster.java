@@ -17,6 +17,8 @@ import io.zkchaos.harness.process.JvmProcess;
 import io.zkchaos.harness.process.ProcessControl;
 import io.zkchaos.harness.process.ProcessMarkers;
 import io.zkchaos.harness.process.ShutdownRegistry;
+import io.zkchaos.nemesis.ClockControl;
+import io.zkchaos.nemesis.DataReplacement;
 import io.zkchaos.nemesis.net.Link;
 import io.zkchaos.nemesis.net.LinkNetwork;
 import io.zkchaos.nemesis.net.NodeLinks;
@@ -67,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * removes the run's chains, shaping and directory from the hosts and disconnects. The {@link ShutdownRegistry} closes a
  * cluster still open when the harness is terminated.
  */
-public final class SshCluster extends ProcessCluster<RemoteProcess> {
+public final class SshCluster extends ProcessCluster<RemoteProcess> implements DataReplacement, ClockControl {
 
     private static final Logger LOG = LoggerFactory.getLogger(SshCluster.class);
     /** Every server's client, quorum and election port, on its host's own address. */

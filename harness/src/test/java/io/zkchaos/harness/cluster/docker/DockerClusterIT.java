@@ -10,8 +10,10 @@ import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.testing.Prerequisites;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,21 +50,21 @@ class DockerClusterIT {
             try (ZooKeeper zk = Zk.connect(docker.connectString(), Duration.ofSeconds(10))) {
                 assertThat(Zk.write(zk, "/before-kill")).isTrue();
             }
-            FaultActions faults = new FaultActions(docker.nemesisTarget(new Random(4)));
+            NemesisTarget target = docker.nemesisTarget(new Random(4));
 
-            String paused = faults.pauseLeader().nodes().get(0);
+            String paused = new PauseFaults(target, "pause-leader").pauseLeader().nodes().get(0);
             assertThat(docker.state(paused)).isEqualTo(NodeState.PAUSED);
             await("a new leader while " + paused + " is frozen").atMost(Duration.ofSeconds(20)).until(() ->
                     docker.leader().filter(l -> !l.equals(paused)).isPresent());
-            faults.resumeAll();
+            new PauseFaults(target, "heal").resumeAll();
             await(paused + " follows after resume").atMost(Duration.ofSeconds(30)).until(() ->
                     docker.status(paused).mode() == Mode.FOLLOWER);
 
-            String killed = faults.killLeader().nodes().get(0);
+            String killed = new CrashFaults(target, "kill-leader").killLeader().nodes().get(0);
             assertThat(docker.state(killed)).isEqualTo(NodeState.DOWN);
             await("a new leader after killing " + killed).atMost(Duration.ofSeconds(20)).until(() ->
                     docker.leader().filter(l -> !l.equals(killed)).isPresent());
-            faults.restartDown();
+            new CrashFaults(target, "heal").restartDown();
             docker.awaitQuorum(Duration.ofSeconds(30));
             await(killed + " serves again").atMost(Duration.ofSeconds(30)).until(() ->
                     docker.status(killed).mode().serving());

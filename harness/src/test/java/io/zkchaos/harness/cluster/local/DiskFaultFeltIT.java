@@ -7,8 +7,9 @@ import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.DiskFault;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.DiskFaults;
 import java.time.Duration;
 import java.util.Random;
 import org.apache.zookeeper.CreateMode;
@@ -33,12 +34,12 @@ class DiskFaultFeltIT extends ProcessesUnderRuns {
         ClusterConfig config = ClusterConfig.builder().nodes(3).lazyFs(true).runDirectory(runs.resolve("disk"))
                 .startTimeout(Duration.ofSeconds(120)).build();
         try (LocalCluster cluster = LocalCluster.start(config)) {
-            FaultActions actions = new FaultActions(cluster.nemesisTarget(new Random(3)));
+            NemesisTarget target = cluster.nemesisTarget(new Random(3));
             String leader = cluster.leader().orElseThrow();
 
             // no client: the servers write nothing while the fault holds
             cluster.injectDiskFault(leader, new DiskFault.FsyncErrors());
-            FaultRecord idle = actions.repairDisks();
+            FaultRecord idle = new DiskFaults(target, "heal").repairDisks();
             assertThat(idle.felt()).singleElement().satisfies(f -> {
                 assertThat(f.node()).isEqualTo(leader);
                 assertThat(f.felt()).as(f.what()).isFalse();
@@ -54,7 +55,7 @@ class DiskFaultFeltIT extends ProcessesUnderRuns {
             } catch (org.apache.zookeeper.KeeperException e) {
                 // the write may fail with the disk: what counts here is that the server tried to make it durable
             }
-            FaultRecord felt = actions.repairDisks();
+            FaultRecord felt = new DiskFaults(target, "heal").repairDisks();
             assertThat(felt.felt()).singleElement().satisfies(f -> {
                 assertThat(f.node()).isEqualTo(follower);
                 assertThat(f.felt()).as(f.what()).isTrue();

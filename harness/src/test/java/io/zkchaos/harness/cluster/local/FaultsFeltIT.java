@@ -7,9 +7,13 @@ import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.ClockReading;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.Felt;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.ClockFaults;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
@@ -38,14 +42,14 @@ class FaultsFeltIT extends ProcessesUnderRuns {
                 .startTimeout(Duration.ofSeconds(120)) // libfaketime costs each JVM about a second of CPU at start
                 .build();
         try (LocalCluster cluster = LocalCluster.start(config)) {
-            FaultActions actions = new FaultActions(cluster.nemesisTarget(new Random(7)));
+            NemesisTarget target = cluster.nemesisTarget(new Random(7));
 
             // a true clock reads back as the true time, from the server's own log line
             ClockReading plain = cluster.readClock("n1").orElseThrow();
             assertThat(plain.shows(0, 250)).as("n1's unmoved clock read back: %s", plain).isTrue();
 
             // a bump of 40..50 s reads back as such
-            FaultRecord bump = actions.bumpClock(Duration.ofSeconds(40), Duration.ofSeconds(50));
+            FaultRecord bump = new ClockFaults(target, "clock-bump").bumpClock(Duration.ofSeconds(40), Duration.ofSeconds(50));
             assertThat(bump.felt()).singleElement().satisfies(f -> {
                 assertThat(f.node()).isEqualTo(bump.nodes().get(0));
                 assertThat(f.felt()).as(f.what()).isTrue();
@@ -55,35 +59,35 @@ class FaultsFeltIT extends ProcessesUnderRuns {
             long asked = cluster.clockOffsets().get(moved).toMillis();
             ClockReading read = cluster.readClock(moved).orElseThrow();
             assertThat(read.leastOffsetMillis()).as("the server's own clock").isBetween(asked - 250, asked + 250);
-            actions.resetClocks();
+            new ClockFaults(target, "heal").resetClocks();
 
             // a kill: the process seen gone; a pause: the process seen stopped
-            FaultRecord kill = actions.killRandom();
+            FaultRecord kill = new CrashFaults(target, "kill-random").killRandom();
             assertThat(kill.felt()).singleElement().isEqualTo(Felt.of(kill.nodes().get(0), true,
                     "process seen gone"));
-            actions.restartDown();
+            new CrashFaults(target, "heal").restartDown();
             cluster.awaitQuorum(Duration.ofSeconds(60));
-            FaultRecord pause = actions.pauseRandom();
+            FaultRecord pause = new PauseFaults(target, "pause-random").pauseRandom();
             assertThat(pause.felt()).singleElement().isEqualTo(Felt.of(pause.nodes().get(0), true,
                     "process seen stopped"));
-            actions.resumeAll();
+            new PauseFaults(target, "heal").resumeAll();
             cluster.awaitQuorum(Duration.ofSeconds(60));
 
             // a partition: the proxy reset the leader's open quorum connections at the cut
             try (ZooKeeper zk = Zk.connect(cluster.connectString(), Duration.ofSeconds(10))) {
                 zk.create("/before", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             }
-            FaultRecord isolate = actions.isolateLeader();
+            FaultRecord isolate = new NetworkFaults(target, "isolate-leader").isolateLeader();
             String leader = isolate.nodes().stream().filter(n -> isolate.grudge().get(n).size() == 2).findFirst()
                     .orElseThrow();
-            FaultRecord healed = actions.heal();
+            FaultRecord healed = new NetworkFaults(target, "heal").heal();
             assertThat(healed.felt()).anySatisfy(f -> {
                 assertThat(f.node()).isEqualTo(leader);
                 assertThat(f.felt()).as(f.what()).isTrue();
                 assertThat(f.what()).matches("[1-9]\\d* connections? reset, \\d+ bytes dropped on its faulted links");
             });
             // nothing faulted since that heal: a heal now measures nothing
-            assertThat(actions.heal().felt()).isEmpty();
+            assertThat(new NetworkFaults(target, "heal").heal().felt()).isEmpty();
         }
     }
 }

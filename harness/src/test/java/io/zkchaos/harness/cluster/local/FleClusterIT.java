@@ -13,9 +13,12 @@ import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.cluster.docker.DockerBackend;
 import io.zkchaos.harness.process.ProcessMarkers;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
 import io.zkchaos.workloads.fle.FleNodes;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -90,13 +93,13 @@ class FleClusterIT extends ProcessesUnderRuns {
     @Test
     void aKilledLeaderIsReplacedAndRejoinsFromItsDataAfterARestart() throws Exception {
         start();
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(1)));
+        NemesisTarget target = cluster.nemesisTarget(new Random(1));
         String first = cluster.leader().orElseThrow();
         long firstEpoch = cluster.status(first).epoch();
         try (FleClient c = client(first)) {
             c.put("before", "kill");
         }
-        FaultRecord kill = faults.killLeader();
+        FaultRecord kill = new CrashFaults(target, "kill-leader").killLeader();
         assertThat(kill.nodes()).containsExactly(first);
         assertThat(cluster.state(first)).isEqualTo(NodeState.DOWN);
         await().atMost(RECOVERY).untilAsserted(() -> {
@@ -104,7 +107,7 @@ class FleClusterIT extends ProcessesUnderRuns {
             assertThat(next).isPresent().get().isNotEqualTo(first);
             assertThat(cluster.status(next.get()).epoch()).isGreaterThan(firstEpoch);
         });
-        faults.restartDown();
+        new CrashFaults(target, "heal").restartDown();
         cluster.awaitQuorum(RECOVERY);
         await().atMost(RECOVERY).untilAsserted(() ->
                 assertThat(cluster.status(first).mode()).isEqualTo(Mode.FOLLOWER));
@@ -116,8 +119,8 @@ class FleClusterIT extends ProcessesUnderRuns {
     @Test
     void anIsolatedLeaderIsReplacedByTheMajorityAndFollowsItAfterTheHeal() throws Exception {
         start();
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(2)));
-        String old = faults.isolateLeader().groups().get(0).get(0);
+        NemesisTarget target = cluster.nemesisTarget(new Random(2));
+        String old = new NetworkFaults(target, "isolate-leader").isolateLeader().groups().get(0).get(0);
         await().atMost(RECOVERY).untilAsserted(() -> {
             assertThat(cluster.leader()).get().isNotEqualTo(old);
             assertThat(cluster.status(old).mode()).as("the isolated leader steps down").isNotEqualTo(Mode.LEADER);
@@ -130,7 +133,7 @@ class FleClusterIT extends ProcessesUnderRuns {
             assertThatThrownBy(() -> c.put("lost", "write")).as("the isolated node serves no write")
                     .isInstanceOf(io.zkchaos.fle.client.FleException.class);
         }
-        faults.heal();
+        new NetworkFaults(target, "heal").heal();
         await().atMost(RECOVERY).untilAsserted(() ->
                 assertThat(cluster.status(old).mode()).isEqualTo(Mode.FOLLOWER));
         try (FleClient c = client(old)) {
@@ -141,11 +144,11 @@ class FleClusterIT extends ProcessesUnderRuns {
     @Test
     void aPausedLeaderIsReplacedAndFollowsOnceResumed() throws Exception {
         start();
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(3)));
-        String old = faults.pauseLeader().nodes().get(0);
+        NemesisTarget target = cluster.nemesisTarget(new Random(3));
+        String old = new PauseFaults(target, "pause-leader").pauseLeader().nodes().get(0);
         assertThat(cluster.status(old).error()).isEqualTo("paused");
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(cluster.leader()).get().isNotEqualTo(old));
-        faults.resumeAll();
+        new PauseFaults(target, "heal").resumeAll();
         await().atMost(RECOVERY).untilAsserted(() ->
                 assertThat(cluster.status(old).mode()).isEqualTo(Mode.FOLLOWER));
     }

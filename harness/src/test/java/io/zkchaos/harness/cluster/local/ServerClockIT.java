@@ -7,8 +7,9 @@ import io.zkchaos.harness.cluster.FourLetterWords;
 import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.testing.Prerequisites;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.ClockFaults;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -60,13 +61,13 @@ class ServerClockIT extends ProcessesUnderRuns {
                     .isBetween(AHEAD.toMillis() - SLACK_MS, AHEAD.toMillis() + SLACK_MS);
 
             // the seeded fault's own path: only the follower moved now, so the leader stamps the true time
-            FaultActions actions = new FaultActions(cluster.nemesisTarget(new Random(1)));
-            FaultRecord reset = actions.resetClocks();
+            NemesisTarget target = cluster.nemesisTarget(new Random(1));
+            FaultRecord reset = new ClockFaults(target, "heal").resetClocks();
             assertThat(reset.nodes()).containsExactly(leader);
             cluster.setClockOffset(follower, AHEAD.negated());
             assertThat(mtimeAheadMillis(zk, "/follower-moved")).as("a follower's clock does not stamp writes")
                     .isBetween(-SLACK_MS, SLACK_MS);
-            assertThat(actions.resetClocks().nodes()).containsExactly(follower);
+            assertThat(new ClockFaults(target, "heal").resetClocks().nodes()).containsExactly(follower);
             assertThat(cluster.clockOffsets()).isEmpty();
             assertThat(zk.getState().isAlive()).as("the session lived through a 2 h jump").isTrue();
 
@@ -84,7 +85,7 @@ class ServerClockIT extends ProcessesUnderRuns {
                 assertThat(connectionStampAheadMillis(cluster, e.getKey())).as("%s's clock", e.getKey())
                         .isBetween(e.getValue().toMillis() - SLACK_MS, e.getValue().toMillis() + SLACK_MS);
             }
-            assertThat(actions.resetClocks().nodes()).containsExactly("n1", "n2", "n3");
+            assertThat(new ClockFaults(target, "heal").resetClocks().nodes()).containsExactly("n1", "n2", "n3");
             assertThat(waits).as("the reset of three clocks waits once too").hasValue(2);
             assertThat(connectionStampAheadMillis(cluster, "n3")).as("n3's clock reset")
                     .isBetween(-SLACK_MS, SLACK_MS);

@@ -12,8 +12,9 @@ import io.zkchaos.checkers.readmodel.ReadModelReport;
 import io.zkchaos.checkers.readmodel.ZkReadModelChecker;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.NetworkFaults;
 import io.zkchaos.workloads.ClientDeadline;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
@@ -112,11 +113,11 @@ class StaleReadsIT extends ProcessesUnderRuns {
             // both groups at work before the cut
             await().atMost(Duration.ofSeconds(60)).until(() -> count(rec, readF, true) >= 20
                     && count(rec, "write", true) >= 10);
-            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(seed)));
+            NemesisTarget faults = cluster.nemesisTarget(new Random(seed));
             rec.nemesis(OpType.INVOKE, "isolate-follower", null);
             long cutAt = System.currentTimeMillis();
             long cutNanos = System.nanoTime();
-            FaultRecord cut = faults.isolateFollower();
+            FaultRecord cut = new NetworkFaults(faults, "isolate-follower").isolateFollower();
             rec.nemesis(OpType.INFO, "isolate-follower", cut);
             assertThat(cut.groups().get(0)).as("the pinned follower is the one cut off").containsExactly(follower);
             int writesAtCut = count(rec, "write", true);
@@ -127,7 +128,7 @@ class StaleReadsIT extends ProcessesUnderRuns {
             long droppedAfter = (System.nanoTime() - cutNanos) / 1_000_000;
             await().atMost(Duration.ofSeconds(60)).until(() -> count(rec, "write", true) >= writesAtCut + 10);
             rec.nemesis(OpType.INVOKE, "heal", null);
-            rec.nemesis(OpType.INFO, "heal", faults.heal());
+            rec.nemesis(OpType.INFO, "heal", new NetworkFaults(faults, "heal").heal());
             // all this scenario waits for has happened: the run need not go on to its time limit
             end.stop();
             run.join();

@@ -5,10 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.Zk;
-import io.zkchaos.nemesis.FaultActions;
-import io.zkchaos.nemesis.SyncFaultActions;
 import io.zkchaos.nemesis.FaultRecord;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.SyncFaults;
 import io.zkchaos.nemesis.frame.FrameTaps;
 import io.zkchaos.nemesis.frame.FrameTrigger;
 import io.zkchaos.nemesis.frame.SeenFrame;
@@ -216,12 +217,12 @@ class SyncTriggersIT {
     @Test
     void crashRestartNemesesLeaveEveryServerWithItsData() throws Exception {
         write(10);
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(5)));
-        FaultRecord all = faults.restartAll(Duration.ofMillis(300));
+        NemesisTarget target = cluster.nemesisTarget(new Random(5));
+        FaultRecord all = new CrashFaults(target, "restart-all").restartAll(Duration.ofMillis(300));
         assertThat(all.nodes()).hasSize(5);
         cluster.awaitQuorum(BOUND);
         write(5);
-        FaultRecord roll = faults.rollingRestart(BOUND);
+        FaultRecord roll = new CrashFaults(target, "rolling-restart").rollingRestart(BOUND);
         assertThat(roll.description()).doesNotContain("did not serve");
         assertThat(roll.description().split("\\(serves\\)", -1)).as(roll.description()).hasSize(6);
         for (String n : cluster.nodes()) {
@@ -232,14 +233,14 @@ class SyncTriggersIT {
 
     @Test
     void theProtocolNemesesArmProvokeAndSayWhatFired() throws Exception {
-        SyncFaultActions faults = new SyncFaultActions(cluster.nemesisTarget(new Random(3)));
+        NemesisTarget target = cluster.nemesisTarget(new Random(3));
         List<FaultRecord> ends = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             long syncsEnded = syncsEnded();
-            FaultRecord start = round == 0 ? faults.cutDuringSync("cut-during-sync", Duration.ofSeconds(1))
-                    : round == 1 ? faults.crashDuringSync("crash-during-sync", Duration.ofSeconds(1),
-                            Duration.ofMillis(20), Duration.ofMillis(200))
-                    : faults.stallDuringBody("stall-during-snapshot", Duration.ofSeconds(1), 1000);
+            FaultRecord start = round == 0 ? new SyncFaults(target, "cut-during-sync").cutDuringSync(Duration.ofSeconds(1))
+                    : round == 1 ? new SyncFaults(target, "crash-during-sync").crashDuringSync(
+                            Duration.ofSeconds(1), Duration.ofMillis(20), Duration.ofMillis(200))
+                    : new SyncFaults(target, "stall-during-snapshot").stallDuringBody(Duration.ofSeconds(1), 1000);
             assertThat(start.description()).startsWith("armed: ").contains("provoked a sync: ");
             String fault = start.fault();
             write(5);
@@ -249,7 +250,7 @@ class SyncTriggersIT {
             await().atMost(Duration.ofSeconds(15))
                     .until(() -> !taps.waiting(fault) || syncsEnded() > syncsEnded && cluster.nodes().stream()
                             .allMatch(n -> cluster.status(n).mode().serving()));
-            FaultRecord end = faults.disarmSyncFault(fault, true);
+            FaultRecord end = new SyncFaults(target, fault).disarmSyncFault(true);
             assertThat(end.triggers()).hasSize(1);
             TriggerRecord t = end.triggers().get(0);
             if (t.fired()) {
@@ -272,11 +273,11 @@ class SyncTriggersIT {
 
     @Test
     void laggingFollowersOnFiveNodesAreOneOrTwoAndCatchUpOneByOne() throws Exception {
-        FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(11)));
-        FaultRecord stop = faults.stopFollowers();
+        NemesisTarget target = cluster.nemesisTarget(new Random(11));
+        FaultRecord stop = new CrashFaults(target, "lagging-follower").stopFollowers();
         assertThat(stop.nodes()).hasSizeBetween(1, 2).doesNotContain(cluster.leader().orElseThrow());
         write(20);
-        FaultRecord back = faults.catchUp(BOUND, Duration.ofMillis(200));
+        FaultRecord back = new CrashFaults(target, "heal").catchUp(BOUND, Duration.ofMillis(200));
         assertThat(back.description()).contains("restart " + stop.nodes().get(0)).doesNotContain("did not serve");
         for (String n : cluster.nodes()) {
             cluster.awaitServing(n, BOUND);

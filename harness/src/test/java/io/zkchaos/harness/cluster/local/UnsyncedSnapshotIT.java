@@ -7,8 +7,9 @@ import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.testing.Prerequisites;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.CrashFaults;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Random;
@@ -41,13 +42,13 @@ class UnsyncedSnapshotIT extends ProcessesUnderRuns {
                     assertThat(Zk.write(zk, "/acked-" + i)).isTrue();
                 }
             }
-            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(1)));
-            faults.killAllLoseUnfsynced();
+            NemesisTarget target = cluster.nemesisTarget(new Random(1));
+            new CrashFaults(target, "kill-all-lose-unfsynced").killAllLoseUnfsynced();
             for (String n : cluster.nodes()) {
                 assertThat(Files.size(runs.resolve("snap").resolve(n).resolve("data.disk/version-2/snapshot.0")))
                         .as("%s's first snapshot after the power failure", n).isZero();
             }
-            faults.restartDown();
+            new CrashFaults(target, "heal").restartDown();
             for (String n : cluster.nodes()) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> cluster.state(n) == NodeState.DOWN);
                 assertThat(cluster.logTail(n, 200)).contains("No snapshot found, but there are log entries. "

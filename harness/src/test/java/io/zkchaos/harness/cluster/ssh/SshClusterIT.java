@@ -15,8 +15,12 @@ import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.process.Reaper;
 import io.zkchaos.harness.testing.Prerequisites;
-import io.zkchaos.nemesis.FaultActions;
 import io.zkchaos.nemesis.NodeState;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.faults.ClockFaults;
+import io.zkchaos.nemesis.faults.CrashFaults;
+import io.zkchaos.nemesis.faults.NetworkFaults;
+import io.zkchaos.nemesis.faults.PauseFaults;
 import io.zkchaos.nemesis.net.Stream;
 import io.zkchaos.nemesis.net.Toxic;
 import io.zkchaos.results.RunDirectory;
@@ -96,12 +100,12 @@ class SshClusterIT {
             assertThat(cluster.summary()).startsWith("hosts: n1 h1 (" + hosts.address(1) + "), n2 h2");
             assertThat(cluster.connectString()).isEqualTo(hosts.address(1) + ":2181," + hosts.address(2) + ":2181,"
                     + hosts.address(3) + ":2181");
-            FaultActions faults = new FaultActions(cluster.nemesisTarget(new Random(7)));
+            NemesisTarget target = cluster.nemesisTarget(new Random(7));
 
             // A partition: iptables rules on the hosts, exactly as the links say; the majority elects.
             String old = cluster.leader().orElseThrow();
             int oldHost = Integer.parseInt(old.substring(1));
-            faults.isolateLeader();
+            new NetworkFaults(target, "isolate-leader").isolateLeader();
             assertThat(cluster.firewallDivergences()).as("the hosts' rules vs the links'").isEmpty();
             assertThat(hosts.inHost(oldHost, "iptables", "-w", "-S")).as("rules on the isolated leader's host")
                     .contains("-j REJECT --reject-with tcp-reset").contains("--dport 3888");
@@ -109,7 +113,7 @@ class SshClusterIT {
                     cluster.leader().filter(l -> !l.equals(old)).isPresent());
             await(old + " stops serving").atMost(Duration.ofSeconds(30)).until(() ->
                     !cluster.status(old).mode().serving());
-            faults.heal();
+            new NetworkFaults(target, "heal").heal();
             assertThat(cluster.firewallDivergences()).isEmpty();
             assertThat(hosts.inHost(oldHost, "iptables", "-w", "-S")).doesNotContain("-j REJECT");
             await(old + " follows again").atMost(Duration.ofSeconds(30)).until(() ->
@@ -118,22 +122,22 @@ class SshClusterIT {
             // A kill: SIGKILL by pid on the host; a restart starts it again on its data.
             String leader = cluster.leader().orElseThrow();
             long pid = cluster.pid(leader);
-            faults.killLeader();
+            new CrashFaults(target, "kill-leader").killLeader();
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("killed server " + pid)
                     .isFalse();
             assertThat(cluster.state(leader)).isEqualTo(NodeState.DOWN);
             await("a new leader").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.leader().filter(l -> !l.equals(leader)).isPresent());
-            faults.restartDown();
+            new CrashFaults(target, "heal").restartDown();
             await(leader + " follows after its restart").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.status(leader).mode() == Mode.FOLLOWER);
 
             // A pause: SIGSTOP, then SIGCONT.
-            String paused = faults.pauseLeader().nodes().get(0);
+            String paused = new PauseFaults(target, "pause-leader").pauseLeader().nodes().get(0);
             assertThat(SshChecks.stopped(cluster.pid(paused))).as(paused + " stopped").isTrue();
             await("a leader while " + paused + " is frozen").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.leader().filter(l -> !l.equals(paused)).isPresent());
-            faults.resumeAll();
+            new PauseFaults(target, "heal").resumeAll();
             assertThat(SshChecks.stopped(cluster.pid(paused))).isFalse();
             await(paused + " follows after it thaws").atMost(Duration.ofSeconds(30)).until(() ->
                     cluster.status(paused).mode() == Mode.FOLLOWER);
@@ -151,7 +155,7 @@ class SshClusterIT {
                         .as("ms a write stamped by a leader 2 h ahead is ahead")
                         .isBetween(AHEAD.toMillis() - SLACK_MS, AHEAD.toMillis() + SLACK_MS);
             }
-            faults.resetClocks();
+            new ClockFaults(target, "heal").resetClocks();
             assertThat(cluster.clockOffsets()).isEmpty();
             assertThat(nodes.resolve(stamping).resolve("clock")).hasContent("+0.000");
 

@@ -1,4 +1,9 @@
-package io.zkchaos.nemesis;
+package io.zkchaos.nemesis.faults;
+
+import io.zkchaos.nemesis.Choices;
+import io.zkchaos.nemesis.FaultRecord;
+import io.zkchaos.nemesis.NemesisTarget;
+import io.zkchaos.nemesis.NodeControl;
 
 import io.zkchaos.nemesis.frame.FrameMoment;
 import io.zkchaos.nemesis.frame.FrameProtocol;
@@ -14,23 +19,28 @@ import java.util.Optional;
  * The faults at moments of a protocol: frame triggers armed on the target's tapped links
  * ({@link NemesisTarget#requireFrames()}, see {@code io.zkchaos.nemesis.frame}), then a sync provoked so that the
  * moment comes. Every method acts, then returns what it did as a {@link FaultRecord}; every choice (the moment, the
- * victim, the provocation) goes through the target's {@link Choices}, as for {@link FaultActions}, whose process
- * actions these use.
+ * victim, the provocation) goes through the target's {@link Choices}, as for the other families, and every start's
+ * record and trigger are named for the fault being run. They act at moments of the quorum protocol of faults of
+ * {@link io.zkchaos.nemesis.Fault.Family#CRASH}; {@link #disarmSyncFault} undoes them.
  *
  * <p>Not thread-safe: one nemesis drives one cluster.
  */
-public final class SyncFaultActions {
+public final class SyncFaults {
 
     private final NodeControl cluster;
     private final Choices choices;
     private final NemesisTarget target;
-    private final FaultActions actions;
+    private final Acting actions;
+    /** The fault being run: the name its records and triggers carry. */
+    private final String fault;
 
-    public SyncFaultActions(NemesisTarget target) {
+    /** @param fault the fault being run: the name its records and frame triggers carry */
+    public SyncFaults(NemesisTarget target, String fault) {
+        this.actions = new Acting(target, fault);
         this.cluster = target.nodes();
         this.choices = target.choices();
         this.target = target;
-        this.actions = new FaultActions(target);
+        this.fault = fault;
     }
 
     /**
@@ -39,7 +49,7 @@ public final class SyncFaultActions {
      * {@link #disarmSyncFault} says what it did, or that it never fired (with a probe, as for a crash: a learner
      * whose sync was cut may hold in memory what it never wrote, which only a restart shows).
      */
-    public FaultRecord cutDuringSync(String fault, Duration maxLag) {
+    public FaultRecord cutDuringSync(Duration maxLag) {
         FrameTaps taps = target.requireFrames();
         FrameMoment m = moment(taps.protocol().syncMoments());
         FrameTrigger t = new FrameTrigger(fault, m.types(), m.phase(), 1, -1, FrameTrigger.Action.CUT,
@@ -53,7 +63,7 @@ public final class SyncFaultActions {
      * {@code maxRestart}; then provokes a sync. At the end ({@link #disarmSyncFault} with a probe) the learner of
      * that sync is crash-restarted, so that what it claimed to have made durable is loaded from its disk.
      */
-    public FaultRecord crashDuringSync(String fault, Duration maxLag, Duration maxDelay, Duration maxRestart) {
+    public FaultRecord crashDuringSync(Duration maxLag, Duration maxDelay, Duration maxRestart) {
         FrameTaps taps = target.requireFrames();
         FrameMoment m = moment(taps.protocol().syncMoments());
         FrameTrigger.Victim victim = choices.coin("victim-receiver") ? FrameTrigger.Victim.RECEIVER
@@ -71,7 +81,7 @@ public final class SyncFaultActions {
      * bytes (up to {@code maxBodyBytes}) of a long frame's body (ZooKeeper: the snapshot of a {@code SNAP} sync),
      * then provokes a sync. A sync that sends no snapshot leaves it unfired, and its record says so.
      */
-    public FaultRecord stallDuringBody(String fault, Duration maxLag, long maxBodyBytes) {
+    public FaultRecord stallDuringBody(Duration maxLag, long maxBodyBytes) {
         FrameTaps taps = target.requireFrames();
         List<FrameMoment> bodies = taps.protocol().syncMoments().stream().filter(FrameMoment::body).toList();
         if (bodies.isEmpty()) {
@@ -90,7 +100,7 @@ public final class SyncFaultActions {
      * did or that it never fired; with {@code probe}, crash-restarts the learner of each sync a trigger hit; and
      * starts every node that is down.
      */
-    public FaultRecord disarmSyncFault(String fault, boolean probe) {
+    public FaultRecord disarmSyncFault(boolean probe) {
         List<TriggerRecord> records = target.requireFrames().disarm(fault);
         List<String> steps = new ArrayList<>();
         List<String> acted = new ArrayList<>();
@@ -105,7 +115,7 @@ public final class SyncFaultActions {
                 acted.add(learner);
             }
         }
-        FaultRecord restarted = actions.restartDown();
+        FaultRecord restarted = new CrashFaults(actions).restartDown();
         acted.addAll(restarted.nodes());
         if (!restarted.nodes().isEmpty()) {
             steps.add(restarted.description());
@@ -153,7 +163,7 @@ public final class SyncFaultActions {
                 // lagging for the sync's sake: at least half the bound when only a lag will do
                 long lag = lagOnly ? maxLag.toMillis() / 2 + actions.delayMillis(maxLag.dividedBy(2)) : actions.delayMillis(maxLag);
                 cluster.kill(f);
-                FaultActions.sleep(lag);
+                Acting.sleep(lag);
                 cluster.start(f);
                 acted.add(f);
                 return "restarted follower " + f + " on its data after " + lag + " ms";
@@ -177,7 +187,7 @@ public final class SyncFaultActions {
                 String l = leader.get();
                 long lag = actions.delayMillis(maxLag);
                 cluster.kill(f);
-                FaultActions.sleep(lag);
+                Acting.sleep(lag);
                 cluster.kill(l);
                 cluster.start(f);
                 cluster.start(l);
