@@ -1,0 +1,72 @@
+package io.zkchaos.harness.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.nemesis.Fault;
+import io.zkchaos.results.Json;
+import io.zkchaos.results.RunDirectory;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Real {@code config.json} files written by earlier runs (copied from run directories of issues 34 and 35, one of
+ * each shape: ZooKeeper, fle with bug flags, docker, {@code without}, snapCount and preload, per-client ACLs and
+ * churn, the lazy file system) still load, to the run they described, and save back to the same file.
+ */
+class RunConfigFixturesTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            zookeeper-local   | register-isolate-leader;local;ZooKeeper 3.9.5;bugs=none;nodes=3;sync=AUTO;lazyfs=false;clocks=false;maxSession=PT20S;cfg={};faults=isolate-leader;without=[];preload=null;acls=open;churn=0;clients=THREAD;checkers=register
+            fle-bugs          | fle+exit-on-trunc-set-isolate-leader;local;fle nodes (bugs: exit-on-trunc);bugs=exit-on-trunc;nodes=3;sync=AUTO;lazyfs=false;clocks=false;maxSession=PT10S;cfg={};faults=isolate-leader;without=[];preload=null;acls=open;churn=0;clients=THREAD;checkers=set
+            mixed-without     | register-mixed;local;ZooKeeper 3.9.5;bugs=none;nodes=3;sync=AUTO;lazyfs=false;clocks=false;maxSession=PT20S;cfg={};faults=kill-leader,kill-random,kill-majority,kill-all,pause-leader,pause-random,isolate-leader,isolate-follower,halves,random-halves,bridge,majorities-ring,client-partition,slow-network,restart-random,restart-leader,restart-all,rolling-restart,lagging-follower,replace-disk,crash-subset,crash-restart-crash,cut-during-sync,stall-during-snapshot,crash-during-sync;without=[CLOCK];preload=null;acls=open;churn=0;clients=THREAD;checkers=register
+            snapcount-preload | set-replace-disk;local;ZooKeeper 3.9.5;bugs=none;nodes=3;sync=AUTO;lazyfs=false;clocks=false;maxSession=PT20S;cfg={snapCount=100};faults=replace-disk;without=[];preload=2000x4096;acls=open;churn=0;clients=THREAD;checkers=set
+            acls-churn        | set-mixed;local;ZooKeeper 3.8.6;bugs=none;nodes=3;sync=AUTO;lazyfs=false;clocks=true;maxSession=PT20S;cfg={snapCount=100};faults=kill-leader,kill-random,kill-majority,kill-all,pause-leader,pause-random,isolate-leader,isolate-follower,halves,random-halves,bridge,majorities-ring,client-partition,slow-network,clock-skew,clock-bump,clock-strobe,restart-random,restart-leader,restart-all,rolling-restart,lagging-follower,replace-disk,crash-subset,crash-restart-crash,cut-during-sync,stall-during-snapshot,crash-during-sync;without=[];preload=null;acls=per-client;churn=4;clients=THREAD;checkers=set
+            lazyfs            | set-mixed;local;ZooKeeper 3.9.5;bugs=none;nodes=3;sync=AUTO;lazyfs=true;clocks=true;maxSession=PT20S;cfg={};faults=kill-leader,kill-random,kill-majority,kill-all,pause-leader,pause-random,isolate-leader,isolate-follower,halves,random-halves,bridge,majorities-ring,client-partition,slow-network,clock-skew,clock-bump,clock-strobe,restart-random,restart-leader,restart-all,rolling-restart,lagging-follower,replace-disk,crash-subset,crash-restart-crash,kill-lose-unfsynced,kill-all-lose-unfsynced,kill-tear-unfsynced,kill-all-tear-unfsynced,disk-eio-write,disk-eio-fsync,disk-full,disk-slow-fsync,cut-during-sync,stall-during-snapshot,crash-during-sync;without=[];preload=null;acls=open;churn=0;clients=THREAD;checkers=set
+            docker            | register-kill-leader;docker;ZooKeeper 3.9.5;bugs=none;nodes=3;sync=AUTO;lazyfs=false;clocks=false;maxSession=PT20S;cfg={};faults=kill-leader;without=[];preload=null;acls=open;churn=0;clients=THREAD;checkers=register
+            """)
+    void storedConfigurationsLoadToTheSameRunAndSaveBackUnchanged(String fixture, String fingerprint,
+                                                                 @TempDir Path tmp) throws Exception {
+        RunDirectory stored = new RunDirectory(fixture(fixture));
+        RunConfig loaded = RunConfig.read(stored);
+        assertThat(fingerprint(loaded)).as("the run the file describes, as the code before issue 36 read it")
+                .isEqualTo(fingerprint.strip());
+
+        JsonNode file = Json.MAPPER.readTree(stored.configFile().toFile());
+        JsonNode saved = Json.MAPPER.valueToTree(loaded.saved());
+        assertThat(saved).as("saving the loaded run writes the stored file again, field for field").isEqualTo(file);
+
+        RunDirectory again = new RunDirectory(tmp.resolve("run"));
+        Files.createDirectories(again.path());
+        again.writeConfig(loaded.saved());
+        assertThat(RunConfig.read(again)).as("save and read back is stable").isEqualTo(loaded);
+        assertThat(Json.MAPPER.readTree(again.configFile().toFile())).isEqualTo(file);
+    }
+
+    private static Path fixture(String name) throws URISyntaxException {
+        return Path.of(RunConfigFixturesTest.class.getResource("/config-fixtures/" + name + "/config.json").toURI())
+                .getParent();
+    }
+
+    /** What a run of this configuration does, in the terms every version of the code can state. */
+    static String fingerprint(RunConfig c) {
+        ClusterConfig cc = c.clusterConfig(null);
+        Map<String, String> zooCfg = new TreeMap<>(cc.extraServerConfig());
+        return String.join(";", c.scenario(), c.cluster().backend(), cc.systemSummary(), "bugs=" + cc.bugs(),
+                "nodes=" + cc.nodes(), "sync=" + cc.sync(), "lazyfs=" + cc.lazyFs(), "clocks=" + cc.clocks(),
+                "maxSession=" + cc.maxSessionTimeout(), "cfg=" + zooCfg,
+                "faults=" + c.nemesisDescriptor().faults().stream().map(Fault::name).collect(Collectors.joining(",")),
+                "without=" + c.nemesis().without(), "preload=" + c.storage().preload(),
+                "acls=" + c.storage().acls().label(), "churn=" + c.storage().churnLanes(),
+                "clients=" + c.workload().clients(), "checkers=" + c.workloadDescriptor().name());
+    }
+}
