@@ -1,14 +1,16 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.ClusterPart;
+import io.zkchaos.harness.run.config.NemesisPart;
+import io.zkchaos.harness.run.config.StoragePart;
+import io.zkchaos.harness.run.config.Timing;
+import io.zkchaos.harness.run.config.WorkloadPart;
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.run.Preload;
-import io.zkchaos.harness.run.RunConfig;
-import io.zkchaos.harness.run.RunConfig.ClusterPart;
-import io.zkchaos.harness.run.RunConfig.NemesisPart;
-import io.zkchaos.harness.run.RunConfig.Timing;
-import io.zkchaos.harness.run.RunConfig.WorkloadPart;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
 import io.zkchaos.nemesis.Fault;
@@ -64,7 +66,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--hold", DurationText.format(w.options().holdMin()) + ".."
                     + DurationText.format(w.options().holdMax()));
             VALUES.put("--write-every", DurationText.format(w.options().writeEvery()));
-            VALUES.put("--force-sync", RunConfig.StoragePart.defaults().forceSync() ? "yes" : "no");
+            VALUES.put("--force-sync", StoragePart.defaults().forceSync() ? "yes" : "no");
             VALUES.put("--nemesis", n.name());
             VALUES.put("--fault-for", DurationText.format(n.faultFor()));
             VALUES.put("--heal-for", DurationText.format(n.healFor()));
@@ -105,14 +107,14 @@ public final class RunCommand implements Callable<Integer> {
             + "of the harness; process: every client a JVM of its own, which the client nemeses (pause-leader-client "
             + "...) freeze and kill; sessions, election and fenced-writes workloads only "
             + "(default: ${DEFAULT-VALUE})")
-    RunConfig.Clients clients;
+    Clients clients;
 
     /** {@code thread} or {@code process}, any case. */
-    static final class ClientsConverter implements CommandLine.ITypeConverter<RunConfig.Clients> {
+    static final class ClientsConverter implements CommandLine.ITypeConverter<Clients> {
         @Override
-        public RunConfig.Clients convert(String value) {
+        public Clients convert(String value) {
             try {
-                return RunConfig.Clients.valueOf(value.toUpperCase(Locale.ROOT));
+                return Clients.valueOf(value.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("--clients must be thread or process, got '" + value
                         + "'");

@@ -4,7 +4,7 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.ServersJudge;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.Verdicts;

@@ -1,6 +1,6 @@
 package io.zkchaos.harness.hunt;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.shrink.TrialRun;
 import io.zkchaos.harness.shrink.Trials;
 import java.io.PrintWriter;

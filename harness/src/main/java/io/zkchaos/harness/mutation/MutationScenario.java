@@ -1,7 +1,7 @@
 package io.zkchaos.harness.mutation;
 
 import io.zkchaos.checkers.DurationText;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

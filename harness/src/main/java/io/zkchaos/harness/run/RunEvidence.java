@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.Checkers;

@@ -1,5 +1,7 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.state.FinalStateChecker;
@@ -209,7 +211,7 @@ final class RunLoop {
         NemesisTarget nemesisTarget = cluster.nemesisTarget(new Random(config.seed()));
         Duration clientTime = config.timing().timeLimit().plus(config.timing().recover());
         Duration mainPhase = config.timing().timeLimit();
-        try (ClientProcesses processes = config.workload().clients() == RunConfig.Clients.PROCESS
+        try (ClientProcesses processes = config.workload().clients() == Clients.PROCESS
                 ? ClientProcesses.launch(dir.path().resolve(ClientProcesses.DIRECTORY), workloadType.name(),
                         config.workload().options(), target, config.seed(), config.workload().concurrency(),
                         recorder, config.nemesisDescriptor().movesClientClocks()) : null) {

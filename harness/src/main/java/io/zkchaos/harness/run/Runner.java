@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.Checkers;
@@ -76,7 +77,7 @@ public final class Runner {
     }
 
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */
-    static Checker checker(RunConfig config) {
+    public static Checker checker(RunConfig config) {
         return checker(config, config.workloadDescriptor());
     }
 

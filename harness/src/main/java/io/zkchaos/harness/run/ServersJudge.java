@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Validity;

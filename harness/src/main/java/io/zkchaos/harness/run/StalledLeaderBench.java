@@ -1,5 +1,7 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.bench.Stats;
 import io.zkchaos.checkers.codec.HistoryFiles;
@@ -43,7 +45,7 @@ public final class StalledLeaderBench {
 
     /** The configuration of one run: healed 5 s, the pause, healed 5 s; clients go on 5 s after the final heal. */
     static RunConfig config(String workload, long seed, Path store) {
-        return RunConfig.builder().workload(workload).clients(RunConfig.Clients.PROCESS)
+        return RunConfig.builder().workload(workload).clients(Clients.PROCESS)
                 .nemesis("pause-leader-client").concurrency(3).seed(seed)
                 .workloadOptions(WorkloadOptions.defaults().withHold(Duration.ofMinutes(5), Duration.ofMinutes(5)))
                 .healFor(Duration.ofSeconds(5)).faultFor(PAUSE).timeLimit(PAUSE.plusSeconds(10))

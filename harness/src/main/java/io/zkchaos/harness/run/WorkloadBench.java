@@ -1,5 +1,7 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Operation;
@@ -53,7 +55,7 @@ public final class WorkloadBench {
                     continue;
                 }
                 RunConfig config = RunConfig.builder().workload(w).nemesis(n).timeLimit(timeLimit)
-                        .clients(clientFaults ? RunConfig.Clients.PROCESS : RunConfig.Clients.THREAD)
+                        .clients(clientFaults ? Clients.PROCESS : Clients.THREAD)
                         .faultFor(timeLimit.dividedBy(4)).healFor(timeLimit.dividedBy(4))
                         .recover(RECOVER).concurrency(concurrency).rate(rate).seed(seed).out(store).build();
                 RunOutcome outcome = new Runner(new PrintWriter(new StringWriter()), Duration.ofHours(1)).run(config);

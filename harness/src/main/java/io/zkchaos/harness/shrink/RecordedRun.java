@@ -2,7 +2,7 @@ package io.zkchaos.harness.shrink;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.FindingKind;
 import io.zkchaos.results.Json;

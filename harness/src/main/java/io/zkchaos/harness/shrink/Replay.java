@@ -1,7 +1,7 @@
 package io.zkchaos.harness.shrink;
 
 import io.zkchaos.checkers.Validity;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.Verdicts;

@@ -1,6 +1,10 @@
 package io.zkchaos.harness.shrink;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.ClusterPart;
+import io.zkchaos.harness.run.config.NemesisPart;
+import io.zkchaos.harness.run.config.Timing;
+import io.zkchaos.harness.run.config.WorkloadPart;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.Faults;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.Json;
@@ -127,21 +131,21 @@ public final class Shrink {
      * nemesis's minimum, and never count).
      */
     static RunConfig sized(RunConfig base, Shrinker.Candidate c) {
-        RunConfig.ClusterPart k = base.cluster();
-        RunConfig.WorkloadPart w = base.workload();
-        return new RunConfig(new RunConfig.ClusterPart(k.backend(), c.size().nodes(), k.zookeeper(), k.sync(),
+        ClusterPart k = base.cluster();
+        WorkloadPart w = base.workload();
+        return new RunConfig(new ClusterPart(k.backend(), c.size().nodes(), k.zookeeper(), k.sync(),
                 k.system(), k.bugs(), k.hosts()),
-                new RunConfig.WorkloadPart(w.name(), c.size().clients(), c.size().keys() > 0
+                new WorkloadPart(w.name(), c.size().clients(), c.size().keys() > 0
                         ? w.options().withKeys(c.size().keys()) : w.options(), w.sessionTimeout(), w.requestTimeout(),
                         w.clients()),
                 c.schedule().faults().isEmpty()
-                        ? new RunConfig.NemesisPart(io.zkchaos.nemesis.Nemeses.NONE, base.nemesis().faultFor(),
+                        ? new NemesisPart(io.zkchaos.nemesis.Nemeses.NONE, base.nemesis().faultFor(),
                                 base.nemesis().healFor())
-                        : new RunConfig.NemesisPart(base.nemesis().name(), base.nemesis().faultFor(),
+                        : new NemesisPart(base.nemesis().name(), base.nemesis().faultFor(),
                                 base.nemesis().healFor(), base.nemesis().compose(), c.schedule(),
                                 base.nemesis().without()),
                 c.schedule().faults().isEmpty() ? withoutNemesisRelax(base.checks()) : base.checks(),
-                new RunConfig.Timing(Duration.ofMillis(c.size().mainPhaseMillis()),
+                new Timing(Duration.ofMillis(c.size().mainPhaseMillis()),
                 base.timing().recover()), base.seed(), base.out(), base.storage());
     }
 

@@ -1,6 +1,6 @@
 package io.zkchaos.harness.shrink;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
 import io.zkchaos.results.FindingKind;

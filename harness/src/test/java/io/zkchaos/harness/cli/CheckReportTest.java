@@ -9,7 +9,7 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.linear.LinearizabilityDetails;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.CheckSettings;
 import io.zkchaos.results.RunDirectory;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.zkchaos.harness.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.hunt.HuntRow;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

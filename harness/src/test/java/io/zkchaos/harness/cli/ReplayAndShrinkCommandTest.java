@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;

@@ -1,12 +1,13 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.harness.run.config.WorkloadPart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.run.ScenarioTimes;
 import io.zkchaos.harness.run.SuiteLedger;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -136,7 +137,7 @@ class RunAndBenchCommandTest {
     void runHelpShowsTheDefaultsOfTheRunConfigurationsParts() {
         assertThat(run("run", "--help")).isZero();
         String help = out.toString().replaceAll("\\s+", " ");
-        var w = io.zkchaos.harness.run.RunConfig.WorkloadPart.defaults();
+        var w = WorkloadPart.defaults();
         assertThat(help).contains("znodes the writers change (default: " + w.options().keys() + ")")
                 .contains("client processes (default: " + w.concurrency() + ")")
                 .contains("client session timeout (default: 4s)")

@@ -3,7 +3,7 @@ package io.zkchaos.harness.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import org.junit.jupiter.api.Test;
 
 /** What each sync mode sets on which release, and the releases a proxied ensemble cannot run. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cli.RunCommand;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.shrink.TrialRun;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -8,7 +8,7 @@ import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.harness.cli.Main;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
 import io.zkchaos.harness.testing.Prerequisites;

@@ -1,5 +1,8 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.ClusterPart;
 import io.zkchaos.harness.cli.Durations;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
@@ -137,7 +140,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     static ChaosSuite fromSystemProperties() {
         return new ChaosSuite(
                 list("zkchaos.chaos.systems", list("zkchaos.chaos.system", SYSTEMS.subList(0, 1))),
-                list("zkchaos.chaos.versions", List.of(RunConfig.ClusterPart.defaults().zookeeper())),
+                list("zkchaos.chaos.versions", List.of(ClusterPart.defaults().zookeeper())),
                 // unfenced-writes shows what goes wrong without fencing (ClientPauseChaosIT): not a promise
                 // ZooKeeper makes.
                 list("zkchaos.chaos.workloads", java.util.stream.Stream.concat(Workloads.NAMES.stream(),
@@ -146,9 +149,9 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 list("zkchaos.chaos.nemeses", Nemeses.names()),
                 Durations.parse(System.getProperty("zkchaos.chaos.time", "15s")),
                 Long.getLong("zkchaos.chaos.seed", 20261129L),
-                System.getProperty("zkchaos.chaos.backend", RunConfig.ClusterPart.defaults().backend()),
-                Integer.getInteger("zkchaos.chaos.nodes", RunConfig.ClusterPart.defaults().nodes()),
-                SyncMode.parse(System.getProperty("zkchaos.chaos.sync", RunConfig.ClusterPart.defaults().sync().toString())),
+                System.getProperty("zkchaos.chaos.backend", ClusterPart.defaults().backend()),
+                Integer.getInteger("zkchaos.chaos.nodes", ClusterPart.defaults().nodes()),
+                SyncMode.parse(System.getProperty("zkchaos.chaos.sync", ClusterPart.defaults().sync().toString())),
                 Integer.getInteger("zkchaos.chaos.compose", 1),
                 Integer.getInteger("zkchaos.chaos.lanes", 2),
                 Path.of(System.getProperty("zkchaos.chaos.store", "target/chaos-store")),
@@ -253,8 +256,8 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 .workload(s.workload()).nemesis(s.nemesis()).timeLimit(time)
                 .faultFor(time.dividedBy(4)).healFor(time.dividedBy(5))
                 .recover(failoverBound).failoverBound(failoverBound)
-                .clients(Nemeses.require(s.nemesis()).needsClientProcesses() ? RunConfig.Clients.PROCESS
-                        : RunConfig.Clients.THREAD)
+                .clients(Nemeses.require(s.nemesis()).needsClientProcesses() ? Clients.PROCESS
+                        : Clients.THREAD)
                 .concurrency(5).seed(seed).out(store)
                 // the fle nodes take no snapshots and hold no znodes: the storage knobs are ZooKeeper's
                 .snapCount(zooKeeper(s) ? snapCount : null).preload(zooKeeper(s) ? preload : null)

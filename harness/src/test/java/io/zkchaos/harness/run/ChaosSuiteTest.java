@@ -1,5 +1,7 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.StoragePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -110,7 +112,7 @@ class ChaosSuiteTest {
         assertThat(zk.storage().preload()).isEqualTo(new Preload(2000, 4096));
         ChaosSuite.Scenario fle = s.scenarios().stream().filter(x -> x.system().equals("fle")
                 && x.nemesis().equals("kill-leader")).findFirst().orElseThrow();
-        assertThat(s.config(fle).storage()).isEqualTo(RunConfig.StoragePart.defaults());
+        assertThat(s.config(fle).storage()).isEqualTo(StoragePart.defaults());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -48,7 +50,7 @@ class ClientPauseFencingChaosIT {
 
     /** One run of {@code workload} under pause-leader-client in {@code store}; nothing may be left running after it. */
     static RunOutcome run(Path store, String workload, Duration maxOverlap) throws InterruptedException {
-        RunConfig.Builder b = RunConfig.builder().workload(workload).clients(RunConfig.Clients.PROCESS)
+        RunConfig.Builder b = RunConfig.builder().workload(workload).clients(Clients.PROCESS)
                 .nemesis("pause-leader-client").seed(13).concurrency(3)
                 .workloadOptions(WorkloadOptions.defaults().withHold(Duration.ofMinutes(1), Duration.ofMinutes(1))
                         .withWriteEvery(Duration.ofMillis(400)))

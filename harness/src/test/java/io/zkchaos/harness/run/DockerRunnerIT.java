@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;

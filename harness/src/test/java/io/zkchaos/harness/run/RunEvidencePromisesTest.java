@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
 import static io.zkchaos.checkers.HistoryBuilder.map;
 import static io.zkchaos.checkers.ZnodeHistories.m;
 import static io.zkchaos.checkers.ZnodeHistories.ops;

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
 import static io.zkchaos.checkers.churn.ChurnEphemeralsChecker.CLOSE;
 import static io.zkchaos.checkers.churn.ChurnEphemeralsChecker.CRASH;
 import static io.zkchaos.checkers.churn.ChurnEphemeralsChecker.EXPIRE;

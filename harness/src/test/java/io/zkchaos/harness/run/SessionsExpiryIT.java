@@ -1,5 +1,7 @@
 package io.zkchaos.harness.run;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -38,7 +40,7 @@ class SessionsExpiryIT {
     void theWorkloadsOwnCutsAreExpiredByTheServersAndTested() throws Exception {
         StringWriter progress = new StringWriter();
         RunConfig config = RunConfig.builder().workload("sessions").nemesis("none").zookeeper("3.9.5")
-                .clients(RunConfig.Clients.PROCESS).concurrency(4).timeLimit(Duration.ofSeconds(14))
+                .clients(Clients.PROCESS).concurrency(4).timeLimit(Duration.ofSeconds(14))
                 .recover(Duration.ofSeconds(3)).seed(3).out(store).build();
         RunOutcome outcome = new Runner(new PrintWriter(progress), Duration.ofSeconds(5)).run(config);
         RunDirectory dir = outcome.directory();

@@ -1,8 +1,9 @@
 package io.zkchaos.harness.shrink;
 
+import io.zkchaos.harness.run.config.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,7 @@ class ShrinkTest {
         assertThat(c.cluster().nodes()).isEqualTo(3);
         assertThat(c.workload().concurrency()).isEqualTo(2);
         assertThat(c.workload().options().keys()).isEqualTo(1);
-        assertThat(c.timing()).isEqualTo(new RunConfig.Timing(Duration.ofSeconds(3), Duration.ofSeconds(9)));
+        assertThat(c.timing()).isEqualTo(new Timing(Duration.ofSeconds(3), Duration.ofSeconds(9)));
         assertThat(c.nemesis().schedule()).isEqualTo(one);
         assertThat(c.seed()).isEqualTo(7);
         assertThat(c.withSchedule(null).withOut(Path.of("/tmp/never")))

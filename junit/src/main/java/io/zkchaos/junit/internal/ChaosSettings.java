@@ -5,7 +5,7 @@ import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.codec.Edn;
 import io.zkchaos.checkers.history.MalformedHistoryException;
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.junit.ChaosTest;
 import io.zkchaos.junit.ZkChaos;
 import java.lang.reflect.Method;

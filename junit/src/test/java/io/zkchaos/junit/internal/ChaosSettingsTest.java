@@ -1,9 +1,12 @@
 package io.zkchaos.junit.internal;
 
+import io.zkchaos.harness.run.config.ClusterPart;
+import io.zkchaos.harness.run.config.Timing;
+import io.zkchaos.harness.run.config.WorkloadPart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.junit.ChaosTest;
 import io.zkchaos.junit.ZkChaos;
 import java.lang.reflect.Method;
@@ -72,7 +75,7 @@ class ChaosSettingsTest {
         RunConfig c = s.config();
         assertThat(c.cluster().nodes()).isEqualTo(5);
         assertThat(c.cluster().zookeeper()).isEqualTo("3.8.4");
-        assertThat(c.cluster().backend()).isEqualTo(RunConfig.ClusterPart.defaults().backend());
+        assertThat(c.cluster().backend()).isEqualTo(ClusterPart.defaults().backend());
         assertThat(c.out()).isEqualTo("target/elsewhere");
         assertThat(c.workload().name()).isEqualTo("counter-is-linearizable");
         assertThat(c.scenario()).isEqualTo("counter-is-linearizable-kill-leader");
@@ -96,9 +99,9 @@ class ChaosSettingsTest {
         assertThat(c.nemesis().name()).isEqualTo("none");
         assertThat(c.nemesis().faultFor()).isEqualTo(Duration.ofSeconds(6));
         assertThat(c.nemesis().healFor()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(c.timing().recover()).isEqualTo(RunConfig.Timing.defaults().recover());
-        assertThat(c.workload().concurrency()).isEqualTo(RunConfig.WorkloadPart.defaults().concurrency());
-        assertThat(c.workload().sessionTimeout()).isEqualTo(RunConfig.WorkloadPart.defaults().sessionTimeout());
+        assertThat(c.timing().recover()).isEqualTo(Timing.defaults().recover());
+        assertThat(c.workload().concurrency()).isEqualTo(WorkloadPart.defaults().concurrency());
+        assertThat(c.workload().sessionTimeout()).isEqualTo(WorkloadPart.defaults().sessionTimeout());
         assertThat(c.checks().failoverBound()).isEqualTo(RunConfig.defaultChecks().failoverBound());
     }
 

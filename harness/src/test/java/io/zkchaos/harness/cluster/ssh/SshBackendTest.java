@@ -3,7 +3,7 @@ package io.zkchaos.harness.cluster.ssh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.harness.run.RunConfig;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.Fault;
 import java.util.List;
 import org.junit.jupiter.api.Test;

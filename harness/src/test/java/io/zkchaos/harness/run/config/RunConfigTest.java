@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.run.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +10,8 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.process.ProcessClock;
+import io.zkchaos.harness.run.Preload;
+import io.zkchaos.harness.run.Runner;
 import io.zkchaos.checkers.gen.Gens;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.FaultOp;
@@ -51,17 +53,17 @@ class RunConfigTest {
         assertThatThrownBy(() -> RunConfig.builder().workload("election").nemesis("pause-leader-client").build())
                 .hasMessage("nemesis 'pause-leader-client' acts on client processes, but the clients run as threads "
                         + "of the harness: run them as processes (--clients process)");
-        assertThatThrownBy(() -> RunConfig.builder().workload("register").clients(RunConfig.Clients.PROCESS).build())
+        assertThatThrownBy(() -> RunConfig.builder().workload("register").clients(Clients.PROCESS).build())
                 .hasMessage("clients can be processes only for election, election-curator, election-naive, "
                         + "fenced-writes, fenced-writes-curator, unfenced-writes, sessions; workload 'register' runs "
                         + "its clients as threads (clients thread)");
-        RunConfig processes = RunConfig.builder().workload("fenced-writes").clients(RunConfig.Clients.PROCESS)
+        RunConfig processes = RunConfig.builder().workload("fenced-writes").clients(Clients.PROCESS)
                 .nemesis("mixed").build();
         assertThat(processes.nemesisDescriptor().faults()).anyMatch(f -> f.needsClientProcesses());
         RunConfig threads = RunConfig.builder().workload("fenced-writes").nemesis("mixed").build();
         assertThat(threads.nemesisDescriptor().faults()).isNotEmpty().noneMatch(f -> f.needsClientProcesses());
         // The client faults need no peers: a smoke run on one node can freeze its clients.
-        assertThat(RunConfig.builder().workload("election").clients(RunConfig.Clients.PROCESS)
+        assertThat(RunConfig.builder().workload("election").clients(Clients.PROCESS)
                 .nemesis("pause-leader-client").nodes(1).build().scenario())
                 .isEqualTo("election-pause-leader-client");
     }
@@ -120,11 +122,11 @@ class RunConfigTest {
     @Test
     void everyDefaultComesFromItsPart() {
         RunConfig c = RunConfig.builder().seed(1).build();
-        assertThat(c.cluster()).isEqualTo(RunConfig.ClusterPart.defaults());
-        assertThat(c.workload()).isEqualTo(RunConfig.WorkloadPart.defaults());
+        assertThat(c.cluster()).isEqualTo(ClusterPart.defaults());
+        assertThat(c.workload()).isEqualTo(WorkloadPart.defaults());
         assertThat(c.workload().options()).isEqualTo(WorkloadOptions.defaults());
-        assertThat(c.nemesis()).isEqualTo(RunConfig.NemesisPart.defaults());
-        assertThat(c.timing()).isEqualTo(RunConfig.Timing.defaults());
+        assertThat(c.nemesis()).isEqualTo(NemesisPart.defaults());
+        assertThat(c.timing()).isEqualTo(Timing.defaults());
         assertThat(c.checks()).isEqualTo(RunConfig.defaultChecks());
         // The register workload's key count had two defaults once (3 and 5); there is one now.
         assertThat(c.workload().options().keys()).isEqualTo(3);
@@ -155,9 +157,9 @@ class RunConfigTest {
 
     @Test
     void storageDefaultsToTheMachinesFileSystemAndTheFaultsThatDropUnsyncedWritesImplyTheLazyOne() {
-        assertThat(RunConfig.builder().build().storage()).isEqualTo(new RunConfig.StoragePart(false, true));
+        assertThat(RunConfig.builder().build().storage()).isEqualTo(new StoragePart(false, true));
         RunConfig power = RunConfig.builder().nemesis("kill-all-lose-unfsynced").forceSync(false).build();
-        assertThat(power.storage()).isEqualTo(new RunConfig.StoragePart(true, false));
+        assertThat(power.storage()).isEqualTo(new StoragePart(true, false));
         assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").build().storage().lazyfs()).isTrue();
         for (String disk : List.of("disk-eio-write", "disk-eio-fsync", "disk-full", "disk-slow-fsync",
                 "kill-tear-unfsynced", "kill-all-tear-unfsynced")) {
@@ -253,7 +255,7 @@ class RunConfigTest {
                 .anyMatch(f -> f.startsWith("clock-"));
         // the client processes' clocks and the lazy file system's faults alike: decided by the configuration
         java.util.function.Supplier<RunConfig> processes = () -> RunConfig.builder().workload("election")
-                .clients(RunConfig.Clients.PROCESS).nemesis("mixed").lazyfs(true).seed(3).build();
+                .clients(Clients.PROCESS).nemesis("mixed").lazyfs(true).seed(3).build();
         assertThat(withLibfaketime("/nonexistent", () -> draw(processes.get())))
                 .isEqualTo(withLibfaketime(null, () -> draw(processes.get())));
         // the same seed with the same families left out gives one schedule too, without them
@@ -282,7 +284,7 @@ class RunConfigTest {
                             + "found at /nonexistent, which -Dzkchaos.libfaketime names); install it");
             // the client processes' clocks: libfaketime on this machine whatever the backend
             assertThatThrownBy(() -> RunConfig.builder().backend("docker").workload("election")
-                    .clients(RunConfig.Clients.PROCESS).nemesis("mixed").build().requireMachine())
+                    .clients(Clients.PROCESS).nemesis("mixed").build().requireMachine())
                     .hasMessage("nemesis mixed draws client faults (client-clock-skew, client-clock-bump), which "
                             + "need libfaketime on this machine for the client processes (not found at /nonexistent, "
                             + "which -Dzkchaos.libfaketime names); install it or leave the family out with --without "
@@ -379,7 +381,7 @@ class RunConfigTest {
                 .hasMessageStartingWith("snap-count: the fle nodes take no snapshots and roll no logs");
         // the lazy file system implied by a power-failure nemesis keeps the rest of the storage part
         assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").snapCount(50).build().storage())
-                .isEqualTo(new RunConfig.StoragePart(true, true, 50, null));
+                .isEqualTo(new StoragePart(true, true, 50, null));
     }
 
     @Test

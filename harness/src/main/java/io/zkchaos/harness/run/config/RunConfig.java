@@ -1,21 +1,12 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.run.config;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.gen.Gen;
-import io.zkchaos.fle.Bug;
-import io.zkchaos.fle.Bugs;
 import io.zkchaos.harness.cluster.Capabilities;
-import io.zkchaos.harness.cluster.ClusterBackend;
-import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.ssh.SshBackend;
-import io.zkchaos.harness.cluster.ssh.SshHost;
 import io.zkchaos.harness.cluster.ssh.SshSettings;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.FaultOp;
@@ -27,6 +18,7 @@ import io.zkchaos.results.ConfigFile;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunSettings;
+import io.zkchaos.harness.run.Preload;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.WorkloadOptions;
 import io.zkchaos.workloads.Workloads;
@@ -269,14 +261,6 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         return cluster.systemUnderTest().requireWorkload(workload.name());
     }
 
-    /** Where the clients of a run live: threads of the harness, or a JVM of their own each. */
-    public enum Clients {
-        /** Every client a thread of the harness's JVM (the default). */
-        THREAD,
-        /** Every client a JVM of its own that the nemesis can freeze or kill ({@code pause-leader-client} ...). */
-        PROCESS
-    }
-
     /**
      * The nemesis as this run does it: without the lazy file system's faults when the run has none, without the
      * client faults when clients are threads, without the faults the backend cannot do for the system ({@code mixed}
@@ -332,323 +316,6 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 cluster.clusterBackend(), cluster.systemUnderTest());
     }
 
-    /**
-     * What runs the system under test.
-     *
-     * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
-     * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
-     * @param zookeeper the ZooKeeper version under test
-     * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
-     *                  DIFF, SNAP or TRUNC ({@link SyncMode})
-     * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
-     *                  {@code fle}, the project's own nodes
-     * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
-     * @param hosts     the ssh backend's hosts and how to reach them ({@code --hosts FILE} and the {@code --ssh-*}
-     *                  options); null for the other backends
-     */
-    public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                              List<String> bugs, @JsonIgnore SshSettings hosts) {
-        public ClusterPart {
-            ClusterBackends.require(backend);
-            if (nodes != 1 && nodes != 3 && nodes != 5) {
-                throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
-            }
-            Objects.requireNonNull(zookeeper, "zookeeper version");
-            sync = sync == null ? SyncMode.AUTO : sync;
-            system = SystemUnderTest.parse(system == null ? SystemUnderTest.ZOOKEEPER.id() : system).id();
-            bugs = bugs == null ? List.of() : List.copyOf(bugs);
-            if (!bugs.isEmpty() && !system.equals(SystemUnderTest.FLE.id())) {
-                // the rule itself is ClusterConfig's; this says it in the CLI's words
-                throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
-                        + system + " runs as released, got --bug " + String.join(",", bugs));
-            }
-            bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
-            if (backend.equals(SshBackend.NAME) && hosts == null) {
-                throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
-                        + "--hosts FILE (one host a line)");
-            }
-            if (!backend.equals(SshBackend.NAME) && hosts != null) {
-                throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
-                        + "is " + backend);
-            }
-            if (hosts != null && hosts.hosts().size() < nodes) {
-                throw new IllegalArgumentException("nodes: " + nodes + " nodes need " + nodes + " hosts; the hosts "
-                        + "file names " + hosts.hosts().size());
-            }
-        }
-
-        /** Without hosts (every backend but ssh). */
-        public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                           List<String> bugs) {
-            this(backend, nodes, zookeeper, sync, system, bugs, null);
-        }
-
-        /**
-         * The names of the hosts that run the nodes, in node order (the ssh backend's; empty for the others): what
-         * {@code config.json} keeps of the hosts (not how they are reached).
-         */
-        @JsonProperty("hosts")
-        @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        public List<String> hostNames() {
-            return hosts == null ? List.of() : hosts.hosts().stream().limit(nodes).map(SshHost::name).toList();
-        }
-
-        /** The backend that runs this cluster, typed: the one of its name, with its hosts for ssh. */
-        public ClusterBackend clusterBackend() {
-            return hosts != null ? new SshBackend(hosts) : ClusterBackends.require(backend);
-        }
-
-        /** ZooKeeper on {@code backend}. */
-        public ClusterPart(String backend, int nodes, String zookeeper) {
-            this(backend, nodes, zookeeper, SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(), List.of());
-        }
-
-        public static ClusterPart defaults() {
-            return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
-                    SystemUnderTest.ZOOKEEPER.id(), List.of());
-        }
-
-        /** The system, typed. */
-        public SystemUnderTest systemUnderTest() {
-            return SystemUnderTest.parse(system);
-        }
-
-        /** The bug flags, typed. */
-        public Bugs bugFlags() {
-            return Bugs.parse(String.join(",", bugs));
-        }
-    }
-
-    /**
-     * Where the servers keep their data.
-     *
-     * @param lazyfs    every server's data directory on the lazy file system, which holds writes until fsync and
-     *                  fails on command, so that the power failures ({@code kill-lose-unfsynced} ...) can drop or
-     *                  tear what was not fsynced and the {@code disk-*} faults can make a disk fail (local backend;
-     *                  needs FUSE, see {@code docs/lazyfs.md}); the nemeses that need it set it
-     * @param forceSync ZooKeeper's {@code forceSync}: whether it fsyncs its transaction log before acknowledging;
-     *                  {@code false} writes {@code forceSync=no} (a server that acknowledges what a power failure
-     *                  can still take)
-     * @param snapCount ZooKeeper's {@code snapCount} ({@code --snap-count}): a server snapshots its tree and rolls its
-     *                  log after a random N/2..N transactions (ZooKeeper's own draw, not the run's seed; every release
-     *                  from 3.4 reads it from {@code zoo.cfg}, as the system property {@code zookeeper.snapCount}); at
-     *                  least 2; null for ZooKeeper's 100000.
-     *                  ZooKeeper only: the fle nodes take no snapshots
-     * @param preload   the znodes the harness creates before the main phase ({@code --preload}), null for none;
-     *                  ZooKeeper only
-     * @param acls      the ACLs on the workload's znodes ({@code --acl}): open ({@code OPEN_ACL_UNSAFE}, the
-     *                  default), or per-client (each client session's znodes under an ACL of its own digest identity,
-     *                  so that the servers' ACL cache holds many entries that snapshots write and restarts rebuild;
-     *                  {@link ZnodeAcls}); ZooKeeper's built-in workloads only
-     * @param churn     session churn ({@code --churn N}): N lanes of short sessions with ephemerals beside the workload
-     *                  through the main phase ({@code io.zkchaos.workloads.churn.Churn}), so that the servers' session
-     *                  tables and ephemerals change while they snapshot, crash and sync; null (or 0) for none;
-     *                  ZooKeeper only. It lives here with the other knobs that shape what the servers keep
-     */
-    public record StoragePart(boolean lazyfs, boolean forceSync,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Preload preload,
-                              @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OpenAcls.class)
-                              ZnodeAcls acls,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) Integer churn) {
-        /** The most churn lanes: each holds a session, its relay and its client's threads. */
-        public static final int MAX_CHURN = 64;
-
-        public StoragePart {
-            acls = acls == null ? ZnodeAcls.OPEN : acls;
-            if (churn != null && (churn < 0 || churn > MAX_CHURN)) {
-                throw new IllegalArgumentException("churn must be 0.." + MAX_CHURN + " lanes of short sessions, got "
-                        + churn);
-            }
-            churn = churn == null || churn == 0 ? null : churn;
-            if (snapCount != null && snapCount < 2) {
-                throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
-                        + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
-            }
-        }
-
-        /** ZooKeeper's own {@code snapCount} (100000), nothing preloaded. */
-        public StoragePart(boolean lazyfs, boolean forceSync) {
-            this(lazyfs, forceSync, null, null, ZnodeAcls.OPEN, null);
-        }
-
-        /** With open ACLs, without session churn. */
-        public StoragePart(boolean lazyfs, boolean forceSync, Integer snapCount, Preload preload) {
-            this(lazyfs, forceSync, snapCount, preload, ZnodeAcls.OPEN, null);
-        }
-
-        /** The churn lanes, 0 for none. */
-        public int churnLanes() {
-            return churn == null ? 0 : churn;
-        }
-
-        /** The machine's own file system, ZooKeeper's default {@code forceSync=yes}. */
-        public static StoragePart defaults() {
-            return new StoragePart(false, true);
-        }
-
-        /** Leaves open ACLs out of the saved part, as {@code config.json} has them (files keep their older shape). */
-        static final class OpenAcls {
-            @Override
-            public boolean equals(Object o) {
-                return o == null || o == ZnodeAcls.OPEN;
-            }
-
-            @Override
-            public int hashCode() {
-                return 0;
-            }
-        }
-
-        /** On the lazy file system, or not; the rest as it is. */
-        StoragePart withLazyfs(boolean on) {
-            return new StoragePart(on, forceSync, snapCount, preload, acls, churn);
-        }
-    }
-
-    /**
-     * What the clients do.
-     *
-     * @param name           the workload: a built-in one ({@link Workloads}; the builder checks it is known) or
-     *                       one the run is given as a descriptor ({@link Runner#run(RunConfig,
-     *                       io.zkchaos.workloads.WorkloadDescriptor)}); a word of lower-case letters, digits and
-     *                       dashes, as it names the store's directory
-     * @param concurrency    how many client processes run at once
-     * @param options        the workload's settings
-     * @param sessionTimeout the ZooKeeper session timeout clients ask for
-     * @param requestTimeout the longest a client call may take before it is recorded as indeterminate
-     * @param clients        threads of the harness, or a JVM of their own each
-     */
-    public record WorkloadPart(String name, int concurrency, WorkloadOptions options, Duration sessionTimeout,
-                               Duration requestTimeout, Clients clients) {
-        public WorkloadPart {
-            if (name == null || !name.matches("[a-z0-9][a-z0-9-]*")) {
-                throw new IllegalArgumentException("workload must be a name of lower-case letters, digits and dashes,"
-                        + " got '" + name + "'");
-            }
-            if (concurrency < 1 || concurrency > 1000) {
-                throw new IllegalArgumentException("concurrency must be 1..1000, got " + concurrency);
-            }
-            Objects.requireNonNull(options, "workload options");
-            positive(sessionTimeout, "session-timeout");
-            positive(requestTimeout, "request-timeout");
-            Objects.requireNonNull(clients, "clients");
-            // A workload that is not built in (a JUnit test's own code) runs in the harness's threads.
-            if (clients == Clients.PROCESS && !Workloads.byName(name).map(WorkloadDescriptor::processClients)
-                    .orElse(false)) {
-                throw new IllegalArgumentException("clients can be processes only for " + String.join(", ",
-                        Workloads.all().stream().filter(WorkloadDescriptor::processClients)
-                                .map(WorkloadDescriptor::name).toList()) + "; workload '" + name
-                        + "' runs its clients as threads (clients thread)");
-            }
-        }
-
-        /** Clients as threads. */
-        public WorkloadPart(String name, int concurrency, WorkloadOptions options, Duration sessionTimeout,
-                            Duration requestTimeout) {
-            this(name, concurrency, options, sessionTimeout, requestTimeout, Clients.THREAD);
-        }
-
-        public static WorkloadPart defaults() {
-            return new WorkloadPart("register", 5, WorkloadOptions.defaults(), Duration.ofSeconds(4),
-                    Duration.ofSeconds(3), Clients.THREAD);
-        }
-
-        /** ZooKeeper's workload of this name ({@link RunConfig#workloadDescriptor()}: the system under test's). */
-        public WorkloadDescriptor descriptor() {
-            return Workloads.require(name);
-        }
-    }
-
-    /**
-     * Which faults, and their cycle.
-     *
-     * @param name     the nemesis ({@link Nemeses})
-     * @param faultFor how long each fault is held
-     * @param healFor  how long the cluster is left healed between faults (and before the first)
-     * @param compose  the most faults in force at once, each of another family ({@code --compose}; 1: one at a
-     *                 time, the cycle)
-     * @param schedule the faults to execute, at their times and with their choices ({@code --schedule}: an earlier
-     *                 run's {@code schedule.json}, shrunk or edited), instead of the seeded cycle; null for the cycle
-     *                 (and then not written: a configuration keeps the shape config.json has)
-     * @param without  the fault families left out of the nemesis ({@code --without clock,disk}), in the enum's order;
-     *                 empty for none. The draw reads only this and the rest of the configuration, never what the
-     *                 machine has: a run whose draw needs what the machine lacks is refused
-     *                 ({@link RunConfig#requireMachine}), never drawn again without it
-     */
-    public record NemesisPart(String name, Duration faultFor, Duration healFor, int compose,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) FaultSchedule schedule,
-                              @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault.Family> without) {
-        public NemesisPart {
-            Nemeses.require(name);
-            without = without == null ? List.of() : List.copyOf(new java.util.TreeSet<>(without));
-            if (!without.isEmpty()) {
-                Nemeses.require(name).without(Set.copyOf(without)); // a family it lacks, or no fault left: refused
-            }
-            positive(faultFor, "fault-for");
-            positive(healFor, "heal-for");
-            if (compose < 1) {
-                throw new IllegalArgumentException("compose must be at least 1 (faults in force at once), got "
-                        + compose);
-            }
-        }
-
-        /** The seeded cycle, one fault at a time. */
-        public NemesisPart(String name, Duration faultFor, Duration healFor) {
-            this(name, faultFor, healFor, 1, null, List.of());
-        }
-
-        /** Every family of the nemesis. */
-        public NemesisPart(String name, Duration faultFor, Duration healFor, int compose, FaultSchedule schedule) {
-            this(name, faultFor, healFor, compose, schedule, List.of());
-        }
-
-        public static NemesisPart defaults() {
-            return new NemesisPart(Nemeses.NONE, Duration.ofSeconds(10), Duration.ofSeconds(10));
-        }
-
-        /** The nemesis's descriptor, without the families left out. */
-        public NemesisDescriptor descriptor() {
-            return Nemeses.require(name).without(Set.copyOf(without));
-        }
-
-        /** The families left out, by name ({@code clock}), as config.json and the CLI spell them. */
-        public List<String> withoutNames() {
-            return without.stream().map(Fault.Family::cliName).toList();
-        }
-    }
-
-    /**
-     * How long things last.
-     *
-     * @param timeLimit how long clients and nemesis run (the main phase)
-     * @param recover   after the final heal, how long clients keep working before the final reads (what happens
-     *                  after the heal, such as a new leader, is observed in that time)
-     * @param recoveryBound after the final heal, how soon the ensemble must acknowledge a write again and every
-     *                  server serve (the {@code recovery} checker): 60 s by default, which a correct release meets
-     *                  on a loaded 2-core machine (a restarted JVM, an election, a sync)
-     */
-    public record Timing(Duration timeLimit, Duration recover, Duration recoveryBound) {
-        public Timing {
-            positive(timeLimit, "time-limit");
-            if (recover == null || recover.isNegative()) {
-                throw new IllegalArgumentException("recover must be zero or positive, got " + recover);
-            }
-            positive(recoveryBound, "recovery-bound");
-        }
-
-        /** The default recovery bound. */
-        public Timing(Duration timeLimit, Duration recover) {
-            this(timeLimit, recover, DEFAULT_RECOVERY_BOUND);
-        }
-
-        public static final Duration DEFAULT_RECOVERY_BOUND = Duration.ofSeconds(60);
-
-        public static Timing defaults() {
-            return new Timing(Duration.ofSeconds(60), Duration.ofSeconds(10), DEFAULT_RECOVERY_BOUND);
-        }
-    }
-
     /** The checkers' settings of a run: {@link CheckerOptions#forRuns()}, where every default is written. */
     public static CheckerOptions defaultChecks() {
         return CheckerOptions.forRuns();
@@ -696,12 +363,6 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
     public static Builder builder() {
         return new Builder();
-    }
-
-    private static void positive(Duration d, String field) {
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(field + " must be a positive duration, got " + d);
-        }
     }
 
     /**

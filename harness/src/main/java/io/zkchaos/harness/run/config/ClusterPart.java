@@ -1,0 +1,104 @@
+package io.zkchaos.harness.run.config;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.zkchaos.fle.Bug;
+import io.zkchaos.fle.Bugs;
+import io.zkchaos.harness.cluster.ClusterBackend;
+import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.cluster.ssh.SshBackend;
+import io.zkchaos.harness.cluster.ssh.SshHost;
+import io.zkchaos.harness.cluster.ssh.SshSettings;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What runs the system under test.
+ *
+ * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
+ * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
+ * @param zookeeper the ZooKeeper version under test
+ * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
+ *                  DIFF, SNAP or TRUNC ({@link SyncMode})
+ * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
+ *                  {@code fle}, the project's own nodes
+ * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
+ * @param hosts     the ssh backend's hosts and how to reach them ({@code --hosts FILE} and the {@code --ssh-*}
+ *                  options); null for the other backends
+ */
+public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
+                          List<String> bugs, @JsonIgnore SshSettings hosts) {
+    public ClusterPart {
+        ClusterBackends.require(backend);
+        if (nodes != 1 && nodes != 3 && nodes != 5) {
+            throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
+        }
+        Objects.requireNonNull(zookeeper, "zookeeper version");
+        sync = sync == null ? SyncMode.AUTO : sync;
+        system = SystemUnderTest.parse(system == null ? SystemUnderTest.ZOOKEEPER.id() : system).id();
+        bugs = bugs == null ? List.of() : List.copyOf(bugs);
+        if (!bugs.isEmpty() && !system.equals(SystemUnderTest.FLE.id())) {
+            // the rule itself is ClusterConfig's; this says it in the CLI's words
+            throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
+                    + system + " runs as released, got --bug " + String.join(",", bugs));
+        }
+        bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
+        if (backend.equals(SshBackend.NAME) && hosts == null) {
+            throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
+                    + "--hosts FILE (one host a line)");
+        }
+        if (!backend.equals(SshBackend.NAME) && hosts != null) {
+            throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
+                    + "is " + backend);
+        }
+        if (hosts != null && hosts.hosts().size() < nodes) {
+            throw new IllegalArgumentException("nodes: " + nodes + " nodes need " + nodes + " hosts; the hosts "
+                    + "file names " + hosts.hosts().size());
+        }
+    }
+
+    /** Without hosts (every backend but ssh). */
+    public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
+                       List<String> bugs) {
+        this(backend, nodes, zookeeper, sync, system, bugs, null);
+    }
+
+    /**
+     * The names of the hosts that run the nodes, in node order (the ssh backend's; empty for the others): what
+     * {@code config.json} keeps of the hosts (not how they are reached).
+     */
+    @JsonProperty("hosts")
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public List<String> hostNames() {
+        return hosts == null ? List.of() : hosts.hosts().stream().limit(nodes).map(SshHost::name).toList();
+    }
+
+    /** The backend that runs this cluster, typed: the one of its name, with its hosts for ssh. */
+    public ClusterBackend clusterBackend() {
+        return hosts != null ? new SshBackend(hosts) : ClusterBackends.require(backend);
+    }
+
+    /** ZooKeeper on {@code backend}. */
+    public ClusterPart(String backend, int nodes, String zookeeper) {
+        this(backend, nodes, zookeeper, SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(), List.of());
+    }
+
+    public static ClusterPart defaults() {
+        return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
+                SystemUnderTest.ZOOKEEPER.id(), List.of());
+    }
+
+    /** The system, typed. */
+    public SystemUnderTest systemUnderTest() {
+        return SystemUnderTest.parse(system);
+    }
+
+    /** The bug flags, typed. */
+    public Bugs bugFlags() {
+        return Bugs.parse(String.join(",", bugs));
+    }
+}
