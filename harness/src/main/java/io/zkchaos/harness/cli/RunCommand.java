@@ -56,7 +56,7 @@ public final class RunCommand implements Callable<Integer> {
             VALUES.put("--nodes", Integer.toString(c.nodes()));
             VALUES.put("--zookeeper", c.zookeeper());
             VALUES.put("--sync", c.sync().cliName());
-            VALUES.put("--system", c.system());
+            VALUES.put("--system", c.system().id());
             VALUES.put("--concurrency", Integer.toString(w.concurrency()));
             VALUES.put("--keys", Integer.toString(w.options().keys()));
             VALUES.put("--rate", formatRate(w.options().rate()));

@@ -134,8 +134,8 @@ class MutationTableTest {
     void everyRowIsARunTheCommandLineTakesAndEveryBugHasARow() {
         for (Mutation m : MutationMatrix.full()) {
             RunConfig c = m.scenario().config(m.bugs(), 1, Path.of("/tmp/never"));
-            assertThat(c.cluster().system()).isEqualTo("fle");
-            assertThat(c.cluster().bugs()).containsExactlyElementsOf(m.bugs());
+            assertThat(c.cluster().system()).isEqualTo(io.zkchaos.harness.cluster.SystemUnderTest.FLE);
+            assertThat(c.cluster().bugNames()).containsExactlyElementsOf(m.bugs());
             assertThat(c.cluster().nodes()).isEqualTo(m.scenario().nodes());
         }
         MutationScenario five = MutationMatrix.SET_PAUSE_LEADER_5;

@@ -3,6 +3,9 @@ package io.zkchaos.harness.run.config;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import com.fasterxml.jackson.databind.util.StdConverter;
 import io.zkchaos.fle.Bug;
 import io.zkchaos.fle.Bugs;
 import io.zkchaos.harness.cluster.ClusterBackend;
@@ -24,14 +27,17 @@ import java.util.Objects;
  * @param zookeeper the ZooKeeper version under test
  * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
  *                  DIFF, SNAP or TRUNC ({@link SyncMode})
- * @param system    what runs on the nodes ({@link SystemUnderTest}): {@code zookeeper} (the default) or
+ * @param system    what runs on the nodes ({@link SystemUnderTest}, parsed where the configuration enters: the
+ *                  CLI, the builder, config.json): {@code zookeeper} (the default) or
  *                  {@code fle}, the project's own nodes
- * @param bugs      the fle nodes' bug flags ({@link Bug}), none for the correct build; only with {@code fle}
+ * @param bugs      the fle nodes' bug flags ({@link Bugs#NONE} for the correct build), parsed where the
+ *                  configuration enters; only with {@code fle}
  * @param hosts     the ssh backend's hosts and how to reach them ({@code --hosts FILE} and the {@code --ssh-*}
  *                  options); null for the other backends
  */
-public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                          List<String> bugs, @JsonIgnore SshSettings hosts) {
+public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync,
+                          @JsonSerialize(using = ToStringSerializer.class) SystemUnderTest system,
+                          @JsonSerialize(converter = BugNames.class) Bugs bugs, @JsonIgnore SshSettings hosts) {
     public ClusterPart {
         ClusterBackends.require(backend);
         if (nodes != 1 && nodes != 3 && nodes != 5) {
@@ -39,14 +45,11 @@ public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode 
         }
         Objects.requireNonNull(zookeeper, "zookeeper version");
         sync = sync == null ? SyncMode.AUTO : sync;
-        system = SystemUnderTest.parse(system == null ? SystemUnderTest.ZOOKEEPER.id() : system).id();
-        bugs = bugs == null ? List.of() : List.copyOf(bugs);
-        if (!bugs.isEmpty() && !system.equals(SystemUnderTest.FLE.id())) {
-            // the rule itself is ClusterConfig's; this says it in the CLI's words
-            throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
-                    + system + " runs as released, got --bug " + String.join(",", bugs));
+        system = system == null ? SystemUnderTest.ZOOKEEPER : system;
+        bugs = bugs == null ? Bugs.NONE : bugs;
+        if (!bugs.none()) {
+            requireBugsAllowed(system, bugs.flags());
         }
-        bugs = Bugs.parse(String.join(",", bugs)).enabled().stream().sorted().map(Bug::flag).toList();
         if (backend.equals(SshBackend.NAME) && hosts == null) {
             throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
                     + "--hosts FILE (one host a line)");
@@ -62,8 +65,8 @@ public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode 
     }
 
     /** Without hosts (every backend but ssh). */
-    public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, String system,
-                       List<String> bugs) {
+    public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, SystemUnderTest system,
+                       Bugs bugs) {
         this(backend, nodes, zookeeper, sync, system, bugs, null);
     }
 
@@ -84,21 +87,47 @@ public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode 
 
     /** ZooKeeper on {@code backend}. */
     public ClusterPart(String backend, int nodes, String zookeeper) {
-        this(backend, nodes, zookeeper, SyncMode.AUTO, SystemUnderTest.ZOOKEEPER.id(), List.of());
+        this(backend, nodes, zookeeper, SyncMode.AUTO, SystemUnderTest.ZOOKEEPER, Bugs.NONE);
     }
 
     public static ClusterPart defaults() {
         return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
-                SystemUnderTest.ZOOKEEPER.id(), List.of());
+                SystemUnderTest.ZOOKEEPER, Bugs.NONE);
     }
 
-    /** The system, typed. */
-    public SystemUnderTest systemUnderTest() {
-        return SystemUnderTest.parse(system);
+    /** The bug flags by name, in a stable order, as config.json and the CLI spell them. */
+    public List<String> bugNames() {
+        return new BugNames().convert(bugs);
     }
 
-    /** The bug flags, typed. */
-    public Bugs bugFlags() {
-        return Bugs.parse(String.join(",", bugs));
+    /**
+     * The bug flags named as the CLI and config.json spell them ({@code --bug a,b}), parsed: the one place names
+     * become {@link Bugs}, after checking that the system has bug flags at all (so an unknown flag on ZooKeeper is
+     * refused for being on ZooKeeper).
+     *
+     * @throws IllegalArgumentException naming the field and the flags
+     */
+    public static Bugs parseBugs(SystemUnderTest system, List<String> names) {
+        if (names == null || names.isEmpty()) {
+            return Bugs.NONE;
+        }
+        requireBugsAllowed(system == null ? SystemUnderTest.ZOOKEEPER : system, String.join(",", names));
+        return Bugs.parse(String.join(",", names));
+    }
+
+    private static void requireBugsAllowed(SystemUnderTest system, String flags) {
+        if (system != SystemUnderTest.FLE) {
+            // the rule itself is ClusterConfig's; this says it in the CLI's words
+            throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
+                    + system.id() + " runs as released, got --bug " + flags);
+        }
+    }
+
+    /** Bug flags written as config.json spells them (a list of names), when a part is shown as JSON. */
+    static final class BugNames extends StdConverter<Bugs, List<String>> {
+        @Override
+        public List<String> convert(Bugs bugs) {
+            return bugs.enabled().stream().sorted().map(Bug::flag).toList();
+        }
     }
 }

@@ -65,7 +65,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             // its faults act on the lazy file system: they imply it (mixed draws them only where it is asked for)
             storage = storage.withLazyfs(true);
         }
-        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
+        if (cluster.system() != SystemUnderTest.ZOOKEEPER) {
             if (storage.snapCount() != null) {
                 throw new IllegalArgumentException("snap-count: the " + cluster.system() + " nodes take no snapshots "
                         + "and roll no logs (each keeps one log, replaced whole by a SNAP sync): ZooKeeper's snapCount "
@@ -91,9 +91,9 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
         // What the backend can do for the system, the lazy file system and the nemesis: one check
         // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
-        Capabilities.requireCluster(cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
+        Capabilities.requireCluster(cluster.clusterBackend(), cluster.system(), storage.lazyfs());
         Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs()), cluster.clusterBackend(),
-                cluster.systemUnderTest());
+                cluster.system());
         clusterConfig(cluster, workload, nemesis, storage, seed, null);
         requireClientsSpeakTheServers(cluster, workload);
         if (!nemesisDescriptor(nemesis, workload, cluster, storage).supports(cluster.nodes())) {
@@ -106,17 +106,17 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             requireScheduleFits(nemesis.schedule(), nemesisDescriptor(nemesis, workload, cluster, storage),
                     timing.timeLimit());
         }
-        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER) {
+        if (cluster.system() != SystemUnderTest.ZOOKEEPER) {
             // ZooKeeper also runs workloads that are not built in (a JUnit test's own client code): the builder
             // checks built-in names; the fle nodes run only their own.
-            cluster.systemUnderTest().requireWorkload(workload.name());
+            cluster.system().requireWorkload(workload.name());
         }
     }
 
     /** The election workloads on a 3.4 server would elect nobody and read as a broken election: refused, saying why. */
     private static void requireClientsSpeakTheServers(ClusterPart cluster, WorkloadPart workload) {
         String why = Workloads.NEED_ZOOKEEPER_35.get(workload.name());
-        if (cluster.systemUnderTest() != SystemUnderTest.ZOOKEEPER || why == null) {
+        if (cluster.system() != SystemUnderTest.ZOOKEEPER || why == null) {
             return;
         }
         io.zkchaos.harness.cluster.ZooKeeperVersion v = io.zkchaos.harness.cluster.ZooKeeperVersion
@@ -157,8 +157,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 .maxSessionTimeout(longest(longest(workload.sessionTimeout().multipliedBy(2), Duration.ofSeconds(10)),
                         nemesis.descriptor().hold(timing).multipliedBy(2)))
                 .seed(seed)
-                .system(cluster.systemUnderTest())
-                .bugs(cluster.bugFlags())
+                .system(cluster.system())
+                .bugs(cluster.bugs())
                 .build();
     }
 
@@ -235,12 +235,18 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         }
     }
 
+    /** A saved system's name, typed; files written before the fle nodes existed name none: ZooKeeper. */
+    private static SystemUnderTest system(String saved) {
+        return saved == null ? SystemUnderTest.ZOOKEEPER : SystemUnderTest.parse(saved);
+    }
+
     private static RunConfig of(RunSettings s) {
         RunSettings.Cluster c = s.cluster();
         RunSettings.Workload w = s.workload();
         return new RunConfig(
                 new ClusterPart(c.backend(), c.nodes(), c.zookeeper(), c.sync() == null ? null
-                        : SyncMode.parse(c.sync()), c.system(), c.bugs()),
+                        : SyncMode.parse(c.sync()), system(c.system()), ClusterPart.parseBugs(system(c.system()),
+                        c.bugs())),
                 new WorkloadPart(w.name(), w.concurrency(), Json.MAPPER.convertValue(w.options(),
                         WorkloadOptions.class), w.sessionTimeout(), w.requestTimeout(), w.clients() == null
                         ? Clients.THREAD : Clients.valueOf(w.clients())),
@@ -258,7 +264,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
     public WorkloadDescriptor workloadDescriptor() {
-        return cluster.systemUnderTest().requireWorkload(workload.name());
+        return cluster.system().requireWorkload(workload.name());
     }
 
     /**
@@ -281,7 +287,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     public void requireMachine() {
         Capabilities.requireHere(nemesis.name(), nemesisDescriptor(), nemesis.schedule() == null ? null
                         : nemesis.schedule().faultNames(), Nemeses.require(nemesis.name()).families().size() > 1,
-                cluster.clusterBackend(), cluster.systemUnderTest(), storage.lazyfs());
+                cluster.clusterBackend(), cluster.system(), storage.lazyfs());
     }
 
     /**
@@ -295,7 +301,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
         Set<Fault.Family> missing = Capabilities.familiesMissingHere(nemesisDescriptor(), cluster.clusterBackend(),
-                cluster.systemUnderTest());
+                cluster.system());
         if (missing.isEmpty()) {
             return this;
         }
@@ -313,7 +319,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                                                        ClusterPart cluster, StoragePart storage) {
         return Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs())
                         .forClients(workload.clients() == Clients.PROCESS),
-                cluster.clusterBackend(), cluster.systemUnderTest());
+                cluster.clusterBackend(), cluster.system());
     }
 
     /** The checkers' settings of a run: {@link CheckerOptions#forRuns()}, where every default is written. */
@@ -326,8 +332,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * {@code fle-<workload>-<nemesis>} for the fle nodes, {@code fle+<bug>+...-<workload>-<nemesis>} with bugs.
      */
     public String scenario() {
-        String system = cluster.systemUnderTest() == SystemUnderTest.ZOOKEEPER ? ""
-                : cluster.system() + cluster.bugs().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
+        String system = cluster.system() == SystemUnderTest.ZOOKEEPER ? ""
+                : cluster.system() + cluster.bugNames().stream().map(b -> "+" + b).collect(Collectors.joining()) + "-";
         return system + workload.name() + "-" + nemesis.name();
     }
 
@@ -339,7 +345,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     public RunSettings saved() {
         return new RunSettings(scenario(),
                 new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
-                        cluster.system(), cluster.bugs(), cluster.hostNames()),
+                        cluster.system().id(), cluster.bugNames(), cluster.hostNames()),
                 new RunSettings.Workload(workload.name(), workload.concurrency(),
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
@@ -374,8 +380,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private int nodes = ClusterPart.defaults().nodes();
         private String zookeeper = ClusterPart.defaults().zookeeper();
         private SyncMode sync = ClusterPart.defaults().sync();
-        private String system = ClusterPart.defaults().system();
-        private List<String> bugs = ClusterPart.defaults().bugs();
+        private String system = ClusterPart.defaults().system().id();
+        private List<String> bugs = ClusterPart.defaults().bugNames();
         private SshSettings hosts;
         private String workload = WorkloadPart.defaults().name();
         private boolean customWorkload;
@@ -639,10 +645,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
         /** @throws IllegalArgumentException naming the field that is wrong */
         public RunConfig build() {
+            SystemUnderTest sut = SystemUnderTest.parse(system);
             if (!customWorkload) {
-                SystemUnderTest.parse(system).requireWorkload(workload);
+                sut.requireWorkload(workload);
             }
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, system, bugs, hosts),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, sut, ClusterPart.parseBugs(sut, bugs),
+                    hosts),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor, compose, schedule, without), checks,

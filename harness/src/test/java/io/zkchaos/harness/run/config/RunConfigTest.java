@@ -95,8 +95,8 @@ class RunConfigTest {
                 .hasMessage("system: the docker backend runs zookeeper only, not fle (it runs on --backend local or ssh)");
         RunConfig fle = RunConfig.builder().system("FLE").bugs(List.of("no_finalize_wait", "ack-before-durable"))
                 .workload("set").nemesis("kill-all").build();
-        assertThat(fle.cluster().system()).isEqualTo("fle");
-        assertThat(fle.cluster().bugs()).as("parsed, in a stable order")
+        assertThat(fle.cluster().system()).isEqualTo(io.zkchaos.harness.cluster.SystemUnderTest.FLE);
+        assertThat(fle.cluster().bugNames()).as("parsed, in a stable order")
                 .containsExactly("ack-before-durable", "no-finalize-wait");
         assertThat(fle.scenario()).isEqualTo("fle+ack-before-durable+no-finalize-wait-set-kill-all");
         assertThat(RunConfig.builder().system("fle").workload("register").build().scenario())
