@@ -23,7 +23,8 @@ import java.util.Objects;
  * What runs the system under test.
  *
  * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
- * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible)
+ * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible), checked once, by
+ *                  {@link ClusterConfig#ENSEMBLE_SIZES} when the run builds its ensemble
  * @param zookeeper the ZooKeeper version under test
  * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
  *                  DIFF, SNAP or TRUNC ({@link SyncMode})
@@ -40,9 +41,6 @@ public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode 
                           @JsonSerialize(converter = BugNames.class) Bugs bugs, @JsonIgnore SshSettings hosts) {
     public ClusterPart {
         ClusterBackends.require(backend);
-        if (nodes != 1 && nodes != 3 && nodes != 5) {
-            throw new IllegalArgumentException("nodes must be 3 or 5 (1 for a smoke run), got " + nodes);
-        }
         Objects.requireNonNull(zookeeper, "zookeeper version");
         sync = sync == null ? SyncMode.AUTO : sync;
         system = system == null ? SystemUnderTest.ZOOKEEPER : system;
