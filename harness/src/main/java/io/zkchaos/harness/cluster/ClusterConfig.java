@@ -47,6 +47,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *                           preloads libfaketime into them; see {@code docs/clocks.md}): the clock faults set it
  * @param system             what runs on the nodes: ZooKeeper (the default) or the project's own fle nodes
  * @param bugs               the fle nodes' bug flags ({@link Bugs#NONE}: the correct build); none for ZooKeeper
+ * @param server             how the servers keep their data ({@code forceSync}, {@code snapCount}), typed; written
+ *                           into {@code zoo.cfg} before the extra settings
  */
 public record ClusterConfig(
         int nodes,
@@ -68,7 +70,8 @@ public record ClusterConfig(
         boolean lazyFs,
         boolean clocks,
         SystemUnderTest system,
-        Bugs bugs) {
+        Bugs bugs,
+        ServerSettings server) {
 
     public static final String DEFAULT_VERSION = "3.9.5";
 
@@ -88,6 +91,7 @@ public record ClusterConfig(
         sync = sync == null ? SyncMode.AUTO : sync;
         system = system == null ? SystemUnderTest.ZOOKEEPER : system;
         bugs = bugs == null ? Bugs.NONE : bugs;
+        server = server == null ? ServerSettings.DEFAULTS : server;
     }
 
     /** The version under test as a release number, when it has the usual form. */
@@ -148,6 +152,7 @@ public record ClusterConfig(
         private Map<String, String> extraServerConfig = new TreeMap<>();
         private long seed;
         private SyncMode sync = SyncMode.AUTO;
+        private ServerSettings server = ServerSettings.DEFAULTS;
         private boolean lazyFs;
         private boolean clocks;
         private SystemUnderTest system = SystemUnderTest.ZOOKEEPER;
@@ -220,6 +225,12 @@ public record ClusterConfig(
 
         public B serverJvmOptions(List<String> options) {
             this.serverJvmOptions = options;
+            return self();
+        }
+
+        /** How the servers keep their data ({@code forceSync}, {@code snapCount}). */
+        public B server(ServerSettings s) {
+            this.server = s;
             return self();
         }
 
@@ -347,7 +358,7 @@ public record ClusterConfig(
             Path dir = runDirectory != null ? runDirectory : defaultRunDirectory();
             return new ClusterConfig(nodes, version, tickTime, initLimit, syncLimit, min, maxSessionTimeout,
                     maxElectionBackoff, dir.toAbsolutePath().normalize(), baseAddress, proxied, startTimeout,
-                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs, clocks, system, bugs);
+                    serverJvmOptions, extraServerConfig, seed, sync, lazyFs, clocks, system, bugs, server);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -58,6 +58,8 @@ public final class FleServers implements ServerKind {
         for (NodeLayout n : all) {
             cfg.put("server." + n.id(), n.name() + ":" + n.quorumPort() + ":" + n.electionPort());
         }
+        // the fle nodes read neither key; written as before, so their files do not change
+        cfg.putAll(ServerFiles.serverSettings(config.server()));
         cfg.putAll(config.extraServerConfig());
         return cfg;
     }

@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster.server;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.ServerSettings;
 import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -92,7 +93,23 @@ public final class ServerFiles {
                 cfg.put("server." + n.id(), n.name() + ":" + n.quorumPort() + ":" + n.electionPort());
             }
         }
+        cfg.putAll(serverSettings(config.server()));
         cfg.putAll(config.extraServerConfig());
+        return cfg;
+    }
+
+    /**
+     * The {@code zoo.cfg} lines of {@code s}: only what differs from ZooKeeper's own ({@code forceSync=no}, a
+     * {@code snapCount}), so a default ensemble's file holds neither.
+     */
+    public static Map<String, String> serverSettings(ServerSettings s) {
+        Map<String, String> cfg = new LinkedHashMap<>();
+        if (!s.forceSync()) {
+            cfg.put("forceSync", "no");
+        }
+        if (s.snapCount() != null) {
+            cfg.put("snapCount", s.snapCount().toString());
+        }
         return cfg;
     }
 

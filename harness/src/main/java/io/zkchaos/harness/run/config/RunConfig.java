@@ -138,13 +138,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
 
     private static ClusterConfig clusterConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis,
                                                StoragePart storage, long seed, Path nodesDirectory) {
-        ClusterConfig.Builder b = ClusterConfig.builder();
-        if (!storage.forceSync()) {
-            b.serverConfig("forceSync", "no");
-        }
-        if (storage.snapCount() != null) {
-            b.serverConfig("snapCount", storage.snapCount().toString());
-        }
+        ClusterConfig.Builder b = ClusterConfig.builder().server(storage.server());
         NemesisTiming timing = new NemesisTiming(nemesis.faultFor(), nemesis.healFor(), workload.sessionTimeout());
         return b.lazyFs(storage.lazyfs())
                 .clocks(nemesisDescriptor(nemesis, workload, cluster, storage).movesClocks())

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.run.config;
 
+import io.zkchaos.harness.cluster.ServerSettings;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zkchaos.workloads.ZnodeAcls;
 import io.zkchaos.harness.run.Preload;
@@ -46,10 +47,7 @@ public record StoragePart(boolean lazyfs, boolean forceSync,
                     + churn);
         }
         churn = churn == null || churn == 0 ? null : churn;
-        if (snapCount != null && snapCount < 2) {
-            throw new IllegalArgumentException("snap-count must be at least 2 (ZooKeeper snapshots and rolls its "
-                    + "log after a random N/2..N transactions, and takes 2 for anything less), got " + snapCount);
-        }
+        new ServerSettings(forceSync, snapCount); // its checks
     }
 
     /** ZooKeeper's own {@code snapCount} (100000), nothing preloaded. */
@@ -88,5 +86,10 @@ public record StoragePart(boolean lazyfs, boolean forceSync,
     /** On the lazy file system, or not; the rest as it is. */
     StoragePart withLazyfs(boolean on) {
         return new StoragePart(on, forceSync, snapCount, preload, acls, churn);
+    }
+
+    /** What the servers are told of this part ({@code forceSync}, {@code snapCount}), typed. */
+    public ServerSettings server() {
+        return new ServerSettings(forceSync, snapCount);
     }
 }

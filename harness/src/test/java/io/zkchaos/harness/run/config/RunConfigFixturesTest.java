@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.server.ServerFiles;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;
@@ -60,7 +61,9 @@ class RunConfigFixturesTest {
     /** What a run of this configuration does, in the terms every version of the code can state. */
     static String fingerprint(RunConfig c) {
         ClusterConfig cc = c.clusterConfig(null);
-        Map<String, String> zooCfg = new TreeMap<>(cc.extraServerConfig());
+        // what the servers' zoo.cfg says beyond the generated settings (typed since issue 36, strings before)
+        Map<String, String> zooCfg = new TreeMap<>(ServerFiles.serverSettings(cc.server()));
+        zooCfg.putAll(cc.extraServerConfig());
         return String.join(";", c.scenario(), c.cluster().backend(), cc.systemSummary(), "bugs=" + cc.bugs(),
                 "nodes=" + cc.nodes(), "sync=" + cc.sync(), "lazyfs=" + cc.lazyFs(), "clocks=" + cc.clocks(),
                 "maxSession=" + cc.maxSessionTimeout(), "cfg=" + zooCfg,

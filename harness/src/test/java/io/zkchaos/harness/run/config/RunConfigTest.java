@@ -9,6 +9,7 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.cluster.server.ServerFiles;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.harness.run.Preload;
 import io.zkchaos.harness.run.Runner;
@@ -360,7 +361,7 @@ class RunConfigTest {
         assertThat(cc.nodes()).isEqualTo(5);
         assertThat(cc.version()).isEqualTo("3.8.4");
         assertThat(cc.sync()).isEqualTo(SyncMode.SNAP);
-        assertThat(cc.extraServerConfig()).containsEntry("forceSync", "no");
+        assertThat(ServerFiles.serverSettings(cc.server())).containsEntry("forceSync", "no");
         assertThat(cc.maxSessionTimeout()).as("twice the fault hold").isEqualTo(Duration.ofSeconds(20));
         assertThat(cc.seed()).isEqualTo(9);
         assertThat(cc.runDirectory()).isEqualTo(Path.of("/tmp/zkc-nodes"));
@@ -371,8 +372,10 @@ class RunConfigTest {
     void snapCountReachesEveryServersZooCfgAndIsAtLeastTwo() {
         RunConfig c = RunConfig.builder().snapCount(100).build();
         assertThat(c.storage().snapCount()).isEqualTo(100);
-        assertThat(c.clusterConfig(Path.of("/tmp/zkc-nodes")).extraServerConfig()).containsEntry("snapCount", "100");
-        assertThat(RunConfig.builder().build().clusterConfig(Path.of("/tmp/zkc-nodes")).extraServerConfig())
+        assertThat(ServerFiles.serverSettings(c.clusterConfig(Path.of("/tmp/zkc-nodes")).server()))
+                .containsEntry("snapCount", "100");
+        assertThat(ServerFiles.serverSettings(RunConfig.builder().build().clusterConfig(Path.of("/tmp/zkc-nodes"))
+                .server()))
                 .as("ZooKeeper's own unless asked").doesNotContainKey("snapCount");
         assertThat(RunConfig.builder().snapCount(2).build().storage().snapCount()).isEqualTo(2);
         assertThatThrownBy(() -> RunConfig.builder().snapCount(1).build())
