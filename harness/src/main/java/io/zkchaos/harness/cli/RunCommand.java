@@ -1,18 +1,18 @@
 package io.zkchaos.harness.cli;
 
-import io.zkchaos.harness.run.config.Clients;
-import io.zkchaos.harness.run.config.ClusterPart;
-import io.zkchaos.harness.run.config.NemesisPart;
-import io.zkchaos.harness.run.config.StoragePart;
-import io.zkchaos.harness.run.config.Timing;
-import io.zkchaos.harness.run.config.WorkloadPart;
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.run.Preload;
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.ClusterPart;
+import io.zkchaos.harness.run.config.NemesisPart;
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.StoragePart;
+import io.zkchaos.harness.run.config.Timing;
+import io.zkchaos.harness.run.config.WorkloadPart;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.workloads.ZnodeAcls;

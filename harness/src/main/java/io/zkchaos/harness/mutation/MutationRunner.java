@@ -1,8 +1,8 @@
 package io.zkchaos.harness.mutation;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.harness.run.config.RunConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.Checkers;
@@ -9,6 +8,7 @@ import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import io.zkchaos.checkers.history.History;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.state.FinalStateChecker;
@@ -17,6 +15,8 @@ import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.QuorumWait;
 import io.zkchaos.checkers.recovery.RecoveryChecker;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.nemesis.NemesisTarget;

@@ -1,11 +1,11 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.results.Json;
 import io.zkchaos.results.RunDirectory;

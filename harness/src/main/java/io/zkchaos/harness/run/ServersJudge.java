@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.Validity;
@@ -12,6 +11,7 @@ import io.zkchaos.checkers.servers.FaultWindows;
 import io.zkchaos.checkers.servers.LogRules;
 import io.zkchaos.checkers.servers.ServerAccount;
 import io.zkchaos.checkers.servers.ServerAccountChecker;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.ServerExcuses;
 import java.nio.file.Path;
 import java.time.Duration;

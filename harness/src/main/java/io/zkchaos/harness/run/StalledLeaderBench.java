@@ -1,7 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.bench.Stats;
 import io.zkchaos.checkers.codec.HistoryFiles;
@@ -11,6 +9,8 @@ import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.leader.LeaderOverlap;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;

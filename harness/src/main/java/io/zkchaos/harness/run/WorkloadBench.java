@@ -1,10 +1,10 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.report.SuiteIndex;
 import java.io.PrintWriter;

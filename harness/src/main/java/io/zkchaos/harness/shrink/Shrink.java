@@ -2,9 +2,9 @@ package io.zkchaos.harness.shrink;
 
 import io.zkchaos.harness.run.config.ClusterPart;
 import io.zkchaos.harness.run.config.NemesisPart;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.config.Timing;
 import io.zkchaos.harness.run.config.WorkloadPart;
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.Faults;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.results.Json;

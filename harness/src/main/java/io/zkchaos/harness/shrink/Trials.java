@@ -1,8 +1,8 @@
 package io.zkchaos.harness.shrink;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.FindingKind;
 import java.io.PrintWriter;
 import java.time.Duration;

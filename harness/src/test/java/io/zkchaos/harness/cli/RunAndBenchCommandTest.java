@@ -1,13 +1,13 @@
 package io.zkchaos.harness.cli;
 
-import io.zkchaos.harness.run.config.WorkloadPart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.run.ScenarioTimes;
 import io.zkchaos.harness.run.SuiteLedger;
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.WorkloadPart;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import io.zkchaos.harness.run.config.RunConfig;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -8,6 +7,7 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.sequential.SequentialReport;
 import io.zkchaos.checkers.sessions.SessionsReport;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.ZnodeWorkloads;
 import io.zkchaos.workloads.multi.MultiWorkload;

@@ -1,11 +1,11 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.Clients;
-import io.zkchaos.harness.run.config.ClusterPart;
 import io.zkchaos.harness.cli.Durations;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.ClusterPart;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import io.zkchaos.nemesis.Nemeses;

@@ -1,10 +1,10 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.StoragePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.StoragePart;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -14,6 +12,8 @@ import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.checkers.leader.LeaderOverlap;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -10,6 +9,7 @@ import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.cluster.lazyfs.Mounts;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.nemesis.Aim;
 import io.zkchaos.nemesis.schedule.FaultSchedule;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
@@ -9,6 +8,7 @@ import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.harness.cluster.docker.DockerEngine;
 import io.zkchaos.harness.cluster.docker.DockerReaper;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.testing.Prerequisites;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.evidence.Minimum;
 import io.zkchaos.checkers.history.HistoryRecorder;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Target;
 import io.zkchaos.workloads.Workload;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -9,6 +8,7 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.harness.run.config.RunConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.FindingKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -11,6 +10,7 @@ import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.cluster.lazyfs.Mounts;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.testing.Prerequisites;
 import java.io.PrintWriter;
 import java.io.StringWriter;

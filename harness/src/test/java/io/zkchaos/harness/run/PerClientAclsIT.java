@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
@@ -9,6 +8,7 @@ import io.zkchaos.checkers.history.HistoryRecorder;
 import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.checkers.state.FinalStateChecker;
 import io.zkchaos.checkers.state.WorkloadAcls;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.RunContext;
 import io.zkchaos.workloads.Sessions;
 import io.zkchaos.workloads.Target;

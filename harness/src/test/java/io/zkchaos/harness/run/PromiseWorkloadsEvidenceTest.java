@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static io.zkchaos.checkers.HistoryBuilder.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +10,7 @@ import io.zkchaos.checkers.evidence.EvidenceReport;
 import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.Requirement;
 import io.zkchaos.checkers.watches.WatchesChecker;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.Workloads;
 import java.util.List;

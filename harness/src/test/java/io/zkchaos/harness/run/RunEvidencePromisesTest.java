@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static io.zkchaos.checkers.HistoryBuilder.map;
 import static io.zkchaos.checkers.ZnodeHistories.m;
 import static io.zkchaos.checkers.ZnodeHistories.ops;
@@ -17,6 +16,7 @@ import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.evidence.Requirement;
 import io.zkchaos.checkers.evidence.TestsPromises;
 import io.zkchaos.checkers.history.History;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.Workloads;
 import java.util.List;

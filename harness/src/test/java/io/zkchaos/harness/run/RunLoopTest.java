@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.nemesis.schedule.FaultSchedule.Window;
 import io.zkchaos.results.Json;

@@ -1,11 +1,11 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.workloads.Workloads;
 import java.io.PrintWriter;

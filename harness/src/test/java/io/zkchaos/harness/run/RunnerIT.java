@@ -1,12 +1,12 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Op;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.ClusterLog;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.ServerObservation;

@@ -1,10 +1,10 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.RunStore;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +8,7 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.servers.AvailabilityReport;
 import io.zkchaos.checkers.servers.LogRule;
 import io.zkchaos.checkers.servers.ServerReport;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.FindingKind;
 import java.io.IOException;
 import java.io.PrintWriter;

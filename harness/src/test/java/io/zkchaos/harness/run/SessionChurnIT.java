@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static io.zkchaos.checkers.churn.ChurnEphemeralsChecker.CLOSE;
 import static io.zkchaos.checkers.churn.ChurnEphemeralsChecker.CRASH;
 import static io.zkchaos.checkers.churn.ChurnEphemeralsChecker.EXPIRE;
@@ -12,6 +11,7 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.churn.ChurnEphemeralsChecker;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.RunDirectory;
 import java.io.PrintWriter;
 import java.io.StringWriter;

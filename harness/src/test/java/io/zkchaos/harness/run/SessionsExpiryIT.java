@@ -1,7 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
-import io.zkchaos.harness.run.config.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -11,6 +9,8 @@ import io.zkchaos.checkers.evidence.PromiseTally;
 import io.zkchaos.checkers.history.Operation;
 import io.zkchaos.checkers.sessions.SessionGuaranteesChecker;
 import io.zkchaos.checkers.sessions.SessionsReport;
+import io.zkchaos.harness.run.config.Clients;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.RunDirectory;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run;
 
-import io.zkchaos.harness.run.config.RunConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.CheckResult;
@@ -9,6 +8,7 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.watches.WatchViolation;
 import io.zkchaos.checkers.watches.WatchesChecker;
 import io.zkchaos.checkers.watches.WatchesReport;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.Workloads;
 import io.zkchaos.workloads.watches.BrokenWatchers;

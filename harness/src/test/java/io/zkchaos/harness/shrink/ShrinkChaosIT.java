@@ -3,9 +3,9 @@ package io.zkchaos.harness.shrink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.RunOutcome;
 import io.zkchaos.harness.run.Runner;
+import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import io.zkchaos.nemesis.schedule.FaultSchedule.Window;
 import java.io.PrintWriter;

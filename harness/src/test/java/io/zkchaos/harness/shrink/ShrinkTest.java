@@ -1,9 +1,9 @@
 package io.zkchaos.harness.shrink;
 
-import io.zkchaos.harness.run.config.Timing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Timing;
 import io.zkchaos.nemesis.schedule.FaultSchedule;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package io.zkchaos.junit.internal;
 
-import io.zkchaos.harness.run.config.ClusterPart;
-import io.zkchaos.harness.run.config.Timing;
-import io.zkchaos.harness.run.config.WorkloadPart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zkchaos.harness.run.config.ClusterPart;
 import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.run.config.Timing;
+import io.zkchaos.harness.run.config.WorkloadPart;
 import io.zkchaos.junit.ChaosTest;
 import io.zkchaos.junit.ZkChaos;
 import java.lang.reflect.Method;

@@ -1,9 +1,9 @@
 package io.zkchaos.harness.run.config;
 
-import io.zkchaos.harness.cluster.ServerSettings;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.zkchaos.workloads.ZnodeAcls;
+import io.zkchaos.harness.cluster.ServerSettings;
 import io.zkchaos.harness.run.Preload;
+import io.zkchaos.workloads.ZnodeAcls;
 
 /**
  * Where the servers keep their data.
