@@ -326,7 +326,7 @@ public final class LocalCluster extends ProcessCluster<JvmProcess>
         if (config.system() != SystemUnderTest.ZOOKEEPER) {
             return Optional.empty();
         }
-        return io.zkchaos.harness.cluster.ServerClock.read(layout(node).clientAddress(), logFile(node),
+        return io.zkchaos.harness.cluster.ClockReadBack.read(layout(node).clientAddress(), logFile(node),
                 Duration.ofSeconds(3));
     }
 

@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster;
 
+import io.zkchaos.checkers.servers.LogLine;
+import io.zkchaos.checkers.servers.ServerLog;
 import io.zkchaos.nemesis.ClockReading;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -9,8 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,14 +19,15 @@ import java.util.Optional;
  * four-letter command it handles ({@code Processing srvr command from /127.0.0.1:34006}) with its own timestamp (the
  * harness's log pattern {@code yyyy-MM-dd'T'HH:mm:ss.SSSXXX}). The harness sends {@code srvr} from a socket whose
  * local port it knows, then finds the line naming that port in the server's log: the server's clock when it handled
- * the request, between the harness's send and its answer.
+ * the request, between the harness's send and its answer. The line is read by the one reader of server logs,
+ * {@link ServerLog} (checkers; its {@code ServerClock} places a whole log on the run's clock afterwards: another job).
  */
-public final class ServerClock {
+public final class ClockReadBack {
 
     /** How much of the log's end is searched for the line. */
     private static final int TAIL_BYTES = 512 * 1024;
 
-    private ServerClock() {
+    private ClockReadBack() {
     }
 
     /**
@@ -70,7 +72,7 @@ public final class ServerClock {
         }
     }
 
-    /** The timestamp of the last line of the log's end holding {@code needle} and ending with {@code suffix}. */
+    /** The time of the last entry of the log's end whose message holds {@code needle} and ends with {@code suffix}. */
     static Optional<Long> find(Path log, String needle, String suffix) {
         if (!Files.isRegularFile(log)) {
             return Optional.empty();
@@ -85,26 +87,13 @@ public final class ServerClock {
         } catch (IOException e) {
             return Optional.empty();
         }
-        String[] lines = tail.split("\n");
-        for (int i = lines.length - 1; i >= 0; i--) {
-            String line = lines[i].stripTrailing();
-            if (line.contains(needle) && line.endsWith(suffix)) {
-                return parseStamp(line);
+        List<LogLine> entries = ServerLog.parse("", tail.lines().toList()).entries();
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            String message = entries.get(i).message().stripTrailing();
+            if (message.contains(needle) && message.endsWith(suffix)) {
+                return Optional.of(entries.get(i).wallMillis());
             }
         }
         return Optional.empty();
-    }
-
-    /** The epoch millis of a line's leading {@code 2026-12-06T06:11:01.833Z}; empty when it has none. */
-    static Optional<Long> parseStamp(String line) {
-        int space = line.indexOf(' ');
-        if (space < 0) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(OffsetDateTime.parse(line.substring(0, space)).toInstant().toEpochMilli());
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
     }
 }
