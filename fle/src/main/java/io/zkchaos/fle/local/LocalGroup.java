@@ -6,12 +6,11 @@ import io.zkchaos.fle.client.FleClient;
 import io.zkchaos.fle.client.FleException;
 import io.zkchaos.fle.client.NodeStatus;
 import io.zkchaos.fle.election.ServerState;
+import io.zkchaos.fle.net.FreePorts;
 import io.zkchaos.fle.node.NodeMain;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +56,7 @@ public final class LocalGroup implements AutoCloseable {
     public static LocalGroup create(Path dir, int size, Timing timing, Bugs bugs) {
         LocalGroup g = new LocalGroup(dir, size, timing, bugs);
         try {
-            List<Integer> free = freePorts(3 * size);
+            List<Integer> free = new FreePorts().onLoopback(3 * size);
             for (int i = 0; i < size; i++) {
                 g.ports.add(new int[] {free.get(3 * i), free.get(3 * i + 1), free.get(3 * i + 2)});
             }
@@ -68,23 +67,6 @@ public final class LocalGroup implements AutoCloseable {
             throw new UncheckedIOException("cannot lay out a group in " + dir, e);
         }
         return g;
-    }
-
-    private static List<Integer> freePorts(int n) throws IOException {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(s);
-                ports.add(s.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
-            }
-        }
     }
 
     private void writeConfig(int id) throws IOException {

@@ -1,5 +1,6 @@
 package io.zkchaos.harness.cluster.local;
 
+import io.zkchaos.fle.net.FreePorts;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.ClusterNotReadyException;
 import io.zkchaos.harness.cluster.NodeStatus;
@@ -103,7 +104,7 @@ public final class LocalCluster extends ProcessCluster<JvmProcess>
                 "nodes=" + config.nodes());
 
         Addresses addresses = Addresses.of(config.baseAddress(), config.nodes());
-        Ports ports = new Ports();
+        FreePorts ports = new FreePorts();
         List<NodeLayout> layouts = new ArrayList<>();
         for (int i = 1; i <= config.nodes(); i++) {
             String address = addresses.node(i);
