@@ -10,6 +10,7 @@ import io.zkchaos.harness.cluster.docker.DockerEngine;
 import io.zkchaos.harness.cluster.docker.DockerReaper;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.testing.Prerequisites;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A whole run with {@code --backend docker}: the same scenario as {@link RunnerIT}'s, against containers. */
+@RunsAlone
 class DockerRunnerIT {
 
     @TempDir

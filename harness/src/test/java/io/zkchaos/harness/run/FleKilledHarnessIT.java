@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and orphaned node processes, which the next run in the same store ends — the fle nodes are reaped exactly like
  * ZooKeeper servers.
  */
+@RunsAlone
 class FleKilledHarnessIT {
 
     @TempDir

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * running clients notice that their harness is gone and halt; the frozen one cannot notice anything, and the next
  * run that starts in the same store reaps it (by its pid file and markers), with the orphaned servers.
  */
+@RunsAlone
 class KilledHarnessClientsIT {
 
     @TempDir

@@ -6,6 +6,7 @@ import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.codec.ReadOptions;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A harness killed with SIGKILL mid-run (no shutdown hook runs) leaves a checkable history, and its orphaned
  * ZooKeeper servers are ended by the next run that starts in the same store.
  */
+@RunsAlone
 class KilledHarnessIT {
 
     @TempDir

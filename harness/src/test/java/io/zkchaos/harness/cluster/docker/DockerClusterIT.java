@@ -10,6 +10,7 @@ import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus.Mode;
 import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.testing.Prerequisites;
+import io.zkchaos.harness.testing.RunsAlone;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.nemesis.faults.CrashFaults;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * which images it uses, and nothing is left. (The whole contract of every backend runs with the chaos suite:
  * {@link DockerProxiedClusterChaosIT}.) Skipped, saying why, where no Docker engine can be used.
  */
+@RunsAlone
 class DockerClusterIT {
 
     @TempDir

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import io.zkchaos.harness.testing.Prerequisites;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Built images on a real engine: a new build removes the earlier ones of its kind that nothing uses. */
+@RunsAlone
 class DockerImagesIT {
 
     static DockerClient client;

@@ -6,6 +6,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.zkchaos.harness.cluster.zookeeper.ZooKeeperResolver;
 import io.zkchaos.harness.process.Owner;
 import io.zkchaos.harness.testing.Prerequisites;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The docker backend's reaper, on real containers and networks of the engine: it removes exactly those whose labels
  * prove that a dead harness of this machine made them.
  */
+@RunsAlone
 class DockerReaperIT {
 
     static DockerClient client;

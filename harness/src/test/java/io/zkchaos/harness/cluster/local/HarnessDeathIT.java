@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.process.Reaper;
+import io.zkchaos.harness.testing.RunsAlone;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Servers die with the harness: through the shutdown hook, or through the reaper when the harness was SIGKILLed. */
+@RunsAlone
 class HarnessDeathIT {
 
     @TempDir

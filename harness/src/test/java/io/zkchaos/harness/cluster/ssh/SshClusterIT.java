@@ -15,6 +15,7 @@ import io.zkchaos.harness.cluster.Zk;
 import io.zkchaos.harness.process.Libfaketime;
 import io.zkchaos.harness.process.Reaper;
 import io.zkchaos.harness.testing.Prerequisites;
+import io.zkchaos.harness.testing.RunsAlone;
 import io.zkchaos.nemesis.NodeState;
 import io.zkchaos.nemesis.NemesisTarget;
 import io.zkchaos.nemesis.faults.ClockFaults;
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.io.TempDir;
  * After each, nothing of the run is left on the hosts. The shared contracts run in {@link SshProxiedClusterChaosIT} and
  * {@link SshPartitionShapesIT}.
  */
+@RunsAlone
 class SshClusterIT {
 
     @RegisterExtension

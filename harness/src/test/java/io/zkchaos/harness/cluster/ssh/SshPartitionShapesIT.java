@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.PartitionShapesContract;
+import io.zkchaos.harness.testing.RunsAlone;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every partition shape on five namespace hosts ({@link PartitionShapesContract}): the links match each grudge, and
  * the hosts' iptables hold exactly the rules the links ask for.
  */
+@RunsAlone
 class SshPartitionShapesIT extends PartitionShapesContract {
 
     @RegisterExtension
