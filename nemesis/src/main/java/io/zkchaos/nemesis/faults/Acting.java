@@ -210,9 +210,24 @@ final class Acting {
         return felt;
     }
 
-    /** The node's process as the system shows it now: felt when it is {@code expected}; empty when not measured. */
+    /**
+     * How long the system may take to show a signal's effect: SIGSTOP is delivered to every thread of the process
+     * after {@code kill} returns, and on a loaded machine {@code /proc} showed a paused server still running.
+     */
+    static final Duration SEEN_BOUND = Duration.ofSeconds(2);
+
+    /**
+     * The node's process as the system shows it, waiting up to {@link #SEEN_BOUND} for it to be {@code expected}:
+     * felt when it is; empty when not measured.
+     */
     Optional<Felt> seen(String node, NodeState expected) {
-        return cluster.processSeen(node).map(s -> Felt.of(node, s == expected, "process seen " + switch (s) {
+        long deadline = System.nanoTime() + SEEN_BOUND.toNanos();
+        Optional<NodeState> seen = cluster.processSeen(node);
+        while (seen.isPresent() && seen.get() != expected && System.nanoTime() < deadline) {
+            sleep(20);
+            seen = cluster.processSeen(node);
+        }
+        return seen.map(s -> Felt.of(node, s == expected, "process seen " + switch (s) {
             case DOWN -> "gone";
             case PAUSED -> "stopped";
             case RUNNING -> "running";
