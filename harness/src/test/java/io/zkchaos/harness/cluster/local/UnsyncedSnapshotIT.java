@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.zookeeper.ZooKeeper;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,8 +66,14 @@ class UnsyncedSnapshotIT extends ProcessesUnderRuns {
             String empty = "Snapshotting: 0x0 to";
             List<String> refused = new ArrayList<>();
             for (String n : cluster.nodes()) {
-                await().atMost(Duration.ofSeconds(60)).until(() -> cluster.state(n) == NodeState.DOWN
-                        || Files.readString(cluster.logFile(n)).substring(before.get(n)).contains(empty));
+                try {
+                    await().atMost(Duration.ofSeconds(60)).until(() -> cluster.state(n) == NodeState.DOWN
+                            || Files.readString(cluster.logFile(n)).substring(before.get(n)).contains(empty));
+                } catch (ConditionTimeoutException e) {
+                    throw new AssertionError(n + " neither ended nor started empty in 60 s: " + cluster.state(n)
+                            + ", seen " + cluster.processSeen(n) + "; its log since the restart:\n"
+                            + Files.readString(cluster.logFile(n)).substring(before.get(n)), e);
+                }
                 if (cluster.state(n) == NodeState.DOWN) {
                     assertThat(cluster.logTail(n, 200)).as("why %s ended", n).contains(refusal);
                     refused.add(n);
