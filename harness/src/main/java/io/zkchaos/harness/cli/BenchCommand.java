@@ -1,10 +1,10 @@
 package io.zkchaos.harness.cli;
 
-import io.zkchaos.harness.run.ScenarioTimes;
-import io.zkchaos.harness.run.StalledLeaderBench;
-import io.zkchaos.harness.run.SuiteLedger;
-import io.zkchaos.harness.run.SuiteTable;
-import io.zkchaos.harness.run.WorkloadBench;
+import io.zkchaos.harness.bench.StalledLeaderBench;
+import io.zkchaos.harness.bench.WorkloadBench;
+import io.zkchaos.harness.suite.ScenarioTimes;
+import io.zkchaos.harness.suite.SuiteLedger;
+import io.zkchaos.harness.suite.SuiteTable;
 import io.zkchaos.nemesis.Nemeses;
 import io.zkchaos.workloads.Workloads;
 import io.zkchaos.results.Verdicts;
@@ -126,11 +126,11 @@ public final class BenchCommand implements Callable<Integer> {
             case "recorder" -> io.zkchaos.checkers.bench.RecorderBench.main(rest);
             case "read-model" -> io.zkchaos.checkers.bench.ReadModelBench.main(rest);
             case "proxy" -> io.zkchaos.nemesis.bench.ProxyBench.main(rest);
-            case "cluster" -> io.zkchaos.harness.cluster.bench.ClusterBench.main(rest);
-            case "lazyfs" -> io.zkchaos.harness.cluster.bench.LazyFsBench.main(rest);
-            case "election" -> io.zkchaos.harness.cluster.bench.ElectionBench.main(withRuns(rest));
+            case "cluster" -> io.zkchaos.harness.bench.ClusterBench.main(rest);
+            case "lazyfs" -> io.zkchaos.harness.bench.LazyFsBench.main(rest);
+            case "election" -> io.zkchaos.harness.bench.ElectionBench.main(withRuns(rest));
             case "herd" -> io.zkchaos.workloads.bench.HerdBench.main(rest);
-            case "report" -> io.zkchaos.harness.report.ReportBench.main(withOut(rest, out.resolve("report")));
+            case "report" -> io.zkchaos.harness.bench.ReportBench.main(withOut(rest, out.resolve("report")));
             case "hunt" -> HuntCommand.run(withOut(rest, out.resolve("hunt")), spec.commandLine().getOut());
             case "suite" -> suite((args.isEmpty() ? List.of("harness/target/chaos-store") : args).stream()
                     .map(Path::of).toList());

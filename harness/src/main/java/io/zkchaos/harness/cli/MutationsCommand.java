@@ -5,7 +5,7 @@ import io.zkchaos.harness.mutation.MutationMatrix;
 import io.zkchaos.harness.mutation.MutationRow;
 import io.zkchaos.harness.mutation.MutationRunner;
 import io.zkchaos.harness.mutation.MutationTable;
-import io.zkchaos.harness.run.Shard;
+import io.zkchaos.harness.suite.Shard;
 import io.zkchaos.results.Verdicts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.zkchaos.harness.mutation;
 
 import io.zkchaos.harness.mutation.Mutation.Expect;
-import io.zkchaos.harness.run.Shard;
+import io.zkchaos.harness.suite.Shard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

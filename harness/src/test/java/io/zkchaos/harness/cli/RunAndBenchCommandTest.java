@@ -2,10 +2,10 @@ package io.zkchaos.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.harness.run.ScenarioTimes;
-import io.zkchaos.harness.run.SuiteLedger;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.config.WorkloadPart;
+import io.zkchaos.harness.suite.ScenarioTimes;
+import io.zkchaos.harness.suite.SuiteLedger;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.zkchaos.harness.mutation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zkchaos.harness.run.Shard;
+import io.zkchaos.harness.suite.Shard;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package io.zkchaos.harness.mutation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zkchaos.harness.run.Shard;
+import io.zkchaos.harness.suite.Shard;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 /** Finds the server processes (ZooKeeper servers, fle nodes) and client processes of a run by their command line in
  * /proc (Linux). */
-final class LeftOvers {
+public final class LeftOvers {
 
     private LeftOvers() {
     }
@@ -52,7 +52,7 @@ final class LeftOvers {
         }
     }
 
-    static void assertNoServerOf(Path runDir) throws IOException {
+    public static void assertNoServerOf(Path runDir) throws IOException {
         assertThat(serversOf(runDir)).as("servers left running from " + runDir).isEmpty();
     }
 }

@@ -7,13 +7,13 @@ import java.io.Writer;
  * Writes each line with a prefix, whole lines at once: scenarios running side by side print to one console, and
  * each line must say whose it is.
  */
-final class PrefixedLines extends Writer {
+public final class PrefixedLines extends Writer {
 
     private final String prefix;
     private final Writer out;
     private final StringBuilder line = new StringBuilder();
 
-    PrefixedLines(String prefix, Writer out) {
+    public PrefixedLines(String prefix, Writer out) {
         this.prefix = prefix;
         this.out = out;
     }

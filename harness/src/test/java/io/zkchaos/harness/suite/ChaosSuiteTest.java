@@ -1,8 +1,9 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zkchaos.harness.run.Preload;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.run.config.StoragePart;
 import java.nio.file.Path;

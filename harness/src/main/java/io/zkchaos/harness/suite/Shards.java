@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,8 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkchaos.harness.run.RunPhases;
 import io.zkchaos.results.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;

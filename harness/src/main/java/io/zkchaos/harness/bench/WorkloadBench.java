@@ -1,8 +1,10 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.bench;
 
 import io.zkchaos.checkers.codec.HistoryFiles;
 import io.zkchaos.checkers.history.History;
 import io.zkchaos.checkers.history.Operation;
+import io.zkchaos.harness.run.RunOutcome;
+import io.zkchaos.harness.run.Runner;
 import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.results.RunDirectory;

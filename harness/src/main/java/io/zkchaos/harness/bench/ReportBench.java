@@ -1,4 +1,4 @@
-package io.zkchaos.harness.report;
+package io.zkchaos.harness.bench;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.CheckerOptions;
@@ -9,6 +9,7 @@ import io.zkchaos.checkers.history.Op;
 import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.linear.LinearizabilityChecker;
 import io.zkchaos.checkers.model.Models;
+import io.zkchaos.harness.report.HeadlessChromium;
 import io.zkchaos.results.CheckSettings;
 import io.zkchaos.results.RunDirectory;
 import io.zkchaos.results.report.RunReport;

@@ -1,9 +1,13 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
+import io.zkchaos.harness.run.LeftOvers;
+import io.zkchaos.harness.run.PrefixedLines;
+import io.zkchaos.harness.run.RunOutcome;
+import io.zkchaos.harness.run.Runner;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.harness.testing.Prerequisites;
 import io.zkchaos.results.RunDirectory;

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.bench;
 
 import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.bench.Stats;
@@ -9,6 +9,9 @@ import io.zkchaos.checkers.history.OpType;
 import io.zkchaos.checkers.fenced.FencedReport;
 import io.zkchaos.checkers.leader.LeaderOverlap;
 import io.zkchaos.checkers.leader.SingleLeaderReport;
+import io.zkchaos.harness.run.RunFailedException;
+import io.zkchaos.harness.run.RunOutcome;
+import io.zkchaos.harness.run.Runner;
 import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadOptions;

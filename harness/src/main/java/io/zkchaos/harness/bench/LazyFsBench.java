@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.bench;
+package io.zkchaos.harness.bench;
 
 import static io.zkchaos.checkers.bench.Stats.median;
 

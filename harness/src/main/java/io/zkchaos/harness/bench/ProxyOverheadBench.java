@@ -1,8 +1,8 @@
-package io.zkchaos.harness.cluster.bench;
+package io.zkchaos.harness.bench;
 
 import static io.zkchaos.checkers.bench.Stats.median;
 import static io.zkchaos.checkers.bench.Stats.percentile;
-import static io.zkchaos.harness.cluster.bench.ClusterBench.config;
+import static io.zkchaos.harness.bench.ClusterBench.config;
 
 import io.zkchaos.harness.cluster.local.LocalCluster;
 import io.zkchaos.nemesis.net.Link;

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import io.zkchaos.checkers.bench.Stats;
 import java.io.IOException;

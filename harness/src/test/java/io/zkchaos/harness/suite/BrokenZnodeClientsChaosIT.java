@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,10 @@ import io.zkchaos.checkers.Validity;
 import io.zkchaos.checkers.multi.MultiReport;
 import io.zkchaos.checkers.sequential.SequentialReport;
 import io.zkchaos.checkers.sessions.SessionsReport;
+import io.zkchaos.harness.run.LeftOvers;
+import io.zkchaos.harness.run.PrefixedLines;
+import io.zkchaos.harness.run.RunOutcome;
+import io.zkchaos.harness.run.Runner;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.workloads.WorkloadDescriptor;
 import io.zkchaos.workloads.ZnodeWorkloads;

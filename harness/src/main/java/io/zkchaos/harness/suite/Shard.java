@@ -1,4 +1,4 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import java.util.List;
 import java.util.Objects;

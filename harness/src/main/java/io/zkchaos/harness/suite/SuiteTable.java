@@ -1,6 +1,7 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import io.zkchaos.checkers.bench.Stats;
+import io.zkchaos.harness.run.RunPhases;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

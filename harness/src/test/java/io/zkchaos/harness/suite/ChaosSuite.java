@@ -1,8 +1,9 @@
-package io.zkchaos.harness.run;
+package io.zkchaos.harness.suite;
 
 import io.zkchaos.harness.cli.Durations;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
+import io.zkchaos.harness.run.Preload;
 import io.zkchaos.harness.run.config.Clients;
 import io.zkchaos.harness.run.config.ClusterPart;
 import io.zkchaos.harness.run.config.RunConfig;

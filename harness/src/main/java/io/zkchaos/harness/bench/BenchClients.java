@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.bench;
+package io.zkchaos.harness.bench;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.zkchaos.harness.cluster.bench;
+package io.zkchaos.harness.bench;
 
 import static io.zkchaos.checkers.bench.Stats.median;
 
@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * Backends side by side: how long a 3-node ensemble takes to start (until a quorum serves), and how long after
  * killing the leader a new leader and a quorum serve again. Run:
- * {@code java -cp "harness/target/classes:harness/target/lib/*" io.zkchaos.harness.cluster.bench.BackendBench
+ * {@code java -cp "harness/target/classes:harness/target/lib/*" io.zkchaos.harness.bench.BackendBench
  * local,docker 3 5} (backends, starts, kills). The docker backend's first start includes building its images when
  * they are not on the engine yet (its summary line says so, with the build time).
  */
