@@ -23,15 +23,33 @@ import java.util.Objects;
  * @param out      the store the run directory is in
  * @param storage  where the servers kept their data and whether they fsynced it; null in files from before it was
  *                 saved
+ * @param load     what shaped the load beside the workload (preload, ACLs, churn); null (and not written) when
+ *                 there was none. Files written before it existed kept these under {@code storage}: they are read
+ *                 into it here, so every reader sees one shape
  */
 public record RunSettings(String scenario, Cluster cluster, Workload workload, Nemesis nemesis,
-                          CheckerOptions checks, Timing timing, long seed, String out, Storage storage)
+                          CheckerOptions checks, Timing timing, long seed, String out, Storage storage,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Load load)
         implements ConfigFile {
 
     public RunSettings {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(nemesis, "nemesis");
+        if (storage != null && storage.load() != null) {
+            if (load != null) {
+                throw new IllegalArgumentException("storage: names preload, acls or churn, which this file also "
+                        + "has under load (one place for each)");
+            }
+            load = storage.load();
+            storage = new Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(), null);
+        }
+    }
+
+    /** Without load beside the workload. */
+    public RunSettings(String scenario, Cluster cluster, Workload workload, Nemesis nemesis, CheckerOptions checks,
+                       Timing timing, long seed, String out, Storage storage) {
+        this(scenario, cluster, workload, nemesis, checks, timing, seed, out, storage, null);
     }
 
     /** The scenario; {@code <workload>-<nemesis>} for a file without one. */
@@ -151,6 +169,8 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
      * @param acls      the ACLs on the workload's znodes ({@code --acl}): {@code per-client}; null for open (and in
      *                  older files)
      * @param churn     lanes of session churn ({@code --churn}); null for none (and in older files)
+     *                  <p>{@code preload}, {@code acls} and {@code churn} are read from files written before
+     *                  {@link Load} existed, and moved there ({@link RunSettings}); never written here now
      */
     public record Storage(boolean lazyfs, boolean forceSync,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Integer snapCount,
@@ -167,5 +187,22 @@ public record RunSettings(String scenario, Cluster cluster, Workload workload, N
         public Storage(boolean lazyfs, boolean forceSync, Integer snapCount, String preload) {
             this(lazyfs, forceSync, snapCount, preload, null, null);
         }
+
+        /** What an older file kept here of the load ({@code preload}, {@code acls}, {@code churn}); null for none. */
+        Load load() {
+            return preload == null && acls == null && churn == null ? null : new Load(preload, acls, churn);
+        }
+    }
+
+    /**
+     * What shaped the load beside the workload.
+     *
+     * @param preload the znodes created before the main phase, {@code COUNTxBYTES} ({@code --preload}); null for none
+     * @param acls    the ACLs on the workload's znodes ({@code --acl}): {@code per-client}; null for open
+     * @param churn   lanes of session churn ({@code --churn}); null for none
+     */
+    public record Load(@JsonInclude(JsonInclude.Include.NON_NULL) String preload,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String acls,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) Integer churn) {
     }
 }

@@ -52,9 +52,9 @@ public final class RunCommand implements Callable<Integer> {
             WorkloadPart w = WorkloadPart.defaults();
             NemesisPart n = NemesisPart.defaults();
             Timing t = Timing.defaults();
-            VALUES.put("--backend", c.backend());
+            VALUES.put("--backend", c.backend().name());
             VALUES.put("--nodes", Integer.toString(c.nodes()));
-            VALUES.put("--zookeeper", c.zookeeper());
+            VALUES.put("--zookeeper", c.zookeeper().text());
             VALUES.put("--sync", c.sync().cliName());
             VALUES.put("--system", c.system().id());
             VALUES.put("--concurrency", Integer.toString(w.concurrency()));
@@ -334,7 +334,7 @@ public final class RunCommand implements Callable<Integer> {
                 .workloadOptions(WorkloadPart.defaults().options().withHold(holdMin, holdMax)
                         .withWriteEvery(writeEvery))
                 .clients(clients).maxOverlap(maxOverlap)
-                .workload(workload).nemesis(nemesisName).schedule(given).backend(backend).hosts(ssh.settings())
+                .workload(workload).nemesis(nemesisName).schedule(given).backend(ssh.backend(backend))
                 .nodes(nodes)
                 .sync(SyncMode.parse(sync))
                 .timeLimit(timeLimit).concurrency(concurrency)

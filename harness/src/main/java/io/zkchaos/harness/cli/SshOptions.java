@@ -1,6 +1,8 @@
 package io.zkchaos.harness.cli;
 
+import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ssh.HostsFile;
+import io.zkchaos.harness.cluster.ssh.SshBackend;
 import io.zkchaos.harness.cluster.ssh.SshSettings;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -52,6 +54,16 @@ public final class SshOptions {
     @Option(names = "--sudo", description = "run iptables and tc through sudo -n (a user other than root, allowed "
             + "sudo without a password)")
     boolean sudo;
+
+    /**
+     * The backend {@code --backend NAME} names, on the hosts of {@code --hosts FILE} when given (the ssh backend's
+     * alone: {@link SshBackend#named}).
+     *
+     * @throws IllegalArgumentException naming the unknown backend, the option or the hosts file's line that is wrong
+     */
+    ClusterBackend backend(String name) {
+        return SshBackend.named(name, settings());
+    }
 
     /**
      * The settings, or null when no {@code --hosts} was given.

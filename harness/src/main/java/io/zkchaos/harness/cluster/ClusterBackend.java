@@ -1,6 +1,7 @@
 package io.zkchaos.harness.cluster;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,6 +16,24 @@ public interface ClusterBackend {
 
     /** One line for people. */
     String description();
+
+    /**
+     * Refuses an ensemble of {@code nodes} nodes that this backend, as configured, has nowhere to run: checked when a
+     * run's configuration is made, before anything starts. Nothing to refuse by default (the node count's own rule is
+     * {@link ClusterConfig#ENSEMBLE_SIZES}); the ssh backend needs its hosts, one a node.
+     *
+     * @throws IllegalArgumentException naming the field (as the CLI spells it) and what is missing
+     */
+    default void requireNodes(int nodes) {
+    }
+
+    /**
+     * The names of the hosts that run the first {@code nodes} nodes, in node order ({@code n1} on the first): what
+     * {@code config.json} keeps of where the nodes ran ({@code "hosts"}). Empty for a backend that names no hosts.
+     */
+    default List<String> hostNames(int nodes) {
+        return List.of();
+    }
 
     /** What it can do for {@code system}: nothing at all (no {@link Capability#RUNS}) if it does not run it. */
     Set<Capability> capabilities(SystemUnderTest system);

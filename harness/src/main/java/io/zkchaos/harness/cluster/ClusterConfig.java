@@ -20,7 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link #builder()}, which validates every field and names the one that is wrong.
  *
  * @param nodes              number of servers, one of {@link #ENSEMBLE_SIZES}: 3 or 5, 1 standalone for smoke tests
- * @param version            the ZooKeeper version under test, resolved from Maven repositories
+ * @param version            the ZooKeeper version under test, resolved from Maven repositories (its
+ *                           {@link ZooKeeperVersion#text() text})
  * @param tickTime           ZooKeeper's {@code tickTime}, the unit of every server-side timeout
  * @param initLimit          ticks a follower may take to connect and sync to a leader
  * @param syncLimit          ticks a follower may lag behind the leader before it is dropped
@@ -52,7 +53,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public record ClusterConfig(
         int nodes,
-        String version,
+        ZooKeeperVersion version,
         Duration tickTime,
         int initLimit,
         int syncLimit,
@@ -73,7 +74,11 @@ public record ClusterConfig(
         Bugs bugs,
         ServerSettings server) {
 
-    public static final String DEFAULT_VERSION = "3.9.5";
+    /**
+     * {@link ZooKeeperVersion#DEFAULT}'s text, where a string is wanted (the benches' headers); the default itself is
+     * written there.
+     */
+    public static final String DEFAULT_VERSION = ZooKeeperVersion.DEFAULT.text();
 
     /**
      * The ensemble sizes the harness runs, on every backend: the one rule for a node count (the run configuration
@@ -92,11 +97,6 @@ public record ClusterConfig(
         system = system == null ? SystemUnderTest.ZOOKEEPER : system;
         bugs = bugs == null ? Bugs.NONE : bugs;
         server = server == null ? ServerSettings.DEFAULTS : server;
-    }
-
-    /** The version under test as a release number, when it has the usual form. */
-    public java.util.Optional<ZooKeeperVersion> zooKeeperVersion() {
-        return ZooKeeperVersion.parse(version);
     }
 
     /** What runs on the nodes, for people: {@code ZooKeeper 3.9.5}, {@code fle nodes (bugs: none)}. */
@@ -134,7 +134,7 @@ public record ClusterConfig(
      */
     public abstract static class AbstractBuilder<B extends AbstractBuilder<B>> {
         private int nodes = 3;
-        private String version = DEFAULT_VERSION;
+        private ZooKeeperVersion version = ZooKeeperVersion.DEFAULT;
         private Duration tickTime = Duration.ofMillis(200);
         private int initLimit = 10;
         private int syncLimit = 5;
@@ -165,7 +165,12 @@ public record ClusterConfig(
             return self();
         }
 
+        /** @throws IllegalArgumentException naming the text when it is not a ZooKeeper version */
         public B version(String v) {
+            return version(ZooKeeperVersion.of(v));
+        }
+
+        public B version(ZooKeeperVersion v) {
             this.version = v;
             return self();
         }
@@ -284,9 +289,8 @@ public record ClusterConfig(
                 throw new IllegalArgumentException("nodes: an ensemble's nodes must be 3 or 5 (1 for a smoke run, "
                         + "standalone), got " + nodes);
             }
-            if (version == null || version.isBlank()) {
-                throw new IllegalArgumentException("version: must be a ZooKeeper version such as 3.9.5, was "
-                        + (version == null ? "null" : "blank"));
+            if (version == null) {
+                throw new IllegalArgumentException("version: must be a ZooKeeper version such as 3.9.5, was null");
             }
             requirePositive("tickTime", tickTime);
             if (initLimit < 1) {
@@ -332,19 +336,17 @@ public record ClusterConfig(
             if (sync == null) {
                 throw new IllegalArgumentException("sync: must be auto, diff, snap, trunc or snap-on-lag, was null");
             }
-            ZooKeeperVersion.parse(version).ifPresent(v -> {
-                if (proxied && nodes > 1 && !v.bindsOwnAddressOnly()) {
-                    throw new IllegalArgumentException("version: ZooKeeper " + v + " binds its election and quorum "
-                            + "ports on every address (quorumListenOnAllIPs came in 3.4.6), which the fault proxy's "
-                            + "address plan cannot share; use 3.4.6 or later, or direct links (proxied(false), no "
-                            + "network faults)");
-                }
-                try {
-                    sync.jvmOptions(v);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("sync: " + e.getMessage(), e);
-                }
-            });
+            if (proxied && nodes > 1 && !version.bindsOwnAddressOnly()) {
+                throw new IllegalArgumentException("version: ZooKeeper " + version + " binds its election and quorum "
+                        + "ports on every address (quorumListenOnAllIPs came in 3.4.6), which the fault proxy's "
+                        + "address plan cannot share; use 3.4.6 or later, or direct links (proxied(false), no "
+                        + "network faults)");
+            }
+            try {
+                sync.jvmOptions(version);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("sync: " + e.getMessage(), e);
+            }
             if (system == null) {
                 throw new IllegalArgumentException("system: must be one of zookeeper, fle, was null");
             }

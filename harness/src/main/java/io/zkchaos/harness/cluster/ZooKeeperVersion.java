@@ -1,5 +1,7 @@
 package io.zkchaos.harness.cluster;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,11 +14,37 @@ import java.util.regex.Pattern;
  * @param major  3
  * @param minor  4 .. 9
  * @param patch  the patch number
- * @param text   as given
+ * @param text   as given (trimmed): what the resolver, the docker images and {@code config.json} name it by
  */
-public record ZooKeeperVersion(int major, int minor, int patch, String text) implements Comparable<ZooKeeperVersion> {
+public record ZooKeeperVersion(int major, int minor, int patch, @JsonValue String text)
+        implements Comparable<ZooKeeperVersion> {
 
     private static final Pattern FORM = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)([-.].*)?");
+
+    /** The release the harness tests unless told otherwise ({@code --zookeeper}): the one default. */
+    public static final ZooKeeperVersion DEFAULT = of("3.9.5");
+
+    /**
+     * The release {@code text} names, checked: the one check of a version's text, where a configuration takes it in
+     * ({@code config.json} reads it through here).
+     *
+     * @throws IllegalArgumentException naming the text when it is not {@code X.Y.Z[-qualifier]}
+     */
+    @JsonCreator
+    public static ZooKeeperVersion of(String text) {
+        return of("version", text);
+    }
+
+    /**
+     * As {@link #of(String)}, the message naming {@code field} as the caller's input spells it ({@code zookeeper}
+     * for the CLI's {@code --zookeeper}).
+     *
+     * @throws IllegalArgumentException {@code "<field>: must be a ZooKeeper version such as 3.9.5, got '<text>'"}
+     */
+    public static ZooKeeperVersion of(String field, String text) {
+        return parse(text).orElseThrow(() -> new IllegalArgumentException(field + ": must be a ZooKeeper version "
+                + "such as 3.9.5 (X.Y.Z, optionally -qualifier), got " + (text == null ? "null" : "'" + text + "'")));
+    }
 
     /** The release number of {@code text}; empty when it does not have the form {@code X.Y.Z[-qualifier]}. */
     public static Optional<ZooKeeperVersion> parse(String text) {

@@ -167,7 +167,7 @@ final class RunLoop {
      * so that the workload's znodes are created on a tree of that size.
      */
     private void setup(Workload workload, Target target, Cluster cluster) throws Exception {
-        Preload preload = config.storage().preload();
+        Preload preload = config.load().preload();
         boolean preloaded = preload == null;
         long deadline = System.nanoTime() + SETUP_BOUND.toNanos();
         while (true) {
@@ -179,7 +179,7 @@ final class RunLoop {
                     say.accept("preloaded " + preload.describe() + " under " + Preload.PATH + " in "
                             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (not in the history)");
                 }
-                if (config.storage().churnLanes() > 0) {
+                if (config.load().churnLanes() > 0) {
                     Churn.setup(target);
                 }
                 if (cluster.realServers() && zooKeeper(cluster)) {
@@ -246,7 +246,7 @@ final class RunLoop {
                     availability = zooKeeper(cluster) ? AvailabilityProbe.start(target, recorder)
                             : AvailabilityProbe.startFle(target, recorder);
                 }
-                int lanes = config.storage().churnLanes();
+                int lanes = config.load().churnLanes();
                 if (lanes > 0) {
                     churn = Churn.start(target, recorder, recorder::elapsedNanos, config.seed(), lanes, mainPhase);
                     say.accept("session churn: " + lanes + " lane(s) under " + Churn.ROOT + " through the main phase");
@@ -419,7 +419,7 @@ final class RunLoop {
         Map<String, String> servers = new LinkedHashMap<>();
         cluster.nodes().forEach(n -> servers.put(n, cluster.connectString(n)));
         return new Target(cluster.connectString(), servers, config.workload().sessionTimeout(),
-                config.workload().requestTimeout(), config.storage().acls());
+                config.workload().requestTimeout(), config.load().acls());
     }
 
     /** The sync kinds among the packets the taps counted (each kind, 0 when unseen); empty without taps. */

@@ -4,7 +4,6 @@ import io.zkchaos.checkers.Checker;
 import io.zkchaos.checkers.CheckerCatalog;
 import io.zkchaos.checkers.Checkers;
 import io.zkchaos.harness.cluster.ClusterBackend;
-import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.NemesisDriver;
 import io.zkchaos.results.Json;
@@ -30,18 +29,21 @@ public final class Runner {
 
     private final PrintWriter progress;
     private final Duration progressEvery;
-    private final Function<String, ClusterBackend> backends;
+    private final Function<ClusterBackend, ClusterBackend> backends;
 
     /**
      * @param progress      where to print progress lines (elapsed, operations, the fault in force)
      * @param progressEvery how often
      */
     public Runner(PrintWriter progress, Duration progressEvery) {
-        this(progress, progressEvery, ClusterBackends::require);
+        this(progress, progressEvery, Function.identity());
     }
 
-    /** A runner that finds backends by name in {@code backends} (tests run the loop on an in-memory one). */
-    Runner(PrintWriter progress, Duration progressEvery, Function<String, ClusterBackend> backends) {
+    /**
+     * A runner that runs on {@code backends}' answer for the configured backend instead of on it (tests run the loop
+     * on an in-memory one).
+     */
+    Runner(PrintWriter progress, Duration progressEvery, Function<ClusterBackend, ClusterBackend> backends) {
         this.progress = progress;
         this.progressEvery = progressEvery;
         this.backends = backends;
@@ -70,10 +72,9 @@ public final class Runner {
                 progressEvery).run();
     }
 
-    /** The run's backend: the one of its name, or (ssh) the one on its hosts. */
+    /** The run's backend: the configured one, with its own settings (the ssh backend's hosts). */
     private ClusterBackend backend(RunConfig config) {
-        return config.cluster().hosts() != null ? config.cluster().clusterBackend()
-                : backends.apply(config.cluster().backend());
+        return backends.apply(config.cluster().backend());
     }
 
     /** The composed checker that judges a run: the workload's checkers with the run's settings. */
@@ -83,7 +84,7 @@ public final class Runner {
 
     static Checker checker(RunConfig config, WorkloadDescriptor w) {
         java.util.List<String> names = new java.util.ArrayList<>(w.checkers());
-        if (config.storage().churnLanes() > 0) {
+        if (config.load().churnLanes() > 0) {
             names.add(CheckerCatalog.CHURN_EPHEMERALS); // the churn sessions' promise, beside the workload's
         }
         return Checkers.compose(w.name(), names.stream()

@@ -134,7 +134,7 @@ public final class Shrink {
         ClusterPart k = base.cluster();
         WorkloadPart w = base.workload();
         return new RunConfig(new ClusterPart(k.backend(), c.size().nodes(), k.zookeeper(), k.sync(),
-                k.system(), k.bugs(), k.hosts()),
+                k.system(), k.bugs()),
                 new WorkloadPart(w.name(), c.size().clients(), c.size().keys() > 0
                         ? w.options().withKeys(c.size().keys()) : w.options(), w.sessionTimeout(), w.requestTimeout(),
                         w.clients()),
@@ -146,7 +146,7 @@ public final class Shrink {
                                 base.nemesis().without()),
                 c.schedule().faults().isEmpty() ? withoutNemesisRelax(base.checks()) : base.checks(),
                 new Timing(Duration.ofMillis(c.size().mainPhaseMillis()),
-                base.timing().recover()), base.seed(), base.out(), base.storage());
+                base.timing().recover()), base.seed(), base.out(), base.storage(), base.load());
     }
 
     /** The checks without relaxing the nemesis's requirements, which a run without faults does not have. */

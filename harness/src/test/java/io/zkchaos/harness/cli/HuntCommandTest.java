@@ -24,7 +24,7 @@ class HuntCommandTest {
             assertThat(c.nemesisDescriptor().faults()).as(row.label()).isNotEmpty();
         }
         Set<String> releases = rows.stream().map(r -> RunCommand.configOf(r.argsFor(1, Path.of("target/h")))
-                .cluster().zookeeper()).collect(Collectors.toSet());
+                .cluster().zookeeper().text()).collect(Collectors.toSet());
         assertThat(releases).contains("3.4.14", "3.5.10", "3.6.4", "3.8.4", "3.9.5");
     }
 }

@@ -15,7 +15,7 @@ class ClusterConfigTest {
     void defaults() {
         ClusterConfig c = ClusterConfig.builder().build();
         assertThat(c.nodes()).isEqualTo(3);
-        assertThat(c.version()).isEqualTo("3.9.5");
+        assertThat(c.version().text()).isEqualTo("3.9.5");
         assertThat(c.tickTime()).isEqualTo(Duration.ofMillis(200));
         assertThat(c.minSessionTimeout()).isEqualTo(Duration.ofMillis(400));
         assertThat(c.nodeNames()).containsExactly("n1", "n2", "n3");

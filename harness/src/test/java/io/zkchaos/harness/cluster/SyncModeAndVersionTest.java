@@ -49,7 +49,7 @@ class SyncModeAndVersionTest {
                 .hasMessageStartingWith("sync: sync snap needs ZooKeeper 3.5.5");
         assertThatThrownBy(() -> ClusterConfig.builder().version("3.4.2").build())
                 .hasMessageContaining("quorumListenOnAllIPs came in 3.4.6");
-        assertThat(ClusterConfig.builder().version("3.4.2").proxied(false).build().version()).isEqualTo("3.4.2");
+        assertThat(ClusterConfig.builder().version("3.4.2").proxied(false).build().version().text()).isEqualTo("3.4.2");
         assertThat(ClusterConfig.builder().build().sync()).isEqualTo(SyncMode.AUTO);
         assertThatThrownBy(() -> RunConfig.builder().zookeeper("3.4.14").sync(SyncMode.SNAP).build())
                 .hasMessageContaining("sync snap needs ZooKeeper 3.5.5");

@@ -141,7 +141,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
     static ChaosSuite fromSystemProperties() {
         return new ChaosSuite(
                 list("zkchaos.chaos.systems", list("zkchaos.chaos.system", SYSTEMS.subList(0, 1))),
-                list("zkchaos.chaos.versions", List.of(ClusterPart.defaults().zookeeper())),
+                list("zkchaos.chaos.versions", List.of(ClusterPart.defaults().zookeeper().text())),
                 // unfenced-writes shows what goes wrong without fencing (ClientPauseChaosIT): not a promise
                 // ZooKeeper makes.
                 list("zkchaos.chaos.workloads", java.util.stream.Stream.concat(Workloads.NAMES.stream(),
@@ -150,7 +150,7 @@ record ChaosSuite(List<String> systems, List<String> versions, List<String> work
                 list("zkchaos.chaos.nemeses", Nemeses.names()),
                 Durations.parse(System.getProperty("zkchaos.chaos.time", "15s")),
                 Long.getLong("zkchaos.chaos.seed", 20261129L),
-                System.getProperty("zkchaos.chaos.backend", ClusterPart.defaults().backend()),
+                System.getProperty("zkchaos.chaos.backend", ClusterPart.defaults().backend().name()),
                 Integer.getInteger("zkchaos.chaos.nodes", ClusterPart.defaults().nodes()),
                 SyncMode.parse(System.getProperty("zkchaos.chaos.sync", ClusterPart.defaults().sync().toString())),
                 Integer.getInteger("zkchaos.chaos.compose", 1),

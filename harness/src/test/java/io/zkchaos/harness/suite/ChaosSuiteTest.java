@@ -81,7 +81,7 @@ class ChaosSuiteTest {
     void eachScenarioRunsOnItsVersionWithTheCycleScaledToTheMainPhase() {
         ChaosSuite s = suite(List.of("zookeeper"), List.of("3.8.4"), List.of("election"), List.of("halves"));
         RunConfig c = s.config(s.scenarios().get(0));
-        assertThat(c.cluster().zookeeper()).isEqualTo("3.8.4");
+        assertThat(c.cluster().zookeeper().text()).isEqualTo("3.8.4");
         assertThat(c.scenario()).isEqualTo("election-halves");
         assertThat(c.nemesis().faultFor()).isEqualTo(Duration.ofSeconds(3));
         assertThat(c.nemesis().healFor()).isEqualTo(Duration.ofMillis(2400));
@@ -96,7 +96,7 @@ class ChaosSuiteTest {
                 List.of("kill-leader"), Duration.ofSeconds(12), 7, "local", 3,
                 io.zkchaos.harness.cluster.SyncMode.AUTO, 1, 2, Path.of("target/s"), Shard.all("test"),
                 ChaosSuite.times(""), null, null, io.zkchaos.workloads.ZnodeAcls.PER_CLIENT, 0);
-        assertThat(s.scenarios()).extracting(x -> x.system() + " " + s.config(x).storage().acls())
+        assertThat(s.scenarios()).extracting(x -> x.system() + " " + s.config(x).load().acls())
                 .containsExactlyInAnyOrder("zookeeper PER_CLIENT", "fle OPEN");
     }
 
@@ -109,8 +109,8 @@ class ChaosSuiteTest {
         RunConfig zk = s.config(s.scenarios().get(0));
         assertThat(zk.scenario()).isEqualTo("set-replace-disk");
         assertThat(zk.storage().snapCount()).isEqualTo(100);
-        assertThat(zk.storage().churn()).isEqualTo(3);
-        assertThat(zk.storage().preload()).isEqualTo(new Preload(2000, 4096));
+        assertThat(zk.load().churn()).isEqualTo(3);
+        assertThat(zk.load().preload()).isEqualTo(new Preload(2000, 4096));
         ChaosSuite.Scenario fle = s.scenarios().stream().filter(x -> x.system().equals("fle")
                 && x.nemesis().equals("kill-leader")).findFirst().orElseThrow();
         assertThat(s.config(fle).storage()).isEqualTo(StoragePart.defaults());

@@ -74,7 +74,7 @@ class ChaosSettingsTest {
         ChaosSettings s = settings("counterIsLinearizable");
         RunConfig c = s.config();
         assertThat(c.cluster().nodes()).isEqualTo(5);
-        assertThat(c.cluster().zookeeper()).isEqualTo("3.8.4");
+        assertThat(c.cluster().zookeeper().text()).isEqualTo("3.8.4");
         assertThat(c.cluster().backend()).isEqualTo(ClusterPart.defaults().backend());
         assertThat(c.out()).isEqualTo("target/elsewhere");
         assertThat(c.workload().name()).isEqualTo("counter-is-linearizable");

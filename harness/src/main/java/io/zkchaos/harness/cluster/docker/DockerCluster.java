@@ -116,7 +116,7 @@ public final class DockerCluster extends ProcessCluster<ContainerProcess> {
         Path run = config.runDirectory();
         String runId = ProcessMarkers.newRun(run, "backend=docker", "version=" + config.version(),
                 "nodes=" + config.nodes());
-        Image zk = DockerImages.zookeeper(client, config.version(), resolver);
+        Image zk = DockerImages.zookeeper(client, config.version().text(), resolver);
         Image tp = DockerImages.toxiproxy(client);
         return launch(new DockerCluster(config, runId, client, zk, tp), DockerCluster::setUp);
     }

@@ -71,22 +71,22 @@ public final class ServerFiles {
         cfg.put("maxClientCnxns", "0");
         // Keys a release does not know would become "zookeeper.<key>" system properties and be ignored; they are
         // left out so that each zoo.cfg holds only what its server reads.
-        ZooKeeperVersion v = config.zooKeeperVersion().orElse(null);
+        ZooKeeperVersion v = config.version();
         // read as system properties by 3.4.10+ and 3.5.3+ (earlier releases answer every four-letter word)
         cfg.put("4lw.commands.whitelist", "srvr,mntr,ruok,conf,stat,cons");
-        if (v == null || v.hasStandaloneSwitch()) {
+        if (v.hasStandaloneSwitch()) {
             cfg.put("admin.enableServer", "false");
         }
-        if (v == null || v.hasReconfigSwitch()) {
+        if (v.hasReconfigSwitch()) {
             cfg.put("reconfigEnabled", "false");
         }
         cfg.put("quorumListenOnAllIPs", "false");
-        if (v == null || v.hasMultiAddress()) {
+        if (v.hasMultiAddress()) {
             cfg.put("multiAddress.enabled", "false");
         }
         cfg.put("autopurge.purgeInterval", "0");
         if (all.size() > 1) {
-            if (v == null || v.hasStandaloneSwitch()) {
+            if (v.hasStandaloneSwitch()) {
                 cfg.put("standaloneEnabled", "false");
             }
             for (NodeLayout n : all) {

@@ -89,7 +89,7 @@ public interface ServerKind {
     /** The kind {@code config} asks for; ZooKeeper's version is resolved here (it may download). */
     static ServerKind of(ClusterConfig config, ZooKeeperResolver resolver) {
         return config.system() == SystemUnderTest.FLE ? new FleServers(config.bugs())
-                : new ZooKeeperServers(resolver.resolve(config.version()));
+                : new ZooKeeperServers(resolver.resolve(config.version().text()));
     }
 
     /** The role of every server's process: its marker, {@code server.pid}, {@code server.log}. */

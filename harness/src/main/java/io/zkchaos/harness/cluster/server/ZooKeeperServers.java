@@ -39,7 +39,7 @@ final class ZooKeeperServers implements ServerKind {
         options.add("-Dzookeeper.log.dir=" + n.dir());
         options.add("-Dzookeeper.admin.enableServer=false");
         options.add("-Dzookeeper.fastleader.maxNotificationInterval=" + config.maxElectionBackoff().toMillis());
-        config.zooKeeperVersion().ifPresent(v -> options.addAll(config.sync().jvmOptions(v)));
+        options.addAll(config.sync().jvmOptions(config.version()));
         return new Launch(ServerKind.jvmOptions(config, n, options), classpath.jars(), MAIN_CLASS,
                 List.of(n.dir().resolve("zoo.cfg").toString()));
     }

@@ -3,11 +3,13 @@ package io.zkchaos.harness.cluster.ssh;
 import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
+import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Reaper;
 import java.nio.file.Path;
-import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -38,6 +40,59 @@ public final class SshBackend implements ClusterBackend {
     /** The backend on these hosts. */
     public SshBackend(SshSettings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * The backend named {@code name} ({@code --backend}), on {@code hosts} when given ({@code --hosts FILE}): the
+     * one place a backend's name and the hosts meet, where hosts are refused for any backend but this one.
+     *
+     * @param hosts the hosts and how to reach them; null for none
+     * @throws IllegalArgumentException naming an unknown backend, or hosts given to another backend
+     */
+    public static ClusterBackend named(String name, SshSettings hosts) {
+        ClusterBackend listed = ClusterBackends.require(name);
+        if (hosts == null) {
+            return listed;
+        }
+        if (!listed.name().equals(NAME)) {
+            throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
+                    + "is " + name);
+        }
+        return new SshBackend(hosts);
+    }
+
+    /** Its hosts and how it reaches them; null for the backend as listed. */
+    public SshSettings settings() {
+        return settings;
+    }
+
+    /** @throws IllegalArgumentException without hosts, or with fewer hosts than nodes */
+    @Override
+    public void requireNodes(int nodes) {
+        if (settings == null) {
+            throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
+                    + "--hosts FILE (one host a line)");
+        }
+        if (settings.hosts().size() < nodes) {
+            throw new IllegalArgumentException("nodes: " + nodes + " nodes need " + nodes + " hosts; the hosts "
+                    + "file names " + settings.hosts().size());
+        }
+    }
+
+    @Override
+    public List<String> hostNames(int nodes) {
+        return settings == null ? List.of() : settings.hosts().stream().limit(nodes).map(SshHost::name).toList();
+    }
+
+    /** The same backend when on the same hosts, reached the same way: a run's configuration is a value. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SshBackend other && Objects.equals(settings, other.settings);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(settings);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.zkchaos.harness.run.config;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
@@ -13,19 +12,20 @@ import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.ssh.SshBackend;
-import io.zkchaos.harness.cluster.ssh.SshHost;
-import io.zkchaos.harness.cluster.ssh.SshSettings;
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * What runs the system under test.
  *
- * @param backend   the cluster backend ({@link ClusterBackends}), {@code local} by default
+ * @param backend   the cluster backend, typed ({@link ClusterBackends} by name, {@code local} by default), with its
+ *                  own settings: the ssh backend carries its hosts and checks them against {@code nodes}
+ *                  ({@link ClusterBackend#requireNodes}); {@code config.json} keeps its name and the hosts' names
  * @param nodes     ensemble size: 3 or 5 (1 for smoke runs; no network faults possible), checked once, by
  *                  {@link ClusterConfig#ENSEMBLE_SIZES} when the run builds its ensemble
- * @param zookeeper the ZooKeeper version under test
+ * @param zookeeper the ZooKeeper version under test, typed where the configuration enters
+ *                  ({@link ZooKeeperVersion#of}); {@code config.json} keeps its text
  * @param sync      how followers sync with their leader: ZooKeeper's choice ({@code auto}) or steered to
  *                  DIFF, SNAP or TRUNC ({@link SyncMode})
  * @param system    what runs on the nodes ({@link SystemUnderTest}, parsed where the configuration enters: the
@@ -33,39 +33,21 @@ import java.util.Objects;
  *                  {@code fle}, the project's own nodes
  * @param bugs      the fle nodes' bug flags ({@link Bugs#NONE} for the correct build), parsed where the
  *                  configuration enters; only with {@code fle}
- * @param hosts     the ssh backend's hosts and how to reach them ({@code --hosts FILE} and the {@code --ssh-*}
- *                  options); null for the other backends
  */
-public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync,
+public record ClusterPart(@JsonSerialize(converter = BackendName.class) ClusterBackend backend, int nodes,
+                          ZooKeeperVersion zookeeper, SyncMode sync,
                           @JsonSerialize(using = ToStringSerializer.class) SystemUnderTest system,
-                          @JsonSerialize(converter = BugNames.class) Bugs bugs, @JsonIgnore SshSettings hosts) {
+                          @JsonSerialize(converter = BugNames.class) Bugs bugs) {
     public ClusterPart {
-        ClusterBackends.require(backend);
-        Objects.requireNonNull(zookeeper, "zookeeper version");
+        Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(zookeeper, "zookeeper");
         sync = sync == null ? SyncMode.AUTO : sync;
         system = system == null ? SystemUnderTest.ZOOKEEPER : system;
         bugs = bugs == null ? Bugs.NONE : bugs;
         if (!bugs.none()) {
             requireBugsAllowed(system, bugs.flags());
         }
-        if (backend.equals(SshBackend.NAME) && hosts == null) {
-            throw new IllegalArgumentException("hosts: --backend ssh runs on the hosts of a hosts file: "
-                    + "--hosts FILE (one host a line)");
-        }
-        if (!backend.equals(SshBackend.NAME) && hosts != null) {
-            throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
-                    + "is " + backend);
-        }
-        if (hosts != null && hosts.hosts().size() < nodes) {
-            throw new IllegalArgumentException("nodes: " + nodes + " nodes need " + nodes + " hosts; the hosts "
-                    + "file names " + hosts.hosts().size());
-        }
-    }
-
-    /** Without hosts (every backend but ssh). */
-    public ClusterPart(String backend, int nodes, String zookeeper, SyncMode sync, SystemUnderTest system,
-                       Bugs bugs) {
-        this(backend, nodes, zookeeper, sync, system, bugs, null);
+        backend.requireNodes(nodes);
     }
 
     /**
@@ -75,22 +57,17 @@ public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode 
     @JsonProperty("hosts")
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public List<String> hostNames() {
-        return hosts == null ? List.of() : hosts.hosts().stream().limit(nodes).map(SshHost::name).toList();
-    }
-
-    /** The backend that runs this cluster, typed: the one of its name, with its hosts for ssh. */
-    public ClusterBackend clusterBackend() {
-        return hosts != null ? new SshBackend(hosts) : ClusterBackends.require(backend);
+        return backend.hostNames(nodes);
     }
 
     /** ZooKeeper on {@code backend}. */
-    public ClusterPart(String backend, int nodes, String zookeeper) {
+    public ClusterPart(ClusterBackend backend, int nodes, ZooKeeperVersion zookeeper) {
         this(backend, nodes, zookeeper, SyncMode.AUTO, SystemUnderTest.ZOOKEEPER, Bugs.NONE);
     }
 
     public static ClusterPart defaults() {
-        return new ClusterPart(ClusterBackends.DEFAULT, 3, ClusterConfig.DEFAULT_VERSION, SyncMode.AUTO,
-                SystemUnderTest.ZOOKEEPER, Bugs.NONE);
+        return new ClusterPart(ClusterBackends.require(ClusterBackends.DEFAULT), 3, ZooKeeperVersion.DEFAULT,
+                SyncMode.AUTO, SystemUnderTest.ZOOKEEPER, Bugs.NONE);
     }
 
     /** The bug flags by name, in a stable order, as config.json and the CLI spell them. */
@@ -118,6 +95,14 @@ public record ClusterPart(String backend, int nodes, String zookeeper, SyncMode 
             // the rule itself is ClusterConfig's; this says it in the CLI's words
             throw new IllegalArgumentException("bug: only the fle nodes have bug flags (--system fle); "
                     + system.id() + " runs as released, got --bug " + flags);
+        }
+    }
+
+    /** A backend written as config.json spells it: its name. */
+    static final class BackendName extends StdConverter<ClusterBackend, String> {
+        @Override
+        public String convert(ClusterBackend backend) {
+            return backend.name();
         }
     }
 

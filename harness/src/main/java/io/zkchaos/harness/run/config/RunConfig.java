@@ -1,13 +1,16 @@
 package io.zkchaos.harness.run.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.zkchaos.checkers.CheckerOptions;
 import io.zkchaos.checkers.DurationText;
 import io.zkchaos.checkers.gen.Gen;
 import io.zkchaos.harness.cluster.Capabilities;
+import io.zkchaos.harness.cluster.ClusterBackend;
+import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
 import io.zkchaos.harness.cluster.SystemUnderTest;
-import io.zkchaos.harness.cluster.ssh.SshSettings;
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.run.Preload;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.FaultOp;
@@ -47,9 +50,13 @@ import java.util.stream.Collectors;
  * @param seed     the seed of every random choice
  * @param out      the parent directory of the run directories (the store)
  * @param storage  where the servers keep their data and whether they fsync it
+ * @param load     what shapes the load beside the workload: preload, ACLs, session churn ({@link LoadPart#NONE} when
+ *                 null)
  */
 public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart nemesis, CheckerOptions checks,
-                        Timing timing, long seed, String out, StoragePart storage) {
+                        Timing timing, long seed, String out, StoragePart storage,
+                        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = LoadPart.None.class)
+                        LoadPart load) {
 
     public RunConfig {
         Objects.requireNonNull(cluster, "cluster");
@@ -61,6 +68,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             throw new IllegalArgumentException("out must name a directory");
         }
         storage = storage == null ? StoragePart.defaults() : storage;
+        load = load == null ? LoadPart.NONE : load;
         if (nemesis.descriptor().requiresLazyFs()) {
             // its faults act on the lazy file system: they imply it (mixed draws them only where it is asked for)
             storage = storage.withLazyfs(true);
@@ -71,28 +79,28 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         + "and roll no logs (each keeps one log, replaced whole by a SNAP sync): ZooKeeper's snapCount "
                         + "has no equivalent there");
             }
-            if (storage.preload() != null) {
+            if (load.preload() != null) {
                 throw new IllegalArgumentException("preload: the " + cluster.system() + " nodes hold a key-value "
-                        + "store, not znodes; --preload " + storage.preload() + " is for ZooKeeper");
+                        + "store, not znodes; --preload " + load.preload() + " is for ZooKeeper");
             }
-            if (storage.acls() != ZnodeAcls.OPEN) {
+            if (load.acls() != ZnodeAcls.OPEN) {
                 throw new IllegalArgumentException("acl: the " + cluster.system() + " nodes hold a key-value store "
-                        + "without ACLs; --acl " + storage.acls().label() + " is for ZooKeeper");
+                        + "without ACLs; --acl " + load.acls().label() + " is for ZooKeeper");
             }
-            if (storage.churn() != null) {
+            if (load.churn() != null) {
                 throw new IllegalArgumentException("churn: the " + cluster.system() + " nodes have no sessions and "
                         + "no ephemerals; --churn is for ZooKeeper");
             }
         }
-        if (storage.acls() != ZnodeAcls.OPEN && workload.options().root().equals("/")) {
-            throw new IllegalArgumentException("acl: --acl " + storage.acls().label() + " needs a workload root "
+        if (load.acls() != ZnodeAcls.OPEN && workload.options().root().equals("/")) {
+            throw new IllegalArgumentException("acl: --acl " + load.acls().label() + " needs a workload root "
                     + "below / (the final-state check holds every znode under the root to the clients' ACLs, and / "
                     + "also holds the servers' and the harness's own znodes)");
         }
         // What the backend can do for the system, the lazy file system and the nemesis: one check
         // (Capabilities), and every rule of the ensemble by building its configuration the one way it is built.
-        Capabilities.requireCluster(cluster.clusterBackend(), cluster.system(), storage.lazyfs());
-        Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs()), cluster.clusterBackend(),
+        Capabilities.requireCluster(cluster.backend(), cluster.system(), storage.lazyfs());
+        Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs()), cluster.backend(),
                 cluster.system());
         clusterConfig(cluster, workload, nemesis, storage, seed, null);
         requireClientsSpeakTheServers(cluster, workload);
@@ -119,9 +127,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         if (cluster.system() != SystemUnderTest.ZOOKEEPER || why == null) {
             return;
         }
-        io.zkchaos.harness.cluster.ZooKeeperVersion v = io.zkchaos.harness.cluster.ZooKeeperVersion
-                .parse(cluster.zookeeper()).orElse(null);
-        if (v != null && !v.atLeast(3, 5, 0)) {
+        if (!cluster.zookeeper().atLeast(3, 5, 0)) {
             throw new IllegalArgumentException("workload '" + workload.name() + "' needs ZooKeeper 3.5 or later: "
                     + why + "; ZooKeeper " + cluster.zookeeper() + " answers 'unknown type 15' and no candidate is "
                     + "ever elected (register, set, watches, sessions, sequential and multi run on 3.4)");
@@ -185,12 +191,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     /** This run with its faults executed as {@code schedule} says instead of drawn from the seed. */
     public RunConfig withSchedule(FaultSchedule schedule) {
         return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(), nemesis.healFor(),
-                nemesis.compose(), schedule, nemesis.without()), checks, timing, seed, out, storage);
+                nemesis.compose(), schedule, nemesis.without()), checks, timing, seed, out, storage, load);
     }
 
     /** This run with its run directory under {@code store}. */
     public RunConfig withOut(Path store) {
-        return new RunConfig(cluster, workload, nemesis, checks, timing, seed, store.toString(), storage);
+        return new RunConfig(cluster, workload, nemesis, checks, timing, seed, store.toString(), storage, load);
     }
 
     /**
@@ -238,7 +244,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         RunSettings.Cluster c = s.cluster();
         RunSettings.Workload w = s.workload();
         return new RunConfig(
-                new ClusterPart(c.backend(), c.nodes(), c.zookeeper(), c.sync() == null ? null
+                new ClusterPart(ClusterBackends.require(c.backend()), c.nodes(),
+                        ZooKeeperVersion.of("zookeeper", c.zookeeper()), c.sync() == null ? null
                         : SyncMode.parse(c.sync()), system(c.system()), ClusterPart.parseBugs(system(c.system()),
                         c.bugs())),
                 new WorkloadPart(w.name(), w.concurrency(), Json.MAPPER.convertValue(w.options(),
@@ -251,9 +258,17 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                 new Timing(s.timing().timeLimit(), s.timing().recover(), s.timing().recoveryBound() == null
                         ? Timing.DEFAULT_RECOVERY_BOUND : s.timing().recoveryBound()), s.seed(), s.out(),
                 s.storage() == null ? StoragePart.defaults() : new StoragePart(s.storage().lazyfs(),
-                        s.storage().forceSync(), s.storage().snapCount(), s.storage().preload() == null ? null
-                        : Preload.parse(s.storage().preload()), s.storage().acls() == null ? ZnodeAcls.OPEN
-                        : ZnodeAcls.parse(s.storage().acls()), s.storage().churn()));
+                        s.storage().forceSync(), s.storage().snapCount()),
+                load(s.load()));
+    }
+
+    /** A saved load, typed; files with none (and files written before it existed that had none) have none. */
+    private static LoadPart load(RunSettings.Load saved) {
+        if (saved == null) {
+            return LoadPart.NONE;
+        }
+        return new LoadPart(saved.preload() == null ? null : Preload.parse(saved.preload()),
+                saved.acls() == null ? ZnodeAcls.OPEN : ZnodeAcls.parse(saved.acls()), saved.churn());
     }
 
     /** The workload's descriptor for the system under test: its workload and the checkers that judge it there. */
@@ -281,7 +296,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     public void requireMachine() {
         Capabilities.requireHere(nemesis.name(), nemesisDescriptor(), nemesis.schedule() == null ? null
                         : nemesis.schedule().faultNames(), Nemeses.require(nemesis.name()).families().size() > 1,
-                cluster.clusterBackend(), cluster.system(), storage.lazyfs());
+                cluster.backend(), cluster.system(), storage.lazyfs());
     }
 
     /**
@@ -294,7 +309,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         if (nemesis.schedule() != null || Nemeses.require(nemesis.name()).families().size() < 2) {
             return this;
         }
-        Set<Fault.Family> missing = Capabilities.familiesMissingHere(nemesisDescriptor(), cluster.clusterBackend(),
+        Set<Fault.Family> missing = Capabilities.familiesMissingHere(nemesisDescriptor(), cluster.backend(),
                 cluster.system());
         if (missing.isEmpty()) {
             return this;
@@ -305,7 +320,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this; // nothing left to draw: refused where it runs, naming what is missing
         }
         return new RunConfig(cluster, workload, new NemesisPart(nemesis.name(), nemesis.faultFor(),
-                nemesis.healFor(), nemesis.compose(), null, List.copyOf(without)), checks, timing, seed, out, storage);
+                nemesis.healFor(), nemesis.compose(), null, List.copyOf(without)), checks, timing, seed, out, storage,
+                load);
     }
 
     /** The nemesis' faults that this run's clients and backend allow ({@link Capabilities}). */
@@ -313,7 +329,7 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                                                        ClusterPart cluster, StoragePart storage) {
         return Capabilities.forBackend(nemesis.descriptor().forStorage(storage.lazyfs())
                         .forClients(workload.clients() == Clients.PROCESS),
-                cluster.clusterBackend(), cluster.system());
+                cluster.backend(), cluster.system());
     }
 
     /** The checkers' settings of a run: {@link CheckerOptions#forRuns()}, where every default is written. */
@@ -338,8 +354,8 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
     @SuppressWarnings("unchecked")
     public RunSettings saved() {
         return new RunSettings(scenario(),
-                new RunSettings.Cluster(cluster.backend(), cluster.nodes(), cluster.zookeeper(), cluster.sync().name(),
-                        cluster.system().id(), cluster.bugNames(), cluster.hostNames()),
+                new RunSettings.Cluster(cluster.backend().name(), cluster.nodes(), cluster.zookeeper().text(),
+                        cluster.sync().name(), cluster.system().id(), cluster.bugNames(), cluster.hostNames()),
                 new RunSettings.Workload(workload.name(), workload.concurrency(),
                         Json.MAPPER.convertValue(workload.options(), Map.class), workload.sessionTimeout(),
                         workload.requestTimeout(), workload.clients().name()),
@@ -347,9 +363,10 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
                         nemesis.withoutNames()),
                 checks,
                 new RunSettings.Timing(timing.timeLimit(), timing.recover(), timing.recoveryBound()), seed, out,
-                new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(),
-                        storage.preload() == null ? null : storage.preload().toString(),
-                        storage.acls() == ZnodeAcls.OPEN ? null : storage.acls().label(), storage.churn()));
+                new RunSettings.Storage(storage.lazyfs(), storage.forceSync(), storage.snapCount(), null),
+                load.equals(LoadPart.NONE) ? null : new RunSettings.Load(load.preload() == null ? null
+                        : load.preload().toString(), load.acls() == ZnodeAcls.OPEN ? null : load.acls().label(),
+                        load.churn()));
     }
 
     public Path outDirectory() {
@@ -370,13 +387,12 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
      * setters are named as the CLI's options.
      */
     public static final class Builder {
-        private String backend = ClusterPart.defaults().backend();
+        private ClusterBackend backend = ClusterPart.defaults().backend();
         private int nodes = ClusterPart.defaults().nodes();
-        private String zookeeper = ClusterPart.defaults().zookeeper();
+        private ZooKeeperVersion zookeeper = ClusterPart.defaults().zookeeper();
         private SyncMode sync = ClusterPart.defaults().sync();
         private String system = ClusterPart.defaults().system().id();
         private List<String> bugs = ClusterPart.defaults().bugNames();
-        private SshSettings hosts;
         private String workload = WorkloadPart.defaults().name();
         private boolean customWorkload;
         private int concurrency = WorkloadPart.defaults().concurrency();
@@ -396,21 +412,26 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
         private boolean lazyfs = StoragePart.defaults().lazyfs();
         private boolean forceSync = StoragePart.defaults().forceSync();
         private Integer snapCount = StoragePart.defaults().snapCount();
-        private Preload preload = StoragePart.defaults().preload();
-        private ZnodeAcls acls = StoragePart.defaults().acls();
-        private Integer churn = StoragePart.defaults().churn();
+        private Preload preload = LoadPart.defaults().preload();
+        private ZnodeAcls acls = LoadPart.defaults().acls();
+        private Integer churn = LoadPart.defaults().churn();
         private int compose = NemesisPart.defaults().compose();
         private FaultSchedule schedule;
         private List<Fault.Family> without = List.of();
 
+        /**
+         * A backend as listed, by name ({@code --backend}): the ssh backend so named has no hosts (and is refused);
+         * give it as {@link #backend(ClusterBackend)} on its hosts.
+         *
+         * @throws IllegalArgumentException naming an unknown backend
+         */
         public Builder backend(String v) {
-            backend = v;
-            return this;
+            return backend(ClusterBackends.require(v));
         }
 
-        /** The ssh backend's hosts ({@code --hosts FILE}, the {@code --ssh-*} options); null for none. */
-        public Builder hosts(SshSettings v) {
-            hosts = v;
+        /** The backend with its own settings (the ssh backend on its hosts). */
+        public Builder backend(ClusterBackend v) {
+            backend = v;
             return this;
         }
 
@@ -419,7 +440,16 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             return this;
         }
 
+        /**
+         * The ZooKeeper version, as {@code --zookeeper} takes it.
+         *
+         * @throws IllegalArgumentException naming the field and the text when it is not a version
+         */
         public Builder zookeeper(String v) {
+            return zookeeper(ZooKeeperVersion.of("zookeeper", v));
+        }
+
+        public Builder zookeeper(ZooKeeperVersion v) {
             zookeeper = v;
             return this;
         }
@@ -643,13 +673,13 @@ public record RunConfig(ClusterPart cluster, WorkloadPart workload, NemesisPart 
             if (!customWorkload) {
                 sut.requireWorkload(workload);
             }
-            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, sut, ClusterPart.parseBugs(sut, bugs),
-                    hosts),
+            return new RunConfig(new ClusterPart(backend, nodes, zookeeper, sync, sut, ClusterPart.parseBugs(sut,
+                    bugs)),
                     new WorkloadPart(workload, concurrency, workloadOptions, sessionTimeout, requestTimeout,
                             clients),
                     new NemesisPart(nemesis, faultFor, healFor, compose, schedule, without), checks,
                     new Timing(timeLimit, recover, recoveryBound), seed, out,
-                    new StoragePart(lazyfs, forceSync, snapCount, preload, acls, churn));
+                    new StoragePart(lazyfs, forceSync, snapCount), new LoadPart(preload, acls, churn));
         }
     }
 }

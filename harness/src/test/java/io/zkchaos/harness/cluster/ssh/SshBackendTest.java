@@ -3,7 +3,10 @@ package io.zkchaos.harness.cluster.ssh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.run.config.RunConfig;
+import io.zkchaos.results.Json;
 import io.zkchaos.nemesis.Fault;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +18,7 @@ class SshBackendTest {
             new SshHost("db-2", null, null, null), new SshHost("db-3", null, null, null)));
 
     private static RunConfig.Builder onHosts() {
-        return RunConfig.builder().backend(SshBackend.NAME).hosts(HOSTS).nodes(3).workload("set");
+        return RunConfig.builder().backend(new SshBackend(HOSTS)).nodes(3).workload("set");
     }
 
     @Test
@@ -55,10 +58,24 @@ class SshBackendTest {
     void hostsGoWithTheSshBackendOnlyAndNameEnoughOfThem() {
         assertThatThrownBy(() -> RunConfig.builder().backend(SshBackend.NAME).build())
                 .hasMessageContaining("hosts: --backend ssh runs on the hosts of a hosts file: --hosts FILE");
-        assertThatThrownBy(() -> RunConfig.builder().hosts(HOSTS).build())
+        assertThatThrownBy(() -> SshBackend.named("local", HOSTS))
                 .hasMessageContaining("hosts: only the ssh backend runs on hosts");
         assertThatThrownBy(() -> onHosts().nodes(5).build()).hasMessageContaining("nodes: 5 nodes need 5 hosts; "
                 + "the hosts file names 3");
         assertThatThrownBy(() -> new SshBackend().start(null)).hasMessageContaining("needs its hosts");
+    }
+
+    @Test
+    void theSshChoiceIsAValueOfItsHostsAndConfigJsonKeepsItsNameAndTheHostsNames() {
+        assertThat(SshBackend.named("ssh", HOSTS)).isEqualTo(new SshBackend(HOSTS)).isNotEqualTo(new SshBackend());
+        assertThat(SshBackend.named("docker", null)).isSameAs(ClusterBackends.require("docker"));
+        assertThat(new SshBackend(HOSTS).hostNames(2)).containsExactly("db-1", "db-2");
+        assertThat(ClusterBackends.require("local").hostNames(3)).isEmpty();
+        RunConfig c = onHosts().nemesis("halves").build();
+        JsonNode own = Json.MAPPER.valueToTree(c.cluster());
+        assertThat(own).as("the part's own JSON is what config.json saves").isEqualTo(
+                Json.MAPPER.valueToTree(c.saved().cluster()));
+        assertThat(own.path("backend").asText()).isEqualTo("ssh");
+        assertThat(own.path("hosts")).extracting(JsonNode::asText).containsExactly("db-1", "db-2", "db-3");
     }
 }

@@ -359,13 +359,13 @@ class RunConfigTest {
                 .sessionTimeout(Duration.ofSeconds(6)).seed(9).build();
         ClusterConfig cc = c.clusterConfig(Path.of("/tmp/zkc-nodes"));
         assertThat(cc.nodes()).isEqualTo(5);
-        assertThat(cc.version()).isEqualTo("3.8.4");
+        assertThat(cc.version().text()).isEqualTo("3.8.4");
         assertThat(cc.sync()).isEqualTo(SyncMode.SNAP);
         assertThat(ServerFiles.serverSettings(cc.server())).containsEntry("forceSync", "no");
         assertThat(cc.maxSessionTimeout()).as("twice the fault hold").isEqualTo(Duration.ofSeconds(20));
         assertThat(cc.seed()).isEqualTo(9);
         assertThat(cc.runDirectory()).isEqualTo(Path.of("/tmp/zkc-nodes"));
-        assertThat(RunConfig.builder().build().cluster().zookeeper()).isEqualTo(ClusterConfig.DEFAULT_VERSION);
+        assertThat(RunConfig.builder().build().cluster().zookeeper().text()).isEqualTo(ClusterConfig.DEFAULT_VERSION);
     }
 
     @Test
@@ -384,7 +384,7 @@ class RunConfigTest {
                 .hasMessageStartingWith("snap-count: the fle nodes take no snapshots and roll no logs");
         // the lazy file system implied by a power-failure nemesis keeps the rest of the storage part
         assertThat(RunConfig.builder().nemesis("kill-lose-unfsynced").snapCount(50).build().storage())
-                .isEqualTo(new StoragePart(true, true, 50, null));
+                .isEqualTo(new StoragePart(true, true, 50));
     }
 
     @Test
@@ -411,11 +411,11 @@ class RunConfigTest {
         RunConfig c = RunConfig.builder().workload("set").acls(ZnodeAcls.PER_CLIENT).seed(3).out(dir).build();
         io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
         run.writeConfig(c.saved());
-        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("storage").path("acls").asText())
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("load").path("acls").asText())
                 .isEqualTo("per-client");
         assertThat(RunConfig.read(run)).isEqualTo(c);
-        assertThat(RunConfig.read(run).storage().acls()).isEqualTo(ZnodeAcls.PER_CLIENT);
-        assertThat(RunConfig.builder().build().storage().acls()).isEqualTo(ZnodeAcls.OPEN);
+        assertThat(RunConfig.read(run).load().acls()).isEqualTo(ZnodeAcls.PER_CLIENT);
+        assertThat(RunConfig.builder().build().load().acls()).isEqualTo(ZnodeAcls.OPEN);
     }
 
     @Test
@@ -436,29 +436,31 @@ class RunConfigTest {
         run.writeConfig(c.saved());
         JsonNode storage = Json.MAPPER.readTree(run.configFile().toFile()).path("storage");
         assertThat(storage.path("snapCount").asInt()).isEqualTo(100);
-        assertThat(storage.path("preload").asText()).isEqualTo("2000x4096");
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("load").path("preload").asText())
+                .isEqualTo("2000x4096");
         assertThat(RunConfig.read(run)).isEqualTo(c);
         // a configuration without them keeps the file's older shape
         RunConfig plain = RunConfig.builder().seed(3).out(dir).build();
         run.writeConfig(plain.saved());
         assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("storage").fieldNames()).toIterable()
                 .containsExactly("lazyfs", "forceSync");
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).has("load")).as("no load, no key").isFalse();
         assertThat(RunConfig.read(run)).isEqualTo(plain);
     }
 
     @Test
     void churnIsSavedReadBackAndJudgedByItsChecker(@TempDir Path dir) throws Exception {
         RunConfig c = RunConfig.builder().workload("set").nemesis("kill-leader").churn(4).seed(3).out(dir).build();
-        assertThat(c.storage().churnLanes()).isEqualTo(4);
+        assertThat(c.load().churnLanes()).isEqualTo(4);
         io.zkchaos.results.RunDirectory run = new io.zkchaos.results.RunDirectory(dir.resolve("run"));
         run.writeConfig(c.saved());
-        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("storage").path("churn").asInt()).isEqualTo(4);
+        assertThat(Json.MAPPER.readTree(run.configFile().toFile()).path("load").path("churn").asInt()).isEqualTo(4);
         assertThat(RunConfig.read(run)).isEqualTo(c);
         assertThat(Runner.checker(c).name()).isEqualTo("set");
         assertThat(Runner.checker(c).check(io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
                 .extracting(io.zkchaos.checkers.CheckResult::checker).contains("churn-ephemerals");
         RunConfig none = RunConfig.builder().workload("set").churn(0).build();
-        assertThat(none.storage().churn()).as("0 is none, and config.json keeps its shape").isNull();
+        assertThat(none.load().churn()).as("0 is none, and config.json keeps its shape").isNull();
         assertThat(Runner.checker(none).check(io.zkchaos.checkers.history.History.of(java.util.List.of())).parts())
                 .extracting(io.zkchaos.checkers.CheckResult::checker).doesNotContain("churn-ephemerals");
         assertThatThrownBy(() -> RunConfig.builder().churn(-1).build())
