@@ -3,8 +3,8 @@ package io.zkchaos.harness.cluster.docker;
 import io.zkchaos.harness.cluster.Capabilities;
 import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
-import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.NamedBackend;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Reaper;
 import java.nio.file.Path;
@@ -16,27 +16,12 @@ import java.util.Set;
  * Needs a Docker engine (local, or remote through {@code DOCKER_HOST}) and never pulls an image: the official images
  * are used when present on the engine, substitutes are built otherwise ({@link DockerImages}).
  */
-public final class DockerBackend implements ClusterBackend {
+public final class DockerBackend extends NamedBackend {
 
-    @Override
-    public String name() {
-        return "docker";
-    }
-
-    @Override
-    public String description() {
-        return "ZooKeeper containers (Testcontainers) with every link through a Toxiproxy container";
-    }
-
-    /** ZooKeeper only, on the containers' own file systems, its links through Toxiproxy (no taps). */
-    @Override
-    public Set<Capability> capabilities(SystemUnderTest system) {
-        if (system != SystemUnderTest.ZOOKEEPER) {
-            return EnumSet.noneOf(Capability.class);
-        }
-        Set<Capability> has = Capability.following(DockerCluster.class);
-        has.addAll(EnumSet.of(Capability.RUNS, Capability.LINK_DELAY));
-        return has;
+    public DockerBackend() {
+        super("docker", "ZooKeeper containers (Testcontainers) with every link through a Toxiproxy container",
+                // ZooKeeper only, on the containers' own file systems, its links through Toxiproxy (delays, no taps)
+                DockerCluster.class, EnumSet.of(SystemUnderTest.ZOOKEEPER), EnumSet.of(Capability.LINK_DELAY));
     }
 
     @Override

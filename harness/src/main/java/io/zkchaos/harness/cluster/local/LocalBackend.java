@@ -2,8 +2,8 @@ package io.zkchaos.harness.cluster.local;
 
 import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
-import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.NamedBackend;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.ProcessClock;
 import java.nio.file.Path;
@@ -14,31 +14,24 @@ import java.util.Set;
  * The default backend: every server its own JVM process on a loopback address of this machine, every link through
  * the embedded fault proxy. Needs no Docker and no root.
  */
-public final class LocalBackend implements ClusterBackend {
+public final class LocalBackend extends NamedBackend {
 
-    @Override
-    public String name() {
-        return "local";
-    }
-
-    @Override
-    public String description() {
-        return "one JVM process per server on 127.0.0.x, every link through the embedded fault proxy";
+    public LocalBackend() {
+        super("local", "one JVM process per server on 127.0.0.x, every link through the embedded fault proxy",
+                LocalCluster.class, EnumSet.allOf(SystemUnderTest.class), EnumSet.of(Capability.LINK_DELAY));
     }
 
     /**
      * Both systems, each on the lazy file system if asked, with movable clocks (libfaketime preloaded,
-     * {@link ProcessClock}); the quorum links of ZooKeeper are tapped (the fle nodes speak their own protocol, which no
-     * decoder reads). Where this machine lacks libfaketime or FUSE is {@link #missingHere}'s to say.
+     * {@link ProcessClock}), every link delayed at will; the quorum links of ZooKeeper are tapped (the fle nodes speak
+     * their own protocol, which no decoder reads). Where this machine lacks libfaketime or FUSE is
+     * {@link #missingHere}'s to say.
      */
     @Override
-    public Set<Capability> capabilities(SystemUnderTest system) {
-        Set<Capability> has = Capability.following(LocalCluster.class);
-        has.addAll(EnumSet.of(Capability.RUNS, Capability.LINK_DELAY));
+    protected Set<Capability> declared(SystemUnderTest system) {
+        Set<Capability> has = EnumSet.copyOf(super.declared(system));
         if (system == SystemUnderTest.ZOOKEEPER) {
             has.add(Capability.PROTOCOL_TAPS);
-        } else {
-            has.remove(Capability.EMPTIES_DATA);
         }
         return has;
     }

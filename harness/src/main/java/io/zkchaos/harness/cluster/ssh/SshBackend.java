@@ -5,9 +5,11 @@ import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
+import io.zkchaos.harness.cluster.NamedBackend;
 import io.zkchaos.harness.cluster.SystemUnderTest;
 import io.zkchaos.harness.process.Reaper;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -25,7 +27,7 @@ import java.util.Set;
  * {@code mixed} goes without it. A link's own latency or bandwidth toxic on the stream a host sends is made with
  * {@code tc} where that host's kernel has it, and refused naming the host where it has not ({@link HostShaper}).
  */
-public final class SshBackend implements ClusterBackend {
+public final class SshBackend extends NamedBackend {
 
     /** The name the CLI takes. */
     public static final String NAME = "ssh";
@@ -39,6 +41,8 @@ public final class SshBackend implements ClusterBackend {
 
     /** The backend on these hosts. */
     public SshBackend(SshSettings settings) {
+        super(NAME, "one JVM per host over SSH (--hosts FILE); faults made on the hosts with iptables, tc and signals",
+                SshCluster.class, EnumSet.allOf(SystemUnderTest.class), Set.of());
         this.settings = settings;
     }
 
@@ -95,25 +99,8 @@ public final class SshBackend implements ClusterBackend {
         return Objects.hashCode(settings);
     }
 
-    @Override
-    public String name() {
-        return NAME;
-    }
 
-    @Override
-    public String description() {
-        return "one JVM per host over SSH (--hosts FILE); faults made on the hosts with iptables, tc and signals";
-    }
 
-    @Override
-    public Set<Capability> capabilities(SystemUnderTest system) {
-        Set<Capability> has = Capability.following(SshCluster.class);
-        has.add(Capability.RUNS);
-        if (system != SystemUnderTest.ZOOKEEPER) {
-            has.remove(Capability.EMPTIES_DATA);
-        }
-        return has;
-    }
 
     @Override
     public String whyNot(Capability missing, SystemUnderTest system) {
