@@ -99,9 +99,6 @@ public final class SshBackend extends NamedBackend {
         return Objects.hashCode(settings);
     }
 
-
-
-
     @Override
     public String whyNot(Capability missing, SystemUnderTest system) {
         return switch (missing) {
