@@ -127,8 +127,11 @@ class DiskFaultsTest {
         FaultRecord all = new CrashFaults(s.target(4), "kill-all-tear-unfsynced").killAllTearUnfsynced();
         assertThat(all.fault()).isEqualTo("kill-all-tear-unfsynced");
         assertThat(all.nodes()).containsExactly("n1", "n2", "n3");
-        assertThat(s.calls).hasSize(3).allMatch(c -> c.matches("kill-tear n[123] \\d+"));
-        assertThat(s.calls.stream().map(c -> c.split(" ")[2]).distinct()).as("a seed of its own each").hasSize(3);
+        assertThat(s.calls.subList(0, 3)).as("every node stopped first").containsExactly("pause n1", "pause n2",
+                "pause n3");
+        List<String> kills = s.calls.subList(3, s.calls.size());
+        assertThat(kills).hasSize(3).allMatch(c -> c.matches("kill-tear n[123] \\d+"));
+        assertThat(kills.stream().map(c -> c.split(" ")[2]).distinct()).as("a seed of its own each").hasSize(3);
         assertThat(all.description()).startsWith("kill, tearing unfsynced writes, n1 (tear seed ")
                 .contains(": torn in memory), n2 (tear seed ");
         RecordingSystem again = lazy();

@@ -67,7 +67,8 @@ class FaultFamiliesTest {
         FaultRecord all = new CrashFaults(c.target(1), "kill-all-lose-unfsynced").killAllLoseUnfsynced();
         assertThat(all.fault()).isEqualTo("kill-all-lose-unfsynced");
         assertThat(all.nodes()).containsExactly("n1", "n2", "n3");
-        assertThat(c.calls).containsExactly("kill-lose n1", "kill-lose n2", "kill-lose n3");
+        assertThat(c.calls).as("every node stopped before the first dies: the power fails for all at once")
+                .containsExactly("pause n1", "pause n2", "pause n3", "kill-lose n1", "kill-lose n2", "kill-lose n3");
         c.states.replaceAll((n, st) -> NodeState.RUNNING);
         c.calls.clear();
         FaultRecord one = new CrashFaults(c.target(7), "kill-lose-unfsynced").killLoseUnfsynced();

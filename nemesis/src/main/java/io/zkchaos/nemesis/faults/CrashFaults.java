@@ -82,8 +82,22 @@ public final class CrashFaults {
      * @throws IllegalStateException when the system cannot drop unsynced writes
      */
     public FaultRecord killAllLoseUnfsynced() {
+        freeze(on.cluster.nodes(), "drop");
         return on.onEachSeen("kill, dropping unfsynced writes,", on.cluster.nodes(), this::killLosing,
                 NodeState.DOWN);
+    }
+
+    /**
+     * Stops every running node of {@code nodes} (SIGSTOP) before any of them is killed, so that the power fails for
+     * all at once: killed one after another, the last ones lived on for as long as each kill and its file system's
+     * work took (seconds on a loaded machine), long enough to elect a leader among themselves and snapshot, which no
+     * ensemble whose power fails can do.
+     */
+    private void freeze(List<String> nodes, String verb) {
+        // refused, as each node's own kill would be, before anything is stopped
+        on.control(PowerFailure.class, verb + " " + nodes.get(0) + "'s unsynced writes: its data is not on a file "
+                + "system that holds writes until fsync");
+        nodes.stream().filter(n -> on.cluster.state(n) == NodeState.RUNNING).forEach(on.cluster::pause);
     }
 
     private void killLosing(String node) {
@@ -112,6 +126,7 @@ public final class CrashFaults {
      * @throws IllegalStateException when the system cannot tear unsynced writes
      */
     public FaultRecord killAllTearUnfsynced() {
+        freeze(on.cluster.nodes(), "tear");
         return tearing(on.cluster.nodes());
     }
 
