@@ -1,8 +1,8 @@
 package io.zkchaos.harness.cli;
 
 import io.zkchaos.harness.cluster.ClusterBackend;
+import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ssh.HostsFile;
-import io.zkchaos.harness.cluster.ssh.SshBackend;
 import io.zkchaos.harness.cluster.ssh.SshSettings;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -57,12 +57,12 @@ public final class SshOptions {
 
     /**
      * The backend {@code --backend NAME} names, on the hosts of {@code --hosts FILE} when given (the ssh backend's
-     * alone: {@link SshBackend#named}).
+     * alone: {@link ClusterBackends#named}).
      *
      * @throws IllegalArgumentException naming the unknown backend, the option or the hosts file's line that is wrong
      */
     ClusterBackend backend(String name) {
-        return SshBackend.named(name, settings());
+        return ClusterBackends.named(name, settings());
     }
 
     /**

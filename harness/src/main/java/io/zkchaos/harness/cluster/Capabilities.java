@@ -1,7 +1,6 @@
 package io.zkchaos.harness.cluster;
 
 import io.zkchaos.harness.process.ProcessClock;
-import io.zkchaos.harness.run.config.RunConfig;
 import io.zkchaos.nemesis.Fault;
 import io.zkchaos.nemesis.NemesisDescriptor;
 import java.util.ArrayList;

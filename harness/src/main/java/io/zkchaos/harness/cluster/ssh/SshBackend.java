@@ -3,7 +3,6 @@ package io.zkchaos.harness.cluster.ssh;
 import io.zkchaos.harness.cluster.Capability;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
-import io.zkchaos.harness.cluster.ClusterBackends;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NamedBackend;
 import io.zkchaos.harness.cluster.SystemUnderTest;
@@ -44,25 +43,6 @@ public final class SshBackend extends NamedBackend {
         super(NAME, "one JVM per host over SSH (--hosts FILE); faults made on the hosts with iptables, tc and signals",
                 SshCluster.class, EnumSet.allOf(SystemUnderTest.class), Set.of());
         this.settings = settings;
-    }
-
-    /**
-     * The backend named {@code name} ({@code --backend}), on {@code hosts} when given ({@code --hosts FILE}): the
-     * one place a backend's name and the hosts meet, where hosts are refused for any backend but this one.
-     *
-     * @param hosts the hosts and how to reach them; null for none
-     * @throws IllegalArgumentException naming an unknown backend, or hosts given to another backend
-     */
-    public static ClusterBackend named(String name, SshSettings hosts) {
-        ClusterBackend listed = ClusterBackends.require(name);
-        if (hosts == null) {
-            return listed;
-        }
-        if (!listed.name().equals(NAME)) {
-            throw new IllegalArgumentException("hosts: only the ssh backend runs on hosts (--backend ssh); backend "
-                    + "is " + name);
-        }
-        return new SshBackend(hosts);
     }
 
     /** Its hosts and how it reaches them; null for the backend as listed. */

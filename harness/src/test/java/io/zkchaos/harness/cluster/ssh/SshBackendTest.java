@@ -58,7 +58,7 @@ class SshBackendTest {
     void hostsGoWithTheSshBackendOnlyAndNameEnoughOfThem() {
         assertThatThrownBy(() -> RunConfig.builder().backend(SshBackend.NAME).build())
                 .hasMessageContaining("hosts: --backend ssh runs on the hosts of a hosts file: --hosts FILE");
-        assertThatThrownBy(() -> SshBackend.named("local", HOSTS))
+        assertThatThrownBy(() -> ClusterBackends.named("local", HOSTS))
                 .hasMessageContaining("hosts: only the ssh backend runs on hosts");
         assertThatThrownBy(() -> onHosts().nodes(5).build()).hasMessageContaining("nodes: 5 nodes need 5 hosts; "
                 + "the hosts file names 3");
@@ -67,8 +67,8 @@ class SshBackendTest {
 
     @Test
     void theSshChoiceIsAValueOfItsHostsAndConfigJsonKeepsItsNameAndTheHostsNames() {
-        assertThat(SshBackend.named("ssh", HOSTS)).isEqualTo(new SshBackend(HOSTS)).isNotEqualTo(new SshBackend());
-        assertThat(SshBackend.named("docker", null)).isSameAs(ClusterBackends.require("docker"));
+        assertThat(ClusterBackends.named("ssh", HOSTS)).isEqualTo(new SshBackend(HOSTS)).isNotEqualTo(new SshBackend());
+        assertThat(ClusterBackends.named("docker", null)).isSameAs(ClusterBackends.require("docker"));
         assertThat(new SshBackend(HOSTS).hostNames(2)).containsExactly("db-1", "db-2");
         assertThat(ClusterBackends.require("local").hostNames(3)).isEmpty();
         RunConfig c = onHosts().nemesis("halves").build();
