@@ -2,6 +2,7 @@ package io.zkchaos.harness.bench;
 
 import static io.zkchaos.checkers.bench.Stats.median;
 
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.Cluster;
 import io.zkchaos.harness.cluster.ClusterBackend;
 import io.zkchaos.harness.cluster.ClusterBackends;
@@ -31,7 +32,7 @@ public final class BackendBench {
         int kills = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         Path root = Files.createTempDirectory("zkchaos-backend-bench");
         System.out.printf("# BackendBench: 3 nodes, ZooKeeper %s, %d cpus, load average %.1f%n",
-                ClusterConfig.DEFAULT_VERSION, Runtime.getRuntime().availableProcessors(),
+                ZooKeeperVersion.DEFAULT.text(), Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         for (String name : backends) {
             ClusterBackend backend = ClusterBackends.require(name);

@@ -2,6 +2,7 @@ package io.zkchaos.harness.bench;
 
 import static io.zkchaos.checkers.bench.Stats.median;
 
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.local.LocalCluster;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ public final class ClusterBench {
         String what = args.length > 3 ? args[3] : "all";
         Files.createDirectories(runs);
         System.out.printf(Locale.ROOT, "# zk-chaos ClusterBench: ZooKeeper %s, tickTime 200 ms, %d cores%n",
-                ClusterConfig.DEFAULT_VERSION, Runtime.getRuntime().availableProcessors());
+                ZooKeeperVersion.DEFAULT.text(), Runtime.getRuntime().availableProcessors());
 
         if (what.equals("all") || what.equals("start")) {
             startTimes(runs);

@@ -3,6 +3,7 @@ package io.zkchaos.harness.bench;
 import static io.zkchaos.checkers.bench.Stats.median;
 
 import io.zkchaos.fle.client.FleClient;
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.NodeStatus;
 import io.zkchaos.harness.cluster.SystemUnderTest;
@@ -69,7 +70,7 @@ public final class ElectionBench {
         dir = dir.toAbsolutePath();
         Files.createDirectories(dir);
         System.out.printf(Locale.ROOT, "# election bench: 3 nodes, fle vs ZooKeeper %s, tickTime 200 ms, every link "
-                        + "proxied; %d runs; %d cores, load average %.1f%n", ClusterConfig.DEFAULT_VERSION, runs,
+                        + "proxied; %d runs; %d cores, load average %.1f%n", ZooKeeperVersion.DEFAULT.text(), runs,
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         Map<SystemUnderTest, List<Long>> startups = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package io.zkchaos.harness.bench;
 
 import static io.zkchaos.checkers.bench.Stats.median;
 
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.lazyfs.LazyFs;
 import io.zkchaos.harness.cluster.lazyfs.LazyFsMount;
@@ -40,7 +41,7 @@ public final class LazyFsBench {
         });
         Path root = Files.createTempDirectory("zkchaos-lazyfs-bench");
         System.out.printf(Locale.ROOT, "# LazyFsBench: 3 nodes, ZooKeeper %s, %d cpus, load average %.1f; %d rounds "
-                        + "of %d s per variant and measure%n", ClusterConfig.DEFAULT_VERSION,
+                        + "of %d s per variant and measure%n", ZooKeeperVersion.DEFAULT.text(),
                 Runtime.getRuntime().availableProcessors(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), rounds,
                 turn.toSeconds());

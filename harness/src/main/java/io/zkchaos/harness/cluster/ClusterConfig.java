@@ -75,12 +75,6 @@ public record ClusterConfig(
         ServerSettings server) {
 
     /**
-     * {@link ZooKeeperVersion#DEFAULT}'s text, where a string is wanted (the benches' headers); the default itself is
-     * written there.
-     */
-    public static final String DEFAULT_VERSION = ZooKeeperVersion.DEFAULT.text();
-
-    /**
      * The ensemble sizes the harness runs, on every backend: the one rule for a node count (the run configuration
      * refuses others by building this). 3 and 5 are the sizes its nemeses, checkers and shrinker are written and
      * tested for (a quorum of 2 or 3, a minority to cut off); 1 is a standalone server for smoke runs, where no

@@ -28,7 +28,6 @@ class ZooKeeperVersionTest {
         assertThat(ZooKeeperVersion.DEFAULT).isEqualTo(ZooKeeperVersion.of("3.9.5"));
         assertThat(ClusterConfig.builder().build().version()).isEqualTo(ZooKeeperVersion.DEFAULT);
         assertThat(RunConfig.builder().build().cluster().zookeeper()).isEqualTo(ZooKeeperVersion.DEFAULT);
-        assertThat(ClusterConfig.DEFAULT_VERSION).isEqualTo(ZooKeeperVersion.DEFAULT.text());
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.zkchaos.checkers.CheckResult;
 import io.zkchaos.checkers.Validity;
 import io.zkchaos.harness.cluster.ClusterConfig;
 import io.zkchaos.harness.cluster.SyncMode;
+import io.zkchaos.harness.cluster.ZooKeeperVersion;
 import io.zkchaos.harness.cluster.server.ServerFiles;
 import io.zkchaos.harness.process.ProcessClock;
 import io.zkchaos.checkers.gen.Gens;
@@ -365,7 +366,7 @@ class RunConfigTest {
         assertThat(cc.maxSessionTimeout()).as("twice the fault hold").isEqualTo(Duration.ofSeconds(20));
         assertThat(cc.seed()).isEqualTo(9);
         assertThat(cc.runDirectory()).isEqualTo(Path.of("/tmp/zkc-nodes"));
-        assertThat(RunConfig.builder().build().cluster().zookeeper().text()).isEqualTo(ClusterConfig.DEFAULT_VERSION);
+        assertThat(RunConfig.builder().build().cluster().zookeeper().text()).isEqualTo(ZooKeeperVersion.DEFAULT.text());
     }
 
     @Test
