@@ -94,15 +94,18 @@ public final class CrashFaults {
      * ensemble whose power fails can do.
      */
     private void freeze(List<String> nodes, String verb) {
-        // refused, as each node's own kill would be, before anything is stopped
-        on.control(PowerFailure.class, verb + " " + nodes.get(0) + "'s unsynced writes: its data is not on a file "
-                + "system that holds writes until fsync");
+        power(verb, nodes.get(0)); // refused, as each node's own kill would be, before anything is stopped
         nodes.stream().filter(n -> on.cluster.state(n) == NodeState.RUNNING).forEach(on.cluster::pause);
     }
 
+    /** The system as able to {@code verb} ("drop", "tear") {@code node}'s unsynced writes, or the refusal. */
+    private PowerFailure power(String verb, String node) {
+        return on.control(PowerFailure.class, verb + " " + node + "'s unsynced writes: its data is not on a file "
+                + "system that holds writes until fsync");
+    }
+
     private void killLosing(String node) {
-        PowerFailure power = on.control(PowerFailure.class, "drop " + node + "'s unsynced writes: its data is not on a "
-                + "file system that holds writes until fsync");
+        PowerFailure power = power("drop", node);
         Acting.refusedAsState(() -> {
             power.killLosingUnsyncedWrites(node);
             return null;
@@ -135,8 +138,7 @@ public final class CrashFaults {
         List<Felt> felt = new ArrayList<>();
         for (String node : nodes) {
             long seed = on.choices.upTo("tear-seed", Integer.MAX_VALUE);
-            PowerFailure power = on.control(PowerFailure.class, "tear " + node + "'s unsynced writes: its data is not "
-                    + "on a file system that holds writes until fsync");
+            PowerFailure power = power("tear", node);
             String torn = Acting.refusedAsState(() -> power.killTearingUnsyncedWrites(node, seed));
             steps.add(node + " (tear seed " + seed + ": " + torn + ")");
             on.seen(node, NodeState.DOWN).ifPresent(felt::add);
